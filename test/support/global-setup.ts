@@ -1,0 +1,30 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TALLY_ENV } from './conformance-tally.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'basalt-tally-'));
+const tallyPath = join(dir, 'tally.ndjson');
+
+export function setup(): void {
+  process.env[TALLY_ENV] = tallyPath;
+}
+
+export function teardown(): void {
+  if (existsSync(tallyPath)) {
+    const totals = new Map<string, number>();
+    for (const line of readFileSync(tallyPath, 'utf8').split('\n')) {
+      if (!line) continue;
+      const { fixtureFile, cases } = JSON.parse(line) as { fixtureFile: string; cases: number };
+      totals.set(fixtureFile, (totals.get(fixtureFile) ?? 0) + cases);
+    }
+    const rows = [...totals.entries()].sort(([a], [b]) => a.localeCompare(b));
+    const width = Math.max(...rows.map(([name]) => name.length), 10);
+    const lines = rows.map(([name, n]) => `  ${name.padEnd(width)}  ${String(n).padStart(6)}`);
+    const total = rows.reduce((sum, [, n]) => sum + n, 0);
+    process.stdout.write(
+      `\nConformance cases run per fixture file (${rows.length} files, ${total} cases):\n${lines.join('\n')}\n`,
+    );
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
