@@ -71,3 +71,38 @@ export class InvalidParamsError extends BasaltError {
     super('ERR_INVALID_PARAMS', message);
   }
 }
+
+/** Why a block was refused; stable identifiers for logs, tests and the replay's exit message. */
+export type BlockRejectionReason =
+  | 'schema'
+  | 'version'
+  | 'transaction-root'
+  | 'asset-root'
+  | 'assets'
+  | 'transactions-size'
+  | 'transaction-invalid'
+  | 'transaction-failed-verification'
+  | 'height'
+  | 'previous-block-id'
+  | 'timestamp'
+  | 'generator'
+  | 'signature'
+  | 'max-height-prevoted'
+  | 'contradicting-headers'
+  | 'implies-max-prevotes'
+  | 'aggregate-commit'
+  | 'validators-hash'
+  | 'event-root'
+  | 'state-root'
+  | 'execution';
+
+/** A block that violates a protocol rule; `reason` names the rule, `height` the block. */
+export class InvalidBlockError extends BasaltError {
+  constructor(
+    readonly reason: BlockRejectionReason,
+    message: string,
+    readonly height?: number,
+  ) {
+    super('ERR_INVALID_BLOCK', message);
+  }
+}

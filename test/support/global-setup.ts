@@ -16,7 +16,8 @@ export function teardown(): void {
     for (const line of readFileSync(tallyPath, 'utf8').split('\n')) {
       if (!line) continue;
       const { fixtureFile, cases } = JSON.parse(line) as { fixtureFile: string; cases: number };
-      totals.set(fixtureFile, (totals.get(fixtureFile) ?? 0) + cases);
+      // Several test files may exercise the same fixture file: report the largest count, not the sum.
+      totals.set(fixtureFile, Math.max(totals.get(fixtureFile) ?? 0, cases));
     }
     const rows = [...totals.entries()].sort(([a], [b]) => a.localeCompare(b));
     const width = Math.max(...rows.map(([name]) => name.length), 10);

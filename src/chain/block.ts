@@ -1,0 +1,114 @@
+import { codec } from '../codec/index.js';
+import { InvalidBlockError, ValidationError } from '../errors.js';
+import { merkleRoot } from '../merkle/index.js';
+import { BlockAssets } from './block-assets.js';
+import { BLOCK_VERSION, BlockHeader, type BlockHeaderJSON } from './block-header.js';
+import { blockSchema } from './schemas.js';
+import { Transaction, type TransactionJSON } from './transaction.js';
+
+interface EncodedBlock {
+  header: Buffer;
+  transactions: Buffer[];
+  assets: Buffer[];
+}
+
+export interface BlockJSON {
+  header: BlockHeaderJSON;
+  transactions: TransactionJSON[];
+  assets: { module: string; data: string }[];
+}
+
+/**
+ * A block: header, transactions and assets (protocol.md §2.1). Decoding a block and encoding it
+ * again gives the identical bytes for every block lisk-sdk produces.
+ */
+export class Block {
+  constructor(
+    readonly header: BlockHeader,
+    readonly transactions: readonly Transaction[],
+    readonly assets: BlockAssets,
+  ) {}
+
+  static fromBytes(bytes: Uint8Array): Block {
+    const encoded = codec.decode<EncodedBlock>(blockSchema, bytes);
+    return new Block(
+      BlockHeader.fromBytes(encoded.header),
+      encoded.transactions.map(tx => Transaction.fromBytes(tx)),
+      BlockAssets.fromBytes(encoded.assets),
+    );
+  }
+
+  get bytes(): Buffer {
+    return codec.encode(blockSchema, {
+      header: this.header.bytes,
+      transactions: this.transactions.map(tx => tx.bytes),
+      assets: this.assets.encoded(),
+    });
+  }
+
+  /** Sum of the encoded transaction sizes, bounded by the genesis config's maxTransactionsSize. */
+  transactionsSize(): number {
+    return this.transactions.reduce((sum, tx) => sum + tx.size, 0);
+  }
+
+  computeTransactionRoot(): Buffer {
+    return merkleRoot(this.transactions.map(tx => tx.id));
+  }
+
+  /**
+   * Static validation of a non-genesis block (lisk-chain Block.validate + Chain.validateBlock,
+   * protocol.md §2.7): header, transactions, assets, roots, version and total transaction size.
+   */
+  validate(maxTransactionsSize: number): void {
+    const { height } = this.header;
+    this.header.validate();
+    for (const tx of this.transactions) {
+      try {
+        tx.validate();
+      } catch (error) {
+        if (error instanceof ValidationError) {
+          throw new InvalidBlockError('transaction-invalid', `Transaction ${tx.id.toString('hex')}: ${error.message}`, height);
+        }
+        throw error;
+      }
+    }
+    this.assets.validate(height);
+    if (!this.header.transactionRoot.equals(this.computeTransactionRoot())) {
+      throw new InvalidBlockError('transaction-root', 'Invalid transaction root.', height);
+    }
+    if (!this.header.assetRoot.equals(this.assets.root())) {
+      throw new InvalidBlockError('asset-root', 'Invalid asset root.', height);
+    }
+    if (this.header.version !== BLOCK_VERSION) {
+      throw new InvalidBlockError('version', `Block version must be ${BLOCK_VERSION}.`, height);
+    }
+    const size = this.transactionsSize();
+    if (size > maxTransactionsSize) {
+      throw new InvalidBlockError(
+        'transactions-size',
+        `Transactions take ${size} bytes, more than the configured ${maxTransactionsSize}.`,
+        height,
+      );
+    }
+  }
+
+  /** Static validation of a genesis block (lisk-chain Block.validateGenesis, protocol.md §8). */
+  validateGenesis(): void {
+    this.header.validateGenesis();
+    if (this.transactions.length !== 0) {
+      throw new InvalidBlockError('transaction-invalid', 'A genesis block has no transactions.', this.header.height);
+    }
+    this.assets.validateGenesis(this.header.height);
+    if (!this.header.assetRoot.equals(this.assets.root())) {
+      throw new InvalidBlockError('asset-root', 'Invalid asset root.', this.header.height);
+    }
+  }
+
+  toJSON(): BlockJSON {
+    return {
+      header: this.header.toJSON(),
+      transactions: this.transactions.map(tx => tx.toJSON()),
+      assets: this.assets.toJSON(),
+    };
+  }
+}

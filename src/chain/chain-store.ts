@@ -1,0 +1,169 @@
+import type { Database, RootDatabase } from 'lmdb';
+import { codec, type Schema } from '../codec/index.js';
+import { NotFoundError } from '../errors.js';
+import { BlockAssets } from './block-assets.js';
+import { BlockHeader } from './block-header.js';
+import { Block } from './block.js';
+import { decodeEvent, encodeEvent, type EventProps } from './event.js';
+import { Transaction } from './transaction.js';
+
+/** Lists of encoded items stored under one key (assets, events, transaction IDs of a block). */
+const bytesListSchema: Schema = {
+  $id: '/basalt/store/bytesList',
+  type: 'object',
+  required: ['items'],
+  properties: { items: { type: 'array', fieldNumber: 1, items: { dataType: 'bytes' } } },
+};
+
+const TIP_HEIGHT_KEY = Buffer.from('tipHeight');
+const FINALIZED_HEIGHT_KEY = Buffer.from('finalizedHeight');
+const GENESIS_HEIGHT_KEY = Buffer.from('genesisHeight');
+
+function heightKey(height: number): Buffer {
+  const key = Buffer.alloc(4);
+  key.writeUInt32BE(height);
+  return key;
+}
+
+function encodeList(items: readonly Buffer[]): Buffer {
+  return codec.encode(bytesListSchema, { items });
+}
+
+function decodeList(bytes: Buffer): Buffer[] {
+  return codec.decode<{ items: Buffer[] }>(bytesListSchema, bytes).items;
+}
+
+/**
+ * The chain store (blocks, height index, transactions, assets, events, finalized height) in named
+ * databases of the node's one LMDB environment. Writes happen inside the caller's LMDB
+ * transaction (`env.transactionSync`) so a block, its events and its state commit atomically.
+ * Keys by height are big-endian, so appending blocks writes in ascending key order.
+ */
+export class ChainStore {
+  private readonly headers: Database<Buffer, Buffer>;
+  private readonly heightsById: Database<Buffer, Buffer>;
+  private readonly transactionIdsByHeight: Database<Buffer, Buffer>;
+  private readonly transactions: Database<Buffer, Buffer>;
+  private readonly assets: Database<Buffer, Buffer>;
+  private readonly events: Database<Buffer, Buffer>;
+  private readonly meta: Database<Buffer, Buffer>;
+
+  constructor(env: RootDatabase) {
+    const open = (name: string): Database<Buffer, Buffer> =>
+      env.openDB<Buffer, Buffer>(name, { keyEncoding: 'binary', encoding: 'binary' });
+    this.headers = open('chain.headers');
+    this.heightsById = open('chain.heightsById');
+    this.transactionIdsByHeight = open('chain.transactionIdsByHeight');
+    this.transactions = open('chain.transactions');
+    this.assets = open('chain.assets');
+    this.events = open('chain.events');
+    this.meta = open('chain.meta');
+  }
+
+  /** Whether any block (the genesis block at least) is stored. */
+  isEmpty(): boolean {
+    return this.readHeight(TIP_HEIGHT_KEY) === undefined;
+  }
+
+  tipHeight(): number {
+    const height = this.readHeight(TIP_HEIGHT_KEY);
+    if (height === undefined) throw new NotFoundError('The chain store holds no block.');
+    return height;
+  }
+
+  genesisHeight(): number {
+    const height = this.readHeight(GENESIS_HEIGHT_KEY);
+    if (height === undefined) throw new NotFoundError('The chain store holds no genesis block.');
+    return height;
+  }
+
+  finalizedHeight(): number {
+    return this.readHeight(FINALIZED_HEIGHT_KEY) ?? this.genesisHeight();
+  }
+
+  /** Writes a block with its events; call inside the environment's write transaction. */
+  saveBlock(block: Block, events: readonly EventProps[], finalizedHeight: number): void {
+    const { height } = block.header;
+    const key = heightKey(height);
+    this.headers.putSync(key, block.header.bytes);
+    this.heightsById.putSync(block.header.id, key);
+    this.transactionIdsByHeight.putSync(key, encodeList(block.transactions.map(tx => tx.id)));
+    for (const tx of block.transactions) this.transactions.putSync(tx.id, tx.bytes);
+    this.assets.putSync(key, encodeList(block.assets.encoded()));
+    this.events.putSync(key, encodeList(events.map(event => encodeEvent(event))));
+    if (this.isEmpty()) this.meta.putSync(GENESIS_HEIGHT_KEY, key);
+    this.meta.putSync(TIP_HEIGHT_KEY, key);
+    this.meta.putSync(FINALIZED_HEIGHT_KEY, heightKey(finalizedHeight));
+  }
+
+  /** Removes the tip block (a revert); call inside the environment's write transaction. */
+  deleteTipBlock(): Block {
+    const height = this.tipHeight();
+    if (height === this.genesisHeight()) throw new Error('The genesis block cannot be deleted.');
+    const block = this.getBlockByHeight(height);
+    const key = heightKey(height);
+    this.headers.removeSync(key);
+    this.heightsById.removeSync(block.header.id);
+    this.transactionIdsByHeight.removeSync(key);
+    for (const tx of block.transactions) this.transactions.removeSync(tx.id);
+    this.assets.removeSync(key);
+    this.events.removeSync(key);
+    this.meta.putSync(TIP_HEIGHT_KEY, heightKey(height - 1));
+    return block;
+  }
+
+  /** Drops stored events at and below `height` (system.keepEventsForHeights). */
+  deleteEventsUpTo(height: number): void {
+    for (const key of this.events.getKeys({ end: heightKey(height + 1) })) this.events.removeSync(key);
+  }
+
+  getHeaderByHeight(height: number): BlockHeader | undefined {
+    const bytes = this.headers.getBinary(heightKey(height));
+    return bytes ? BlockHeader.fromBytes(bytes) : undefined;
+  }
+
+  getHeightById(id: Buffer): number | undefined {
+    const key = this.heightsById.getBinary(id);
+    return key ? key.readUInt32BE(0) : undefined;
+  }
+
+  getHeaderById(id: Buffer): BlockHeader | undefined {
+    const height = this.getHeightById(id);
+    return height === undefined ? undefined : this.getHeaderByHeight(height);
+  }
+
+  getBlockByHeight(height: number): Block {
+    const header = this.getHeaderByHeight(height);
+    if (!header) throw new NotFoundError(`Block at height ${height} does not exist.`);
+    const key = heightKey(height);
+    const ids = decodeList(this.transactionIdsByHeight.getBinary(key) as Buffer);
+    const transactions = ids.map(id => {
+      const tx = this.getTransaction(id);
+      if (!tx) throw new Error(`Store inconsistency: transaction ${id.toString('hex')} of height ${height} is missing.`);
+      return tx;
+    });
+    const assets = BlockAssets.fromBytes(decodeList(this.assets.getBinary(key) as Buffer));
+    return new Block(header, transactions, assets);
+  }
+
+  getBlockById(id: Buffer): Block | undefined {
+    const height = this.getHeightById(id);
+    return height === undefined ? undefined : this.getBlockByHeight(height);
+  }
+
+  getTransaction(id: Buffer): Transaction | undefined {
+    const bytes = this.transactions.getBinary(id);
+    return bytes ? Transaction.fromBytes(bytes) : undefined;
+  }
+
+  /** The events of a block, or undefined when they were pruned or the height is unknown. */
+  getEvents(height: number): EventProps[] | undefined {
+    const bytes = this.events.getBinary(heightKey(height));
+    return bytes ? decodeList(bytes).map(item => decodeEvent(item)) : undefined;
+  }
+
+  private readHeight(key: Buffer): number | undefined {
+    const value = this.meta.getBinary(key);
+    return value ? value.readUInt32BE(0) : undefined;
+  }
+}

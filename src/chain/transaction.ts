@@ -1,0 +1,141 @@
+import { codec, validate } from '../codec/index.js';
+import { addressFromPublicKey, sha256 } from '../crypto/index.js';
+import { ValidationError } from '../errors.js';
+import { transactionSchema } from './schemas.js';
+
+/** lisk-sdk MAX_PARAMS_SIZE: params above 14 KiB make a transaction invalid. */
+export const MAX_PARAMS_SIZE = 14 * 1024;
+/** Module and command names: letters and digits only (lisk-sdk NAME_REGEX). */
+export const NAME_PATTERN = /^[a-zA-Z0-9]*$/;
+
+function varintLength(value: number): number {
+  let length = 1;
+  for (let rest = value >>> 7; rest > 0; rest >>>= 7) length += 1;
+  return length;
+}
+
+export interface TransactionProps {
+  readonly module: string;
+  readonly command: string;
+  readonly nonce: bigint;
+  readonly fee: bigint;
+  readonly senderPublicKey: Buffer;
+  readonly params: Buffer;
+  readonly signatures: readonly Buffer[];
+}
+
+export interface TransactionJSON {
+  module: string;
+  command: string;
+  nonce: string;
+  fee: string;
+  senderPublicKey: string;
+  params: string;
+  signatures: string[];
+  id: string;
+}
+
+/**
+ * A v6 transaction (LIP 0068, protocol.md §3). Immutable: the encoding, ID and sender address
+ * are computed once on first use. The ID is the hash of the canonical re-encoding, so a
+ * transaction decoded from a tolerated non-canonical encoding still gets the reference ID.
+ */
+export class Transaction implements TransactionProps {
+  readonly module: string;
+  readonly command: string;
+  readonly nonce: bigint;
+  readonly fee: bigint;
+  readonly senderPublicKey: Buffer;
+  readonly params: Buffer;
+  readonly signatures: readonly Buffer[];
+  private encoded: Buffer | undefined;
+  private cachedId: Buffer | undefined;
+  private cachedAddress: Buffer | undefined;
+
+  constructor(props: TransactionProps) {
+    this.module = props.module;
+    this.command = props.command;
+    this.nonce = props.nonce;
+    this.fee = props.fee;
+    this.senderPublicKey = props.senderPublicKey;
+    this.params = props.params;
+    this.signatures = [...props.signatures];
+  }
+
+  static fromBytes(bytes: Uint8Array): Transaction {
+    return new Transaction(codec.decode<TransactionProps>(transactionSchema, bytes));
+  }
+
+  static fromJSON(json: Omit<TransactionJSON, 'id'> & { id?: string }): Transaction {
+    return new Transaction(codec.fromJSON<TransactionProps>(transactionSchema, json));
+  }
+
+  get bytes(): Buffer {
+    this.encoded ??= codec.encode(transactionSchema, this.props());
+    return this.encoded;
+  }
+
+  get id(): Buffer {
+    this.cachedId ??= sha256(this.bytes);
+    return this.cachedId;
+  }
+
+  get size(): number {
+    return this.bytes.length;
+  }
+
+  senderAddress(): Buffer {
+    this.cachedAddress ??= addressFromPublicKey(this.senderPublicKey);
+    return this.cachedAddress;
+  }
+
+  /**
+   * The encoding without signatures: what every signer signs under the LSK_TX_ tag (§3.2).
+   * Signatures are the last field (7), so this is a prefix of the full encoding.
+   */
+  signingBytes(): Buffer {
+    let signaturesLength = 0;
+    for (const signature of this.signatures) signaturesLength += 1 + varintLength(signature.length) + signature.length;
+    return this.bytes.subarray(0, this.bytes.length - signaturesLength);
+  }
+
+  /** A copy with the given signatures (transactions are immutable). */
+  withSignatures(signatures: readonly Buffer[]): Transaction {
+    return new Transaction({ ...this.props(), signatures });
+  }
+
+  /**
+   * Static validity (lisk-chain Transaction.validate): schema limits, names, params size, and
+   * at least one signature, each empty or 64 bytes. Throws ValidationError listing the problems.
+   */
+  validate(): void {
+    validate(transactionSchema, this.props());
+    const problems: string[] = [];
+    if (!NAME_PATTERN.test(this.module)) problems.push(`.module: invalid module name ${JSON.stringify(this.module)}`);
+    if (!NAME_PATTERN.test(this.command)) problems.push(`.command: invalid command name ${JSON.stringify(this.command)}`);
+    if (this.params.length > MAX_PARAMS_SIZE) problems.push(`.params: exceeds the maximum size of ${MAX_PARAMS_SIZE} bytes`);
+    if (this.signatures.length === 0) problems.push('.signatures: must not be empty');
+    this.signatures.forEach((signature, i) => {
+      if (signature.length !== 0 && signature.length !== 64) {
+        problems.push(`.signatures[${i}]: must be empty or 64 bytes`);
+      }
+    });
+    if (problems.length > 0) throw new ValidationError(problems);
+  }
+
+  toJSON(): TransactionJSON {
+    return { ...codec.toJSON<Omit<TransactionJSON, 'id'>>(transactionSchema, this.props()), id: this.id.toString('hex') };
+  }
+
+  private props(): TransactionProps {
+    return {
+      module: this.module,
+      command: this.command,
+      nonce: this.nonce,
+      fee: this.fee,
+      senderPublicKey: this.senderPublicKey,
+      params: this.params,
+      signatures: this.signatures,
+    };
+  }
+}

@@ -1,0 +1,207 @@
+import type { RootDatabase } from 'lmdb';
+import type { BlockHeader } from '../chain/block-header.js';
+import type { Block } from '../chain/block.js';
+import type { ChainStore } from '../chain/chain-store.js';
+import { eventSmtLeaves, type EventProps } from '../chain/event.js';
+import type { GenesisConfig } from '../config/genesis-config.js';
+import { InvalidBlockError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { computeEventRoot } from '../merkle/index.js';
+import type { StateDb } from '../state/state-db.js';
+import { isAggregateCommitValid } from './consensus/aggregate-commit.js';
+import type { Bft } from './consensus/bft/bft.js';
+import type { BlockExecutor, ExecutedBlock } from './block-executor.js';
+
+export interface ChainProcessorOptions {
+  readonly env: RootDatabase;
+  readonly chainStore: ChainStore;
+  readonly stateDb: StateDb;
+  readonly executor: BlockExecutor;
+  readonly bft: Bft;
+  readonly genesisConfig: GenesisConfig;
+  readonly logger: Logger;
+  /** Unix seconds; injectable so tests can place "now" anywhere. */
+  readonly now?: () => number;
+}
+
+export interface ProcessedBlock {
+  readonly header: BlockHeader;
+  readonly events: readonly EventProps[];
+  readonly finalizedHeight: number;
+}
+
+/**
+ * The block-receive path shared by replay, block generation and (later) peer sync: static
+ * validation, checks against the tip (lisk-sdk consensus _verify), execution, the post-execution
+ * root checks, and one atomic LMDB commit of block, events, state, tree and BFT data.
+ * A rejected block leaves the store exactly as it was.
+ */
+export class ChainProcessor {
+  private readonly now: () => number;
+
+  constructor(private readonly options: ChainProcessorOptions) {
+    this.now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  }
+
+  tipHeader(): BlockHeader {
+    const { chainStore } = this.options;
+    const header = chainStore.getHeaderByHeight(chainStore.tipHeight());
+    if (!header) throw new Error('Store inconsistency: the tip header is missing.');
+    return header;
+  }
+
+  /**
+   * Executes and stores the genesis block on an empty store; on a store that already has one,
+   * checks it is the same block.
+   */
+  async initGenesis(block: Block): Promise<void> {
+    const { chainStore, stateDb, executor, env } = this.options;
+    const { header } = block;
+    if (!chainStore.isEmpty()) {
+      const stored = chainStore.getHeaderByHeight(chainStore.genesisHeight());
+      if (!stored || !stored.id.equals(header.id)) {
+        throw new InvalidBlockError('schema', `The data directory holds another chain (genesis ${stored?.id.toString('hex')}).`, header.height);
+      }
+      return;
+    }
+    block.validateGenesis();
+    const executed = await executor.executeGenesis(block, stateDb.moduleReader, stateDb.engineReader);
+    const stateUpdate = this.checkRoots(executed);
+    env.transactionSync(() => {
+      stateDb.commit(header.height, executed.moduleState.changes(), executed.engineState.changes(), stateUpdate);
+      chainStore.saveBlock(block, executed.events, header.height);
+    });
+  }
+
+  /** Validates, executes and commits a block on top of the tip. Throws InvalidBlockError. */
+  async processBlock(block: Block): Promise<ProcessedBlock> {
+    const { chainStore, stateDb, executor, bft, env, genesisConfig } = this.options;
+    const { header } = block;
+    block.validate(genesisConfig.maxTransactionsSize);
+    const tip = this.tipHeader();
+    this.verifyAgainstTip(block, tip);
+
+    const finalizedBefore = chainStore.finalizedHeight();
+    const finalizedHeader = chainStore.getHeaderByHeight(finalizedBefore) as BlockHeader;
+    const maxRemovalHeight = Math.max(finalizedHeader.aggregateCommit.height, genesisConfig.minimumCertifyHeight - 1);
+    const executed = await executor.execute(block, stateDb.moduleReader, stateDb.engineReader, maxRemovalHeight);
+    const stateUpdate = this.checkRoots(executed);
+    const finalizedHeight = Math.max(finalizedBefore, bft.getHeights(executed.engineState).maxHeightPrecommitted);
+
+    env.transactionSync(() => {
+      stateDb.commit(header.height, executed.moduleState.changes(), executed.engineState.changes(), stateUpdate);
+      chainStore.saveBlock(block, executed.events, finalizedHeight);
+      stateDb.pruneDiffsUpTo(finalizedHeight);
+    });
+    return { header, events: executed.events, finalizedHeight };
+  }
+
+  /** Deletes the tip block and restores the state before it (non-finalized blocks only). */
+  revertTip(): Block {
+    const { chainStore, stateDb, env } = this.options;
+    const height = chainStore.tipHeight();
+    if (height <= chainStore.finalizedHeight()) {
+      throw new Error(`Block ${height} is finalized and cannot be reverted.`);
+    }
+    const parent = chainStore.getHeaderByHeight(height - 1) as BlockHeader;
+    const update = stateDb.prepareRevert(height, parent.stateRoot);
+    return env.transactionSync(() => {
+      stateDb.revert(height, update);
+      return chainStore.deleteTipBlock();
+    });
+  }
+
+  /** lisk-sdk consensus _verify: everything checkable before execution, in lisk's order. */
+  private verifyAgainstTip(block: Block, tip: BlockHeader): void {
+    const { bft, stateDb, chainStore, genesisConfig } = this.options;
+    const { header } = block;
+    const { height } = header;
+    const engineState = stateDb.engineReader;
+
+    const slot = bft.slotNumber(header.timestamp);
+    if (slot > bft.slotNumber(this.now())) {
+      throw new InvalidBlockError('timestamp', `Block timestamp ${header.timestamp} is in a future slot.`, height);
+    }
+    if (slot <= bft.slotNumber(tip.timestamp)) {
+      throw new InvalidBlockError('timestamp', `Block timestamp ${header.timestamp} is not in a slot after its parent's.`, height);
+    }
+    if (height !== tip.height + 1) {
+      throw new InvalidBlockError('height', `Block height ${height} does not follow the tip height ${tip.height}.`, height);
+    }
+    if (!header.previousBlockID.equals(tip.id)) {
+      throw new InvalidBlockError('previous-block-id', `Block does not build on the tip ${tip.id.toString('hex')}.`, height);
+    }
+    if (header.generatorAddress.length !== 20) {
+      throw new InvalidBlockError('generator', 'Generator address must be 20 bytes.', height);
+    }
+    const expected = bft.generatorAtTimestamp(engineState, height, header.timestamp);
+    if (!header.generatorAddress.equals(expected.address)) {
+      throw new InvalidBlockError('generator', `Generator ${header.generatorAddress.toString('hex')} is not eligible for slot ${slot}.`, height);
+    }
+
+    const { maxHeightPrevoted } = bft.getHeights(engineState);
+    if (header.maxHeightPrevoted !== maxHeightPrevoted) {
+      throw new InvalidBlockError(
+        'max-height-prevoted',
+        `maxHeightPrevoted ${header.maxHeightPrevoted} differs from the expected ${maxHeightPrevoted}.`,
+        height,
+      );
+    }
+    if (bft.isHeaderContradictingChain(engineState, header)) {
+      throw new InvalidBlockError('contradicting-headers', 'The header contradicts an earlier block of its generator.', height);
+    }
+    if (header.impliesMaxPrevotes !== bft.impliesMaximalPrevotes(engineState, header)) {
+      throw new InvalidBlockError('implies-max-prevotes', 'Invalid impliesMaxPrevotes flag.', height);
+    }
+
+    const generator = bft.getParameters(engineState, height).validators.find(v => v.address.equals(header.generatorAddress));
+    if (!generator) {
+      throw new InvalidBlockError('generator', `Validator ${header.generatorAddress.toString('hex')} is not a validator at height ${height}.`, height);
+    }
+    if (!header.isSignatureValid(generator.generatorKey, genesisConfig.chainID)) {
+      throw new InvalidBlockError('signature', 'Invalid block signature.', height);
+    }
+
+    const commitValid = isAggregateCommitValid(header.aggregateCommit, {
+      bft,
+      engineState,
+      chainID: genesisConfig.chainID,
+      minimumCertifyHeight: genesisConfig.minimumCertifyHeight,
+      headerAt: h => chainStore.getHeaderByHeight(h),
+    });
+    if (!commitValid) {
+      throw new InvalidBlockError('aggregate-commit', 'Invalid aggregate commit.', height);
+    }
+  }
+
+  /** validatorsHash, eventRoot and stateRoot of the executed block (lisk-sdk order). */
+  private checkRoots(executed: ExecutedBlock) {
+    const { bft, stateDb } = this.options;
+    const { header } = executed.block;
+    const { validatorsHash } = bft.getParameters(executed.engineState, header.height + 1);
+    if (!header.validatorsHash.equals(validatorsHash)) {
+      throw new InvalidBlockError(
+        'validators-hash',
+        `validatorsHash ${header.validatorsHash.toString('hex')} differs from the computed ${validatorsHash.toString('hex')}.`,
+        header.height,
+      );
+    }
+    const eventRoot = computeEventRoot(executed.events.flatMap(event => eventSmtLeaves(event)));
+    if (!header.eventRoot.equals(eventRoot)) {
+      throw new InvalidBlockError(
+        'event-root',
+        `eventRoot ${header.eventRoot.toString('hex')} differs from the computed ${eventRoot.toString('hex')}.`,
+        header.height,
+      );
+    }
+    const update = stateDb.prepareUpdate(executed.moduleState.changes());
+    if (!header.stateRoot.equals(update.root)) {
+      throw new InvalidBlockError(
+        'state-root',
+        `stateRoot ${header.stateRoot.toString('hex')} differs from the computed ${update.root.toString('hex')}.`,
+        header.height,
+      );
+    }
+    return update;
+  }
+}

@@ -1,0 +1,229 @@
+import { standardEventDataSchema } from '../../chain/schemas.js';
+import { codec, validate } from '../../codec/index.js';
+import type { Logger } from '../../logger.js';
+import {
+  EventQueue,
+  VerifyStatus,
+  type Command,
+  type ExecutionAssets,
+  type ExecutionHeader,
+  type ExecutionTransaction,
+  type Module,
+  type SetNextValidators,
+  type VerificationResult,
+} from '../../modules/base/index.js';
+import type { StateReader, StateWriter } from '../../state/state-view.js';
+
+/** Default first topics of each execution stage (protocol.md §4.2). */
+const TOPIC_INIT_GENESIS = Buffer.from([0]);
+const TOPIC_FINALIZE_GENESIS = Buffer.from([1]);
+const TOPIC_BEFORE_TRANSACTIONS = Buffer.from([2]);
+const TOPIC_AFTER_TRANSACTIONS = Buffer.from([3]);
+const TOPIC_TRANSACTION_PREFIX = Buffer.from([4]);
+
+export const COMMAND_EXECUTION_RESULT_EVENT = 'commandExecutionResult';
+
+/** Outcome of executing one transaction of a block (lisk-sdk TransactionExecutionResult). */
+export enum TransactionExecutionResult {
+  /** A before/after hook failed: the transaction, and so its block, is invalid. */
+  INVALID = -1,
+  /** The command failed: included with success false, its state changes rolled back. */
+  FAIL = 0,
+  OK = 1,
+}
+
+/** Everything one block's execution shares across stages (lisk-sdk's execution context). */
+export interface BlockExecution {
+  readonly state: StateWriter;
+  readonly events: EventQueue;
+  readonly contextStore: Map<string, unknown>;
+  readonly header: ExecutionHeader;
+  readonly assets: ExecutionAssets;
+  readonly setNextValidators: SetNextValidators;
+}
+
+export function transactionTopic(transactionID: Buffer): Buffer {
+  return Buffer.concat([TOPIC_TRANSACTION_PREFIX, transactionID]);
+}
+
+/**
+ * Runs the registered modules' hooks and commands in lisk-sdk's order (state_machine.ts): module
+ * hooks in registration order; per transaction: verify hooks, command verify, before hooks,
+ * command execute (rolled back alone on failure), after hooks, then the engine's
+ * `commandExecutionResult` event.
+ */
+export class StateMachine {
+  private readonly commands = new Map<string, Command<unknown>>();
+
+  constructor(
+    readonly modules: readonly Module[],
+    private readonly chainID: Buffer,
+    private readonly logger: Logger,
+  ) {
+    const names = new Set<string>();
+    for (const module of modules) {
+      if (names.has(module.name)) throw new Error(`Module ${module.name} is registered twice.`);
+      names.add(module.name);
+      for (const command of module.commands) this.commands.set(`${module.name}:${command.name}`, command);
+    }
+  }
+
+  getModule(name: string): Module | undefined {
+    return this.modules.find(module => module.name === name);
+  }
+
+  async executeGenesis(execution: BlockExecution): Promise<void> {
+    const base = { ...execution, chainID: this.chainID, logger: this.logger };
+    const init = { ...base, events: execution.events.withDefaultTopic(TOPIC_INIT_GENESIS) };
+    for (const module of this.modules) await module.initGenesisState?.(init);
+    const finalize = { ...base, events: execution.events.withDefaultTopic(TOPIC_FINALIZE_GENESIS) };
+    for (const module of this.modules) await module.finalizeGenesisState?.(finalize);
+  }
+
+  /** Every asset must belong to a registered module; then each module checks its own. */
+  async verifyAssets(execution: BlockExecution, assetModules: readonly string[]): Promise<void> {
+    for (const moduleName of assetModules) {
+      if (!this.getModule(moduleName)) throw new Error(`Module ${moduleName} is not registered.`);
+    }
+    const context = { ...this.readContext(execution), header: execution.header, assets: execution.assets };
+    for (const module of this.modules) await module.verifyAssets?.(context);
+  }
+
+  async beforeTransactionsExecute(execution: BlockExecution): Promise<void> {
+    const context = this.blockContext(execution, TOPIC_BEFORE_TRANSACTIONS);
+    for (const module of this.modules) await module.beforeTransactionsExecute?.(context);
+  }
+
+  async afterTransactionsExecute(execution: BlockExecution, transactions: readonly ExecutionTransaction[]): Promise<void> {
+    const context = {
+      ...this.blockContext(execution, TOPIC_AFTER_TRANSACTIONS),
+      transactions,
+      setNextValidators: execution.setNextValidators,
+    };
+    for (const module of this.modules) await module.afterTransactionsExecute?.(context);
+  }
+
+  /**
+   * Verification of one transaction against `state` (module verify hooks, then params and the
+   * command's verify). Never throws: every failure is a FAIL result carrying the error.
+   */
+  async verifyTransaction(
+    transaction: ExecutionTransaction,
+    state: StateReader,
+    header: { height: number; timestamp: number },
+    contextStore: Map<string, unknown> = new Map(),
+    onlyCommand = false,
+  ): Promise<VerificationResult> {
+    const context = { state, contextStore, chainID: this.chainID, logger: this.logger, header, transaction };
+    try {
+      if (!onlyCommand) {
+        for (const module of this.modules) {
+          if (!module.verifyTransaction) continue;
+          const result = await module.verifyTransaction(context);
+          if (result.status !== VerifyStatus.OK) return result;
+        }
+      }
+      const command = this.command(transaction);
+      const params = this.decodeParams(command, transaction);
+      if (command.verify) {
+        const result = await command.verify({ ...context, params });
+        if (result.status !== VerifyStatus.OK) return result;
+      }
+      return { status: VerifyStatus.OK };
+    } catch (error) {
+      return { status: VerifyStatus.FAIL, error: error instanceof Error ? error : new Error(String(error)) };
+    }
+  }
+
+  /** Executes a verified transaction inside a block (lisk-sdk StateMachine.executeTransaction). */
+  async executeTransaction(execution: BlockExecution, transaction: ExecutionTransaction): Promise<TransactionExecutionResult> {
+    const events = execution.events.withDefaultTopic(transactionTopic(transaction.id));
+    const context = {
+      state: execution.state,
+      events,
+      contextStore: execution.contextStore,
+      chainID: this.chainID,
+      logger: this.logger,
+      header: execution.header,
+      assets: execution.assets,
+      transaction,
+    };
+    const eventsBefore = execution.events.snapshot();
+    const stateBefore = execution.state.snapshot();
+    const invalid = (): TransactionExecutionResult => {
+      execution.events.restore(eventsBefore);
+      execution.state.restore(stateBefore);
+      return TransactionExecutionResult.INVALID;
+    };
+
+    for (const module of this.modules) {
+      if (!module.beforeCommandExecute) continue;
+      try {
+        await module.beforeCommandExecute(context);
+      } catch (error) {
+        this.logger.debug({ err: error, module: module.name }, 'beforeCommandExecute failed');
+        return invalid();
+      }
+    }
+
+    let result = TransactionExecutionResult.OK;
+    const command = this.command(transaction);
+    const commandEventsBefore = execution.events.snapshot();
+    const commandStateBefore = execution.state.snapshot();
+    try {
+      await command.execute({ ...context, params: this.decodeParams(command, transaction) });
+    } catch (error) {
+      execution.events.restore(commandEventsBefore);
+      execution.state.restore(commandStateBefore);
+      result = TransactionExecutionResult.FAIL;
+      this.logger.debug({ err: error, module: transaction.module, command: transaction.command }, 'Command execution failed');
+    }
+
+    for (const module of this.modules) {
+      if (!module.afterCommandExecute) continue;
+      try {
+        await module.afterCommandExecute(context);
+      } catch (error) {
+        this.logger.debug({ err: error, module: module.name }, 'afterCommandExecute failed');
+        return invalid();
+      }
+    }
+
+    execution.events.addUnchecked(
+      transaction.module,
+      COMMAND_EXECUTION_RESULT_EVENT,
+      codec.encode(standardEventDataSchema, { success: result === TransactionExecutionResult.OK }),
+      [transactionTopic(transaction.id)],
+    );
+    return result;
+  }
+
+  private command(transaction: ExecutionTransaction): Command<unknown> {
+    const command = this.commands.get(`${transaction.module}:${transaction.command}`);
+    if (command) return command;
+    if (!this.getModule(transaction.module)) throw new Error(`Module ${transaction.module} is not registered.`);
+    throw new Error(`Module ${transaction.module} does not have command ${transaction.command} registered.`);
+  }
+
+  private decodeParams(command: Command<unknown>, transaction: ExecutionTransaction): unknown {
+    const params = codec.decode<Record<string, unknown>>(command.schema, transaction.params);
+    validate(command.schema, params);
+    return params;
+  }
+
+  private readContext(execution: BlockExecution) {
+    return { state: execution.state, contextStore: execution.contextStore, chainID: this.chainID, logger: this.logger };
+  }
+
+  private blockContext(execution: BlockExecution, topic: Buffer) {
+    return {
+      state: execution.state,
+      events: execution.events.withDefaultTopic(topic),
+      contextStore: execution.contextStore,
+      chainID: this.chainID,
+      logger: this.logger,
+      header: execution.header,
+      assets: execution.assets,
+    };
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Transaction signature rules (LIP 0041 "Transaction verification", protocol.md §3.3 item 3;
+ * lisk-sdk auth/utils.ts verifySignatures). This is the hottest code of block processing: the
+ * signing digest H("LSK_TX_" ‖ chainID ‖ signingBytes) is computed once per transaction and
+ * every signature is checked against it directly (libsodium strict verification).
+ */
+import { MESSAGE_TAG_TRANSACTION, taggedDigest, verifyDigest } from '../../crypto/index.js';
+import type { ExecutionTransaction } from '../base/index.js';
+import type { AuthAccount } from './stores.js';
+
+/** One Ed25519 check over the transaction's signing digest. */
+export interface SignatureCheck {
+  readonly publicKey: Buffer;
+  readonly signature: Buffer;
+}
+
+/**
+ * What verifying a transaction's signatures amounts to, in lisk-sdk's order: run `checks` in
+ * order (the first invalid one is the error); if they all pass and `failure` is set, that is the
+ * error. A batch verifier (worker pool) can run the checks of many transactions at once and
+ * still report exactly the error lisk-sdk would.
+ */
+export interface SignaturePlan {
+  readonly checks: readonly SignatureCheck[];
+  readonly failure?: string;
+}
+
+/** The signature checks `account` demands of `transaction` (no cryptography yet). */
+export function planTransactionSignatures(transaction: ExecutionTransaction, account: AuthAccount): SignaturePlan {
+  const { signatures } = transaction;
+  if (account.numberOfSignatures === 0) {
+    if (signatures.length !== 1) {
+      return {
+        checks: [],
+        failure: `Transactions from a single signature account should have exactly one signature. Found ${signatures.length} signatures.`,
+      };
+    }
+    return { checks: [{ publicKey: transaction.senderPublicKey, signature: signatures[0] as Buffer }] };
+  }
+
+  const mandatoryCount = account.mandatoryKeys.length;
+  const keyCount = mandatoryCount + account.optionalKeys.length;
+  let nonEmpty = 0;
+  for (const signature of signatures) if (signature.length !== 0) nonEmpty += 1;
+  if (nonEmpty !== account.numberOfSignatures || signatures.length !== keyCount) {
+    return {
+      checks: [],
+      failure: `Transaction signatures does not match required number of signatures: '${account.numberOfSignatures}' for transaction with id '${transaction.id.toString('hex')}'`,
+    };
+  }
+
+  const checks: SignatureCheck[] = [];
+  for (let i = 0; i < keyCount; i += 1) {
+    const signature = signatures[i] as Buffer;
+    const publicKey = (i < mandatoryCount ? account.mandatoryKeys[i] : account.optionalKeys[i - mandatoryCount]) as Buffer;
+    if (signature.length !== 0) {
+      checks.push({ publicKey, signature });
+    } else if (i < mandatoryCount) {
+      // An empty optional signature is fine; an empty mandatory one ends the verification here.
+      return { checks, failure: 'Missing signature for a mandatory key.' };
+    }
+  }
+  return { checks };
+}
+
+/** The signing digest every signer of `transaction` signs on chain `chainID` (protocol.md §3.2). */
+export function transactionSigningDigest(transaction: ExecutionTransaction, chainID: Buffer): Buffer {
+  return taggedDigest(MESSAGE_TAG_TRANSACTION, chainID, transaction.signingBytes());
+}
+
+/** lisk-sdk's message for a signature that does not verify. */
+export function invalidSignatureMessage(signature: Buffer, transactionID: Buffer): string {
+  return `Failed to validate signature '${signature.toString('hex')}' for transaction with id '${transactionID.toString('hex')}'`;
+}
+
+/**
+ * Verifies the signatures of `transaction` for the sender's `account`; returns the reason it
+ * fails (lisk-sdk's message), or undefined when every required signature is valid.
+ */
+export function checkTransactionSignatures(
+  transaction: ExecutionTransaction,
+  chainID: Buffer,
+  account: AuthAccount,
+): string | undefined {
+  const plan = planTransactionSignatures(transaction, account);
+  if (plan.checks.length > 0) {
+    const digest = transactionSigningDigest(transaction, chainID);
+    for (const { publicKey, signature } of plan.checks) {
+      if (!verifyDigest(digest, signature, publicKey)) return invalidSignatureMessage(signature, transaction.id);
+    }
+  }
+  return plan.failure;
+}

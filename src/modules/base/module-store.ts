@@ -1,0 +1,67 @@
+import { codec, type Schema } from '../../codec/index.js';
+import { NotFoundError } from '../../errors.js';
+import type { IterateOptions, StateReader, StateWriter } from '../../state/state-view.js';
+import { computeStorePrefix, computeSubstorePrefix } from './store-prefix.js';
+
+/**
+ * One substore of a module (lisk-sdk BaseStore): a key space under
+ * `storePrefix(module) ‖ substorePrefix(index)` whose values are encoded with one schema.
+ * Keys passed in and returned are relative to that prefix.
+ */
+export class ModuleStore<T extends object> {
+  readonly prefix: Buffer;
+
+  constructor(
+    readonly moduleName: string,
+    /** The store's name in metadata, e.g. `userSubstore`. */
+    readonly name: string,
+    /** Position of the substore in lisk-sdk's registration order (decides the key prefix). */
+    readonly index: number,
+    readonly schema: Schema,
+  ) {
+    this.prefix = Buffer.concat([computeStorePrefix(moduleName), computeSubstorePrefix(index)]);
+  }
+
+  stateKey(key: Buffer): Buffer {
+    return Buffer.concat([this.prefix, key]);
+  }
+
+  get(state: StateReader, key: Buffer): T | undefined {
+    const raw = state.get(this.stateKey(key));
+    return raw === undefined ? undefined : codec.decode<T>(this.schema, raw);
+  }
+
+  /** Like `get`, for callers where absence is an error (lisk-sdk's BaseStore.get throws). */
+  getOrThrow(state: StateReader, key: Buffer): T {
+    const value = this.get(state, key);
+    if (value === undefined) {
+      throw new NotFoundError(`${this.moduleName} ${this.name}: key ${key.toString('hex')} does not exist`);
+    }
+    return value;
+  }
+
+  has(state: StateReader, key: Buffer): boolean {
+    return state.has(this.stateKey(key));
+  }
+
+  set(state: StateWriter, key: Buffer, value: T): void {
+    state.set(this.stateKey(key), codec.encode(this.schema, value));
+  }
+
+  del(state: StateWriter, key: Buffer): void {
+    state.del(this.stateKey(key));
+  }
+
+  /** Inclusive range over relative keys; `gte`/`lte` default to the whole substore. */
+  iterate(
+    state: StateReader,
+    options: Partial<IterateOptions> & { keyLength?: number } = {},
+  ): { key: Buffer; value: T }[] {
+    const keyLength = options.keyLength ?? 0;
+    const gte = this.stateKey(options.gte ?? Buffer.alloc(keyLength, 0));
+    const lte = options.lte ? this.stateKey(options.lte) : Buffer.concat([this.prefix, Buffer.alloc(Math.max(keyLength, 64), 0xff)]);
+    return state
+      .iterate({ gte, lte, reverse: options.reverse, limit: options.limit })
+      .map(({ key, value }) => ({ key: key.subarray(this.prefix.length), value: codec.decode<T>(this.schema, value) }));
+  }
+}

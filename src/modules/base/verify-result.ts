@@ -1,0 +1,20 @@
+/**
+ * Outcome of a transaction or command verification (lisk-sdk VerifyStatus). PENDING means "valid
+ * later" (a future nonce): the pool may keep such a transaction, a block may not contain it.
+ */
+export enum VerifyStatus {
+  FAIL = -1,
+  PENDING = 0,
+  OK = 1,
+}
+
+export interface VerificationResult {
+  readonly status: VerifyStatus;
+  readonly error?: Error;
+}
+
+export const VERIFY_OK: VerificationResult = Object.freeze({ status: VerifyStatus.OK });
+
+export function verifyFail(message: string): VerificationResult {
+  return { status: VerifyStatus.FAIL, error: new Error(message) };
+}

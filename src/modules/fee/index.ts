@@ -1,0 +1,139 @@
+/**
+ * The fee module (LIP 0048; lisk-sdk framework/src/modules/fee): the minimum fee and balance
+ * checks of every transaction, locking the fee during execution, and paying the part above the
+ * minimum to the block generator while burning (or pooling) the rest.
+ *
+ * Left out for now: the cross-chain part (FeeInteroperableMethod: fee handling around cross-chain
+ * messages and the `relayerFeeProcessed` emission); the event is still declared for metadata and
+ * payFee already honours the cross-chain message flag in the contextStore.
+ */
+import type { Schema } from '../../codec/index.js';
+import type { ModuleInitArgs } from '../../config/genesis-config.js';
+import {
+  VERIFY_OK,
+  verifyFail,
+  type Command,
+  type EndpointHandler,
+  type Module,
+  type ModuleMetadata,
+  type ModuleStore,
+  type TransactionExecuteContext,
+  type TransactionVerifyContext,
+  type VerificationResult,
+} from '../base/index.js';
+import { parseFeeConfig, type FeeConfig } from './config.js';
+import { CONTEXT_STORE_KEY_AVAILABLE_FEE, FEE_MODULE_NAME } from './constants.js';
+import { contextStoreBigInt } from './context-store.js';
+import type { FeeDependencies, FeeTokenMethod } from './dependencies.js';
+import { createFeeEndpoints } from './endpoint.js';
+import { FEE_EVENTS, generatorFeeProcessedEvent } from './events.js';
+import { FeeMethod } from './method.js';
+import { minimumFee } from './min-fee.js';
+
+export class FeeModule implements Module {
+  readonly name = FEE_MODULE_NAME;
+  readonly commands: readonly Command<unknown>[] = [];
+  readonly stores: readonly ModuleStore<object>[] = [];
+  readonly events = FEE_EVENTS;
+  readonly method = new FeeMethod();
+  readonly endpoints: Readonly<Record<string, EndpointHandler>> = createFeeEndpoints(this.method);
+  private readonly token: FeeTokenMethod;
+  private config: FeeConfig | undefined;
+
+  constructor(dependencies: FeeDependencies) {
+    this.token = dependencies.token;
+  }
+
+  /** Reads `modules.fee` (lisk-sdk FeeModule.init); feeTokenID defaults to chainID ‖ 00000000. */
+  init(args: ModuleInitArgs): void {
+    this.config = parseFeeConfig(args.moduleConfig, args.genesisConfig);
+    this.method.configure(this.config);
+  }
+
+  metadata(): ModuleMetadata {
+    return {
+      commands: [],
+      events: this.events.map(event => ({ name: event.name, data: event.schema })),
+      stores: [],
+      endpoints: Object.entries(this.endpoints).map(([name, handler]) => ({
+        name,
+        ...(handler.response !== undefined && { response: handler.response as Schema }),
+      })),
+      assets: [],
+    };
+  }
+
+  /** fee ≥ minimum fee, then fee ≤ the sender's available fee-token balance (LIP 0048). */
+  verifyTransaction(context: TransactionVerifyContext): VerificationResult {
+    const { transaction } = context;
+    const config = this.configured();
+    const minFee = minimumFee(config, context.header.height, transaction.size);
+    if (transaction.fee < minFee) {
+      return verifyFail(`Insufficient transaction fee. Minimum required fee is ${minFee}.`);
+    }
+    const balance = this.token.getAvailableBalance(context, transaction.senderAddress(), config.feeTokenID);
+    if (transaction.fee > balance) return verifyFail('Insufficient balance.');
+    return VERIFY_OK;
+  }
+
+  /**
+   * Locks the whole fee for the command's duration and records what the command may still spend
+   * (fee − minimum) for payFee. The minimum is re-checked because a dry run may skip verification.
+   */
+  beforeCommandExecute(context: TransactionExecuteContext): void {
+    const { transaction } = context;
+    const config = this.configured();
+    const minFee = minimumFee(config, context.header.height, transaction.size);
+    const availableFee = transaction.fee - minFee;
+    if (availableFee < 0n) throw new Error(`Insufficient transaction fee. Minimum required fee is ${minFee}.`);
+    this.token.lock(context, transaction.senderAddress(), this.name, config.feeTokenID, transaction.fee);
+    context.contextStore.set(CONTEXT_STORE_KEY_AVAILABLE_FEE, availableFee);
+  }
+
+  /**
+   * Unlocks the fee; what is left of the available fee goes to the generator when it holds a
+   * fee-token account (else it is burnt too); the rest is burnt, or sent to the fee pool when
+   * one is configured and holds an account. Ends with `generatorFeeProcessed`.
+   */
+  afterCommandExecute(context: TransactionExecuteContext): void {
+    const { transaction, header } = context;
+    const config = this.configured();
+    const sender = transaction.senderAddress();
+    const tokenID = config.feeTokenID;
+    this.token.unlock(context, sender, this.name, tokenID, transaction.fee);
+
+    let generatorAmount = contextStoreBigInt(context.contextStore, CONTEXT_STORE_KEY_AVAILABLE_FEE);
+    if (this.token.userSubstoreExists(context, header.generatorAddress, tokenID)) {
+      this.token.transfer(context, sender, header.generatorAddress, tokenID, generatorAmount);
+    } else {
+      generatorAmount = 0n;
+    }
+
+    const consumed = transaction.fee - generatorAmount;
+    const pool = config.feePoolAddress;
+    if (pool !== undefined && this.token.userSubstoreExists(context, pool, tokenID)) {
+      this.token.transfer(context, sender, pool, tokenID, consumed);
+    } else {
+      this.token.burn(context, sender, tokenID, consumed);
+    }
+
+    generatorFeeProcessedEvent.emit(
+      context.events,
+      { senderAddress: sender, generatorAddress: header.generatorAddress, burntAmount: consumed, generatorAmount },
+      [sender, header.generatorAddress],
+    );
+    context.contextStore.delete(CONTEXT_STORE_KEY_AVAILABLE_FEE);
+  }
+
+  private configured(): FeeConfig {
+    if (this.config === undefined) throw new Error('The fee module is used before init().');
+    return this.config;
+  }
+}
+
+export { FeeMethod } from './method.js';
+export { DEFAULT_MAX_BLOCK_HEIGHT_ZERO_FEE_PER_BYTE, DEFAULT_MIN_FEE_PER_BYTE } from './constants.js';
+export { parseFeeConfig, type FeeConfig } from './config.js';
+export { minimumFee } from './min-fee.js';
+export type { FeeDependencies, FeeTokenMethod } from './dependencies.js';
+export { generatorFeeProcessedEvent, insufficientFeeEvent, relayerFeeProcessedEvent } from './events.js';

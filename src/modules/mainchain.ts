@@ -1,0 +1,61 @@
+import type { GenesisConfig } from '../config/genesis-config.js';
+import { AuthModule } from './auth/index.js';
+import type { Module } from './base/index.js';
+import { DynamicRewardModule } from './dynamic-reward/index.js';
+import { FeeModule } from './fee/index.js';
+import { MainchainInteroperabilityModule } from './interoperability/index.js';
+import { PosModule } from './pos/index.js';
+import type { HashOnionSource, HashOnionStore } from './random/index.js';
+import { RandomModule } from './random/index.js';
+import { TokenModule } from './token/index.js';
+import { ValidatorsModule } from './validators/index.js';
+
+export interface MainchainModulesOptions {
+  readonly genesisConfig: GenesisConfig;
+  /** The `modules` section of the config, by module name. */
+  readonly moduleConfigs: Readonly<Record<string, Record<string, unknown>>>;
+  readonly hashOnionStore?: HashOnionStore;
+  readonly hashOnionSource?: HashOnionSource;
+}
+
+export interface MainchainModules {
+  /** In lisk-sdk's registration order, which is the order every hook runs in. */
+  readonly list: readonly Module[];
+  readonly auth: AuthModule;
+  readonly validators: ValidatorsModule;
+  readonly token: TokenModule;
+  readonly fee: FeeModule;
+  readonly interoperability: MainchainInteroperabilityModule;
+  readonly pos: PosModule;
+  readonly random: RandomModule;
+  readonly dynamicReward: DynamicRewardModule;
+}
+
+/**
+ * The module set of lisk-sdk 6.1's default mainchain application (Application.defaultApplication
+ * with mainchain = true): auth, validators, token, fee, interoperability, pos, random,
+ * dynamicReward, wired to each other's methods and initialised with their config sections.
+ */
+export function createMainchainModules(options: MainchainModulesOptions): MainchainModules {
+  const auth = new AuthModule();
+  const validators = new ValidatorsModule();
+  const token = new TokenModule();
+  const fee = new FeeModule({ token: token.method });
+  const interoperability = new MainchainInteroperabilityModule();
+  const random = new RandomModule({ hashOnionStore: options.hashOnionStore, hashOnionSource: options.hashOnionSource });
+  const pos = new PosModule({ token: token.method, validators: validators.method, random: random.method, fee: fee.method });
+  const dynamicReward = new DynamicRewardModule({
+    token: token.method,
+    random: random.method,
+    validators: validators.method,
+    pos: pos.method,
+  });
+  token.addDependencies({ fee: fee.method, interoperability: interoperability.method });
+  interoperability.addDependencies({ token: token.method, fee: fee.method });
+
+  const list: Module[] = [auth, validators, token, fee, interoperability, pos, random, dynamicReward];
+  for (const module of list) {
+    module.init?.({ genesisConfig: options.genesisConfig, moduleConfig: options.moduleConfigs[module.name] ?? {} });
+  }
+  return { list, auth, validators, token, fee, interoperability, pos, random, dynamicReward };
+}
