@@ -1,0 +1,69 @@
+/**
+ * The lisk-codec API (protocol.md §1, LIP 0027 + LIP 0064): binary encode/decode and the
+ * codec JSON form. Each schema object is validated and compiled once; the compiled functions
+ * are cached in a WeakMap keyed by the schema object itself (schema `$id`s are not unique
+ * across fixture files and modules, so they cannot be the key). A schema must not be mutated
+ * after its first use.
+ */
+import type { Schema } from './types.js';
+import { compileDecoder } from './decoder.js';
+import { compileEncoder } from './encoder.js';
+import { compileFromJson } from './from-json.js';
+import { buildLayout } from './layout.js';
+import { compileToJson } from './to-json.js';
+import { validateSchema } from './validate-schema.js';
+
+interface CompiledSchema {
+  encode: (value: object) => Buffer;
+  decode: (bytes: Uint8Array) => Record<string, unknown>;
+  toJSON: (value: object) => Record<string, unknown>;
+  fromJSON: (json: object) => Record<string, unknown>;
+}
+
+const compiledSchemas = new WeakMap<object, CompiledSchema>();
+
+function compiled(schema: Schema): CompiledSchema {
+  let entry = compiledSchemas.get(schema);
+  if (entry === undefined) {
+    validateSchema(schema);
+    const layout = buildLayout(schema);
+    entry = {
+      encode: compileEncoder(layout),
+      decode: compileDecoder(layout),
+      toJSON: compileToJson(layout),
+      fromJSON: compileFromJson(layout),
+    };
+    compiledSchemas.set(schema, entry);
+  }
+  return entry;
+}
+
+export const codec = {
+  /**
+   * Encodes a value (numbers for uint32/sint32, bigints for uint64/sint64, Uint8Array for bytes)
+   * into canonical lisk-codec bytes (protocol.md §1.2). Throws EncodeError naming the property
+   * path for a wrong type, an out-of-range integer or a missing required property; throws
+   * ValidationError for a malformed schema.
+   */
+  encode(schema: Schema, value: object): Buffer {
+    return compiled(schema).encode(value);
+  },
+
+  /**
+   * Decodes bytes with every acceptance rule of the SDK decoder (protocol.md §1.3); throws
+   * DecodeError otherwise. Returned bytes fields are copies, never views into `bytes`.
+   */
+  decode<T = Record<string, unknown>>(schema: Schema, bytes: Uint8Array): T {
+    return compiled(schema).decode(bytes) as T;
+  },
+
+  /** Converts a decoded value to the codec JSON form (protocol.md §1.4). */
+  toJSON<T = Record<string, unknown>>(schema: Schema, value: object): T {
+    return compiled(schema).toJSON(value) as T;
+  },
+
+  /** Strictly converts the codec JSON form back to a value (protocol.md §1.4); throws FormatError. */
+  fromJSON<T = Record<string, unknown>>(schema: Schema, json: object): T {
+    return compiled(schema).fromJSON(json) as T;
+  },
+};
