@@ -29,10 +29,19 @@ function heightOfKey(key: Buffer): number {
   return key.readUInt32BE(PARAMETERS_PREFIX.length);
 }
 
-export function readVotes(state: StateReader): BftVotes {
+export function readVotesBytes(state: StateReader): Buffer {
   const raw = state.get(VOTES_KEY);
   if (raw === undefined) throw new NotFoundError('BFT votes are not initialised.');
+  return raw;
+}
+
+export function decodeVotes(raw: Buffer): BftVotes {
   return codec.decode<BftVotes>(bftVotesSchema, raw);
+}
+
+/** A fresh, mutable copy of the votes record. */
+export function readVotes(state: StateReader): BftVotes {
+  return decodeVotes(readVotesBytes(state));
 }
 
 export function writeVotes(state: StateWriter, votes: BftVotes): void {
@@ -51,6 +60,26 @@ export function readAllParameters(state: StateReader): { height: number; paramet
   return state
     .iterate({ gte: parametersKey(0), lte: parametersKey(MAX_UINT32) })
     .map(({ key, value }) => ({ height: heightOfKey(key), parameters: codec.decode<BftParameters>(bftParametersSchema, value) }));
+}
+
+/**
+ * A lookup of the parameters in force at any height that decodes each stored set once: BFT vote
+ * counting asks for the parameters of every block in its window (up to 3 × batch size heights)
+ * while only a handful of sets exist.
+ */
+export function parametersResolver(state: StateReader): (height: number) => BftParameters {
+  const sets = state
+    .iterate({ gte: parametersKey(0), lte: parametersKey(MAX_UINT32) })
+    .map(({ key, value }) => ({ height: heightOfKey(key), value, decoded: undefined as BftParameters | undefined }));
+  return (height: number) => {
+    for (let i = sets.length - 1; i >= 0; i -= 1) {
+      const set = sets[i] as (typeof sets)[number];
+      if (set.height > height) continue;
+      set.decoded ??= codec.decode<BftParameters>(bftParametersSchema, set.value);
+      return set.decoded;
+    }
+    throw new BftParametersNotFoundError(height);
+  };
 }
 
 export function hasParameters(state: StateReader, height: number): boolean {

@@ -4,9 +4,12 @@ import type { NextValidator } from '../../../modules/base/index.js';
 import type { StateReader, StateWriter } from '../../../state/state-view.js';
 import {
   deleteParametersBelow,
+  decodeVotes,
   nextParametersHeight,
+  parametersResolver,
   readParameters,
   readVotes,
+  readVotesBytes,
   writeParameters,
   writeVotes,
 } from './bft-store.js';
@@ -16,7 +19,7 @@ import {
   updateMaxHeightPrevoted,
   updatePrevotesPrecommits,
 } from './bft-votes.js';
-import type { BftParameters, BftValidator } from './schemas.js';
+import type { BftParameters, BftValidator, BftVotes } from './schemas.js';
 
 /** The header fields BFT reads (protocol.md §7.1). */
 export interface BftHeader {
@@ -46,6 +49,8 @@ function uniqueBuffers(values: readonly Buffer[]): boolean {
 export class Bft {
   /** blockBFTInfos keeps the last 3 × batch size blocks. */
   private readonly maxBlockInfos: number;
+  /** The last votes record decoded for read-only use, with the bytes it came from. */
+  private votesView: { raw: Buffer; votes: BftVotes } | undefined;
 
   constructor(
     private readonly batchSize: number,
@@ -83,15 +88,7 @@ export class Bft {
       },
       this.maxBlockInfos,
     );
-    const cache = new Map<number, BftParameters>();
-    const parametersAt = (height: number): BftParameters => {
-      let parameters = cache.get(height);
-      if (!parameters) {
-        parameters = readParameters(state, height);
-        cache.set(height, parameters);
-      }
-      return parameters;
-    };
+    const parametersAt = parametersResolver(state);
     updatePrevotesPrecommits(votes, parametersAt);
     updateMaxHeightPrevoted(votes, parametersAt);
     updateMaxHeightPrecommitted(votes, parametersAt);
@@ -178,13 +175,13 @@ export class Bft {
   }
 
   getHeights(state: StateReader): BftHeights {
-    const { maxHeightPrevoted, maxHeightPrecommitted, maxHeightCertified } = readVotes(state);
+    const { maxHeightPrevoted, maxHeightPrecommitted, maxHeightCertified } = this.viewVotes(state);
     return { maxHeightPrevoted, maxHeightPrecommitted, maxHeightCertified };
   }
 
   /** impliesMaxPrevotes (protocol.md §7.4). Throws when `header` does not extend the tip. */
   impliesMaximalPrevotes(state: StateReader, header: Pick<BftHeader, 'height' | 'generatorAddress' | 'maxHeightGenerated'>): boolean {
-    const { blockBFTInfos } = readVotes(state);
+    const { blockBFTInfos } = this.viewVotes(state);
     const tip = blockBFTInfos[0];
     if (!tip) return header.height > header.maxHeightGenerated;
     if (tip.height + 1 !== header.height) {
@@ -198,8 +195,21 @@ export class Bft {
 
   /** Whether `header` contradicts the most recent stored block of the same generator (§7.3). */
   isHeaderContradictingChain(state: StateReader, header: BftHeader): boolean {
-    const previous = readVotes(state).blockBFTInfos.find(info => info.generatorAddress.equals(header.generatorAddress));
+    const previous = this.viewVotes(state).blockBFTInfos.find(info => info.generatorAddress.equals(header.generatorAddress));
     return previous !== undefined && areDistinctHeadersContradicting(previous, header);
+  }
+
+  /**
+   * The votes for reading only. Block checks read the record several times per block; decoding
+   * its up to 309 block infos each time dominated block processing, so the decoded record is
+   * reused while the stored bytes stay the same. Callers must not mutate it.
+   */
+  private viewVotes(state: StateReader): Readonly<BftVotes> {
+    const raw = readVotesBytes(state);
+    if (!this.votesView || !this.votesView.raw.equals(raw)) {
+      this.votesView = { raw: Buffer.from(raw), votes: decodeVotes(raw) };
+    }
+    return this.votesView.votes;
   }
 
   slotNumber(timestamp: number): number {
