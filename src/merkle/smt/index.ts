@@ -1,0 +1,19 @@
+/** Sparse Merkle tree (LIP 0039 as implemented by lisk-db; protocol.md §6.2, §6.3, §4.3). */
+export { SparseMerkleTree } from './sparse-merkle-tree.js';
+export { InMemorySmtNodeStore } from './in-memory-node-store.js';
+export { calculateRoot } from './calculate-root.js';
+export { verify, verifyInclusionProof, verifyNonInclusionProof, isInclusionProofForQueryKey } from './verify.js';
+export { removeKeysFromProof } from './remove-keys.js';
+export { computeEventRoot, EVENT_KEY_LENGTH } from './event-root.js';
+export { smtKeyFromStateKey, smtValueFromStateValue, STATE_KEY_LENGTH } from './state-key.js';
+export { encodeLeafNode, encodeBranchNode, isLeafNode } from './node-codec.js';
+export type {
+  SmtNodeStore,
+  SmtNodeWrite,
+  SmtWriteSet,
+  SmtUpdateResult,
+  SmtQuery,
+  SmtProof,
+  SmtProofInput,
+  SmtEntry,
+} from './types.js';
