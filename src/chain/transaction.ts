@@ -2,17 +2,12 @@ import { codec, validate } from '../codec/index.js';
 import { addressFromPublicKey, sha256 } from '../crypto/index.js';
 import { ValidationError } from '../errors.js';
 import { transactionSchema } from './schemas.js';
+import { varintLength } from './varint-length.js';
 
 /** lisk-sdk MAX_PARAMS_SIZE: params above 14 KiB make a transaction invalid. */
 export const MAX_PARAMS_SIZE = 14 * 1024;
 /** Module and command names: letters and digits only (lisk-sdk NAME_REGEX). */
 export const NAME_PATTERN = /^[a-zA-Z0-9]*$/;
-
-function varintLength(value: number): number {
-  let length = 1;
-  for (let rest = value >>> 7; rest > 0; rest >>>= 7) length += 1;
-  return length;
-}
 
 export interface TransactionProps {
   readonly module: string;
@@ -24,13 +19,14 @@ export interface TransactionProps {
   readonly signatures: readonly Buffer[];
 }
 
+/** The JSON form of a transaction (lisk-chain Transaction.toJSON), keys in lisk-sdk's order. */
 export interface TransactionJSON {
   module: string;
   command: string;
+  params: string;
   nonce: string;
   fee: string;
   senderPublicKey: string;
-  params: string;
   signatures: string[];
   id: string;
 }
@@ -123,8 +119,21 @@ export class Transaction implements TransactionProps {
     if (problems.length > 0) throw new ValidationError(problems);
   }
 
+  /**
+   * The JSON form (protocol.md §2.8): bytes as hex, uint64 as decimal strings, plus `id`. Keys
+   * come in lisk-sdk's order so a serialized answer is byte-identical to the reference node's.
+   */
   toJSON(): TransactionJSON {
-    return { ...codec.toJSON<Omit<TransactionJSON, 'id'>>(transactionSchema, this.props()), id: this.id.toString('hex') };
+    return {
+      module: this.module,
+      command: this.command,
+      params: this.params.toString('hex'),
+      nonce: this.nonce.toString(),
+      fee: this.fee.toString(),
+      senderPublicKey: this.senderPublicKey.toString('hex'),
+      signatures: this.signatures.map(signature => signature.toString('hex')),
+      id: this.id.toString('hex'),
+    };
   }
 
   private props(): TransactionProps {

@@ -1,0 +1,54 @@
+import { encodeLisk32Address } from '../../codec/index.js';
+import type { EndpointHandler } from '../../modules/base/index.js';
+import type { StateReader } from '../../state/state-view.js';
+import type { Bft } from '../consensus/bft/bft.js';
+import type { BftParameters } from '../consensus/bft/schemas.js';
+
+const heightRequest = {
+  type: 'object',
+  required: ['height'],
+  properties: { height: { type: 'integer', minimum: 0 } },
+} as const;
+
+export interface BftParametersJSON {
+  validators: { address: string; bftWeight: string; blsKey: string }[];
+  certificateThreshold: string;
+  precommitThreshold: string;
+  prevoteThreshold: string;
+  validatorsHash: string;
+}
+
+/** `consensus_getBFTParameters` JSON (protocol.md §7.6): the generator keys are not returned. */
+export function bftParametersToJSON(parameters: BftParameters, onlyActive = false): BftParametersJSON {
+  // Key order as lisk-sdk emits it (rpc.md §3.3).
+  return {
+    validators: parameters.validators
+      .filter(validator => !onlyActive || validator.bftWeight > 0n)
+      .map(validator => ({
+        address: encodeLisk32Address(validator.address),
+        bftWeight: validator.bftWeight.toString(),
+        blsKey: validator.blsKey.toString('hex'),
+      })),
+    certificateThreshold: parameters.certificateThreshold.toString(),
+    precommitThreshold: parameters.precommitThreshold.toString(),
+    prevoteThreshold: parameters.prevoteThreshold.toString(),
+    validatorsHash: parameters.validatorsHash.toString('hex'),
+  };
+}
+
+/** The engine's `consensus` namespace (rpc.md §3.3), reading the committed engine state. */
+export function createConsensusEndpoints(bft: Bft, engineState: () => StateReader): Record<string, EndpointHandler> {
+  return {
+    getBFTParameters: {
+      request: heightRequest,
+      handle: ({ params }) => bftParametersToJSON(bft.getParameters(engineState(), params.height as number)),
+    },
+    getBFTParametersActiveValidators: {
+      request: heightRequest,
+      handle: ({ params }) => bftParametersToJSON(bft.getParameters(engineState(), params.height as number), true),
+    },
+    getBFTHeights: {
+      handle: () => bft.getHeights(engineState()),
+    },
+  };
+}
