@@ -1,0 +1,128 @@
+/**
+ * The interoperability module of a mainchain (LIPs 0043, 0045, 0049, 0053, 0054; lisk-sdk
+ * framework/src/modules/interoperability with mainchain/). Implemented: the stores, events,
+ * genesis asset, sidechain registration, the methods (including `send`) and the endpoints.
+ * The cross-chain update and recovery commands are registered with their lisk-sdk schemas but
+ * refused (see commands/unsupported-command.ts).
+ */
+import type { Schema } from '../../codec/index.js';
+import type {
+  Command,
+  EndpointHandler,
+  GenesisContext,
+  Module,
+  ModuleEvent,
+  ModuleMetadata,
+  ModuleStore,
+} from '../base/index.js';
+import { InitializeMessageRecoveryCommand } from './commands/initialize-message-recovery.js';
+import { RecoverMessageCommand } from './commands/recover-message.js';
+import { RecoverStateCommand } from './commands/recover-state.js';
+import { RegisterSidechainCommand } from './commands/register-sidechain.js';
+import { SubmitMainchainCrossChainUpdateCommand } from './commands/submit-mainchain-cross-chain-update.js';
+import { TerminateSidechainForLivenessCommand } from './commands/terminate-sidechain-for-liveness.js';
+import { INTEROPERABILITY_MODULE_NAME } from './constants.js';
+import type { InteroperabilityDependencies } from './dependencies.js';
+import { createInteroperabilityEndpoints } from './endpoint.js';
+import { interoperabilityEvents } from './events.js';
+import {
+  decodeGenesisInteroperability,
+  verifyGenesisEscrowAccounts,
+  verifyMainchainGenesis,
+  writeMainchainGenesisState,
+} from './genesis.js';
+import { InteroperabilityMethod } from './method.js';
+import { genesisInteroperabilitySchema } from './schemas.js';
+import { interoperabilityStores } from './stores.js';
+
+export class InteroperabilityModule implements Module {
+  readonly name = INTEROPERABILITY_MODULE_NAME;
+  readonly commands: readonly Command<unknown>[];
+  readonly stores: readonly ModuleStore<object>[] = interoperabilityStores as unknown as readonly ModuleStore<object>[];
+  readonly events: readonly ModuleEvent<object>[] = interoperabilityEvents as unknown as readonly ModuleEvent<object>[];
+  readonly endpoints: Readonly<Record<string, EndpointHandler>> = createInteroperabilityEndpoints();
+  readonly genesisAssetSchema: Schema = genesisInteroperabilitySchema;
+  readonly method: InteroperabilityMethod;
+
+  private deps: InteroperabilityDependencies | undefined;
+
+  /**
+   * Token and interoperability call each other, so the dependencies may also be given later with
+   * `addDependencies` (they are read when first used, never at construction).
+   */
+  constructor(deps?: InteroperabilityDependencies) {
+    this.deps = deps;
+    const dependencies = (): InteroperabilityDependencies => this.dependencies;
+    this.method = new InteroperabilityMethod(() => this.dependencies.token);
+    // lisk-sdk's registration order, which is the metadata order.
+    this.commands = [
+      new SubmitMainchainCrossChainUpdateCommand(),
+      new InitializeMessageRecoveryCommand(),
+      new RecoverMessageCommand(),
+      new RegisterSidechainCommand(dependencies) as Command<unknown>,
+      new RecoverStateCommand(),
+      new TerminateSidechainForLivenessCommand(),
+    ];
+  }
+
+  addDependencies(deps: InteroperabilityDependencies): void {
+    this.deps = deps;
+  }
+
+  private get dependencies(): InteroperabilityDependencies {
+    if (this.deps === undefined) throw new Error('The interoperability module has no token/fee dependencies yet.');
+    return this.deps;
+  }
+
+  /** lisk-sdk's metadata of the module (without `name`). */
+  metadata(): ModuleMetadata {
+    return {
+      endpoints: Object.entries(this.endpoints).map(([name, handler]) => ({
+        name,
+        ...(handler.request !== undefined ? { request: handler.request as Schema } : {}),
+        ...(handler.response !== undefined ? { response: handler.response as Schema } : {}),
+      })),
+      events: this.events.map(event => ({ name: event.name, data: event.schema })),
+      commands: this.commands.map(command => ({ name: command.name, params: command.schema })),
+      assets: [{ version: 0, data: genesisInteroperabilitySchema }],
+      stores: this.stores.map(store => ({ key: store.prefix.toString('hex'), data: store.schema })),
+    };
+  }
+
+  /**
+   * LIP 0045 mainchain genesis: without an interoperability asset nothing is written; otherwise
+   * the asset is checked and the own chain account, chains and registered names are stored.
+   */
+  initGenesisState(context: GenesisContext): void {
+    const asset = context.assets.getAsset(INTEROPERABILITY_MODULE_NAME);
+    if (asset === undefined) return;
+    const genesis = decodeGenesisInteroperability(asset);
+    verifyMainchainGenesis(genesis, { chainID: context.chainID, timestamp: context.header.timestamp });
+    writeMainchainGenesisState(context, genesis, context.chainID);
+  }
+
+  /** LIP 0045: channels paying fees in a native token need their escrow account (created by token's genesis). */
+  finalizeGenesisState(context: GenesisContext): void {
+    const asset = context.assets.getAsset(INTEROPERABILITY_MODULE_NAME);
+    // lisk-sdk decodes the asset unconditionally here, so a genesis block without one fails.
+    if (asset === undefined) throw new Error('The genesis block has no interoperability asset.');
+    const genesis = decodeGenesisInteroperability(asset);
+    verifyGenesisEscrowAccounts(context, genesis, this.dependencies.token);
+  }
+}
+
+/** The module is the mainchain variant (lisk-sdk MainchainInteroperabilityModule). */
+export { InteroperabilityModule as MainchainInteroperabilityModule };
+export { InteroperabilityMethod } from './method.js';
+export { RegisterSidechainCommand } from './commands/register-sidechain.js';
+export { UnsupportedInteroperabilityCommand } from './commands/unsupported-command.js';
+export type * from './dependencies.js';
+export type * from './types.js';
+export * from './constants.js';
+export * from './events.js';
+export * from './schemas.js';
+export * from './stores.js';
+export { computeValidatorsHash, getMainchainID, getTokenIDLSK, isValidChainName } from './utils.js';
+export { ccmID, validateCcmFormat } from './send.js';
+export { isLive } from './liveness.js';
+
