@@ -66,8 +66,8 @@ export function encodeLisk32Address(address: Uint8Array, prefix: string = LISK32
 export function describeInvalidLisk32(value: unknown, prefix: string = LISK32_PREFIX): string | undefined {
   if (typeof value !== 'string') return 'must be a lisk32 address string';
   const expectedLength = prefix.length + DATA_GROUPS + CHECKSUM_GROUPS;
-  if (value.length !== expectedLength) return `lisk32 address must have ${expectedLength} characters`;
-  if (!value.startsWith(prefix)) return `lisk32 address must start with "${prefix}"`;
+  if (value.length !== expectedLength) return `lisk32 address length must be ${expectedLength} characters`;
+  if (!value.startsWith(prefix)) return `lisk32 address prefix must be "${prefix}"`;
   const groups = new Array<number>(DATA_GROUPS + CHECKSUM_GROUPS);
   for (let i = 0; i < groups.length; i += 1) {
     const code = value.charCodeAt(prefix.length + i);
