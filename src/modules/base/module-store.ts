@@ -18,8 +18,10 @@ export class ModuleStore<T extends object> {
     /** Position of the substore in lisk-sdk's registration order (decides the key prefix). */
     readonly index: number,
     readonly schema: Schema,
+    /** Overrides the name-derived store prefix (the interoperability module has a fixed one). */
+    storePrefix: Buffer = computeStorePrefix(moduleName),
   ) {
-    this.prefix = Buffer.concat([computeStorePrefix(moduleName), computeSubstorePrefix(index)]);
+    this.prefix = Buffer.concat([storePrefix, computeSubstorePrefix(index)]);
   }
 
   stateKey(key: Buffer): Buffer {

@@ -33,9 +33,7 @@ import type {
  */
 class InteroperabilityStore<T extends object> extends ModuleStore<T> {
   constructor(name: string, index: number, schema: Schema) {
-    super(INTEROPERABILITY_MODULE_NAME, name, index, schema);
-    const substorePrefix = this.prefix.subarray(4);
-    (this as { prefix: Buffer }).prefix = Buffer.concat([INTEROPERABILITY_STORE_PREFIX, substorePrefix]);
+    super(INTEROPERABILITY_MODULE_NAME, name, index, schema, INTEROPERABILITY_STORE_PREFIX);
   }
 }
 
