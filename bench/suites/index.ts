@@ -1,0 +1,11 @@
+/** Every suite, in the order `npm run bench` runs them (cheap first, the long macro run last). */
+import type { Suite } from '../lib/suite.js';
+import { blsSuite } from './bls.js';
+import { codecSuite } from './codec.js';
+import { ed25519Suite } from './ed25519.js';
+import { replaySuite } from './replay.js';
+import { rmtSuite } from './rmt.js';
+import { sha256Suite } from './sha256.js';
+import { smtSuite } from './smt.js';
+
+export const SUITES: readonly Suite[] = [codecSuite, sha256Suite, ed25519Suite, blsSuite, rmtSuite, smtSuite, replaySuite];
