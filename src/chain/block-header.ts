@@ -1,7 +1,8 @@
-import { codec, validate } from '../codec/index.js';
+import { codec, encodeLisk32Address, validate } from '../codec/index.js';
 import { EMPTY_HASH, MESSAGE_TAG_BLOCK_HEADER, sha256, verifyData } from '../crypto/index.js';
 import { InvalidBlockError, ValidationError } from '../errors.js';
-import { blockHeaderSchema, signingBlockHeaderSchema } from './schemas.js';
+import { blockHeaderSchema } from './schemas.js';
+import { varintLength } from './varint-length.js';
 
 export interface AggregateCommit {
   readonly height: number;
@@ -27,8 +28,28 @@ export interface BlockHeaderProps {
   readonly signature: Buffer;
 }
 
-/** The JSON form of a header as RPC returns it: codec JSON plus `id` (protocol.md §2.8). */
-export type BlockHeaderJSON = Record<string, unknown> & { id: string };
+/**
+ * The JSON form of a header as RPC returns it (protocol.md §2.8): codec JSON plus `id`, keys in
+ * lisk-sdk's order (lisk-chain BlockHeader.toJSON).
+ */
+export interface BlockHeaderJSON {
+  version: number;
+  timestamp: number;
+  height: number;
+  previousBlockID: string;
+  stateRoot: string;
+  assetRoot: string;
+  eventRoot: string;
+  transactionRoot: string;
+  validatorsHash: string;
+  aggregateCommit: { height: number; aggregationBits: string; certificateSignature: string };
+  generatorAddress: string;
+  maxHeightPrevoted: number;
+  maxHeightGenerated: number;
+  impliesMaxPrevotes: boolean;
+  signature: string;
+  id: string;
+}
 
 /** Signature length of a non-genesis header (Ed25519). */
 export const HEADER_SIGNATURE_LENGTH = 64;
@@ -80,8 +101,9 @@ export class BlockHeader implements BlockHeaderProps {
     return new BlockHeader(codec.decode<BlockHeaderProps>(blockHeaderSchema, bytes));
   }
 
-  static fromJSON(json: Record<string, unknown>): BlockHeader {
-    const { id: _id, ...rest } = json;
+  /** From the JSON form (`id`, if present, is ignored: the ID is always recomputed). */
+  static fromJSON(json: BlockHeaderJSON | Omit<BlockHeaderJSON, 'id'> | Record<string, unknown>): BlockHeader {
+    const { id: _id, ...rest } = json as Record<string, unknown>;
     return new BlockHeader(codec.fromJSON<BlockHeaderProps>(blockHeaderSchema, rest));
   }
 
@@ -95,9 +117,14 @@ export class BlockHeader implements BlockHeaderProps {
     return this.cachedId;
   }
 
-  /** The encoding without the signature: what the generator signs under LSK_BH_. */
+  /**
+   * The encoding without the signature (`/block/header/signing/3`): what the generator signs
+   * under LSK_BH_ (protocol.md §2.2). The signature is the last field (15, key 0x7a) and the
+   * canonical encoding always carries it, so this is a prefix of `bytes` and needs no encoding.
+   */
   signingBytes(): Buffer {
-    return codec.encode(signingBlockHeaderSchema, this.props());
+    const signatureFieldLength = 1 + varintLength(this.signature.length) + this.signature.length;
+    return this.bytes.subarray(0, this.bytes.length - signatureFieldLength);
   }
 
   /** A copy with other fields (used by block generation to fill roots and the signature). */
@@ -120,7 +147,11 @@ export class BlockHeader implements BlockHeaderProps {
     }
   }
 
-  /** Static checks of a genesis header (lisk-chain BlockHeader.validateGenesis, protocol.md §8). */
+  /**
+   * Static checks of a genesis header (lisk-chain BlockHeader.validateGenesis, protocol.md §8).
+   * Throws InvalidBlockError (reason 'schema') listing every violated rule, as Block.validate does
+   * for non-genesis blocks, so callers handle one error type for any refused block.
+   */
   validateGenesis(): void {
     this.validateSchema();
     const problems: string[] = [];
@@ -135,11 +166,36 @@ export class BlockHeader implements BlockHeaderProps {
     if (!empty(this.aggregateCommit.certificateSignature)) problems.push('.aggregateCommit.certificateSignature: must be empty');
     if (!empty(this.aggregateCommit.aggregationBits)) problems.push('.aggregateCommit.aggregationBits: must be empty');
     if (!empty(this.signature)) problems.push('.signature: must be empty');
-    if (problems.length > 0) throw new ValidationError(problems);
+    if (problems.length > 0) {
+      throw new InvalidBlockError('schema', `Invalid genesis block header: ${problems.join('; ')}`, this.height);
+    }
   }
 
+  /** The JSON form (protocol.md §2.8), keys in lisk-sdk's order for byte-identical answers. */
   toJSON(): BlockHeaderJSON {
-    return { ...codec.toJSON<Record<string, unknown>>(blockHeaderSchema, this.props()), id: this.id.toString('hex') };
+    const { aggregateCommit } = this;
+    return {
+      version: this.version,
+      timestamp: this.timestamp,
+      height: this.height,
+      previousBlockID: this.previousBlockID.toString('hex'),
+      stateRoot: this.stateRoot.toString('hex'),
+      assetRoot: this.assetRoot.toString('hex'),
+      eventRoot: this.eventRoot.toString('hex'),
+      transactionRoot: this.transactionRoot.toString('hex'),
+      validatorsHash: this.validatorsHash.toString('hex'),
+      aggregateCommit: {
+        height: aggregateCommit.height,
+        aggregationBits: aggregateCommit.aggregationBits.toString('hex'),
+        certificateSignature: aggregateCommit.certificateSignature.toString('hex'),
+      },
+      generatorAddress: encodeLisk32Address(this.generatorAddress),
+      maxHeightPrevoted: this.maxHeightPrevoted,
+      maxHeightGenerated: this.maxHeightGenerated,
+      impliesMaxPrevotes: this.impliesMaxPrevotes,
+      signature: this.signature.toString('hex'),
+      id: this.id.toString('hex'),
+    };
   }
 
   props(): BlockHeaderProps {

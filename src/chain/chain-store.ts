@@ -18,6 +18,8 @@ const bytesListSchema: Schema = {
 const TIP_HEIGHT_KEY = Buffer.from('tipHeight');
 const FINALIZED_HEIGHT_KEY = Buffer.from('finalizedHeight');
 const GENESIS_HEIGHT_KEY = Buffer.from('genesisHeight');
+/** Heights are uint32 (header field 3). */
+const MAX_HEIGHT = 0xffff_ffff;
 
 function heightKey(height: number): Buffer {
   const key = Buffer.alloc(4);
@@ -114,7 +116,12 @@ export class ChainStore {
 
   /** Drops stored events at and below `height` (system.keepEventsForHeights). */
   deleteEventsUpTo(height: number): void {
-    for (const key of this.events.getKeys({ end: heightKey(height + 1) })) this.events.removeSync(key);
+    // A caller computing `tip - keepEventsForHeights` may pass a negative height: nothing to drop.
+    if (height < 0) return;
+    // Collect first: removing entries while a cursor walks the same range is not something to rely on.
+    const range = height >= MAX_HEIGHT ? {} : { end: heightKey(height + 1) };
+    const keys = [...this.events.getKeys(range)];
+    for (const key of keys) this.events.removeSync(key);
   }
 
   getHeaderByHeight(height: number): BlockHeader | undefined {

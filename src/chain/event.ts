@@ -11,28 +11,39 @@ export interface EventProps {
   readonly index: number;
 }
 
+/** The JSON form of an event (`chain_getEvents`), keys in lisk-sdk's order (lisk-chain Event.toJSON). */
 export interface EventJSON {
+  data: string;
+  index: number;
   module: string;
   name: string;
-  data: string;
   topics: string[];
   height: number;
-  index: number;
 }
 
 /** Bytes of H(topic) used in an event SMT key (protocol.md §4.3). */
 const TOPIC_HASH_BYTES = 8;
 
+/** The `/block/event` encoding (protocol.md §4.1); its hash is the event's SMT value. */
 export function encodeEvent(event: EventProps): Buffer {
   return codec.encode(eventSchema, event);
 }
 
+/** Decodes a `/block/event` encoding; throws DecodeError. */
 export function decodeEvent(bytes: Uint8Array): EventProps {
   return codec.decode<EventProps>(eventSchema, bytes);
 }
 
+/** The JSON form (protocol.md §4.1): data and topics as hex, in lisk-sdk's key order. */
 export function eventToJSON(event: EventProps): EventJSON {
-  return codec.toJSON<EventJSON>(eventSchema, event);
+  return {
+    data: event.data.toString('hex'),
+    index: event.index,
+    module: event.module,
+    name: event.name,
+    topics: event.topics.map(topic => topic.toString('hex')),
+    height: event.height,
+  };
 }
 
 /**
@@ -44,7 +55,9 @@ export function eventSmtLeaves(event: EventProps, encoded = encodeEvent(event)):
   return event.topics.map((topic, topicIndex) => {
     const key = Buffer.alloc(TOPIC_HASH_BYTES + 4);
     sha256(topic).copy(key, 0, 0, TOPIC_HASH_BYTES);
-    key.writeUInt32BE(event.index * 4 + topicIndex, TOPIC_HASH_BYTES);
+    // As lisk-chain: the index is shifted within 32 bits (an index above 2^30 - 1 is invalid
+    // anyway, but must not make this throw).
+    key.writeUInt32BE(((event.index << 2) >>> 0) + topicIndex, TOPIC_HASH_BYTES);
     return { key, value };
   });
 }
