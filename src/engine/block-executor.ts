@@ -1,10 +1,19 @@
+import { BlockAssets } from '../chain/block-assets.js';
 import type { Block } from '../chain/block.js';
 import type { EventProps } from '../chain/event.js';
+import type { Transaction } from '../chain/transaction.js';
 import { InvalidBlockError } from '../errors.js';
-import { EventQueue, VerifyStatus, type NextValidator } from '../modules/base/index.js';
+import {
+  EventQueue,
+  VerifyStatus,
+  type ExecutionAssets,
+  type ExecutionHeader,
+  type NextValidator,
+} from '../modules/base/index.js';
 import { OverlayState } from '../state/overlay-state.js';
 import type { StateReader } from '../state/state-view.js';
 import type { Bft } from './consensus/bft/bft.js';
+import { CandidateQueue, type TransactionCandidates } from './generator/candidate-queue.js';
 import { StateMachine, TransactionExecutionResult, type BlockExecution } from './state-machine/state-machine.js';
 
 export interface NextValidatorsUpdate {
@@ -21,6 +30,26 @@ export interface ExecutedBlock {
   readonly events: EventProps[];
   readonly nextValidators: NextValidatorsUpdate | undefined;
   readonly transactionResults: TransactionExecutionResult[];
+}
+
+export interface GenerationInput {
+  /** The header being generated: everything but the roots and the signature is final. */
+  readonly header: ExecutionHeader & { readonly aggregateCommit: Block['header']['aggregateCommit'] };
+  readonly moduleBase: StateReader;
+  readonly engineBase: StateReader;
+  readonly maxRemovalHeight: number;
+  readonly finalizedHeight: number;
+  readonly maxTransactionsSize: number;
+  readonly candidates: TransactionCandidates;
+}
+
+export interface GeneratedExecution {
+  readonly assets: BlockAssets;
+  readonly transactions: Transaction[];
+  readonly moduleState: OverlayState;
+  readonly engineState: OverlayState;
+  readonly events: EventProps[];
+  readonly nextValidators: NextValidatorsUpdate | undefined;
 }
 
 /**
@@ -106,17 +135,79 @@ export class BlockExecutor {
     return { block, moduleState, engineState, events: indexed(execution.events), nextValidators: update, transactionResults };
   }
 
+  /**
+   * Executes a block being generated (lisk-sdk generator _generateBlock with its forging
+   * strategy): the modules insert their assets, then candidate transactions are taken by fee
+   * priority, lowest nonce first per account, each verified and executed on the state the
+   * previous ones left; a transaction that does not verify or is invalid drops the rest of its
+   * account's transactions. Stops at the first transaction that does not fit the byte budget.
+   */
+  async generate(input: GenerationInput): Promise<GeneratedExecution> {
+    const { header } = input;
+    const moduleState = new OverlayState(input.moduleBase);
+    const engineState = new OverlayState(input.engineBase);
+    const assets = new BlockAssets();
+    let nextValidators: NextValidatorsUpdate | undefined;
+    const execution = this.newExecutionFor(header, assets, moduleState, update => {
+      nextValidators = update;
+    });
+
+    await this.stateMachine.insertAssets(execution, (module, data) => assets.setAsset(module, data), input.finalizedHeight);
+    this.bft.beforeTransactionsExecute(engineState, header, input.maxRemovalHeight);
+    await this.stateMachine.beforeTransactionsExecute(execution);
+
+    const transactions: Transaction[] = [];
+    const queue = new CandidateQueue(input.candidates);
+    let size = 0;
+    for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+      if (size + next.size > input.maxTransactionsSize) break;
+      const verification = await this.stateMachine.verifyTransaction(
+        next,
+        moduleState,
+        { height: header.height, timestamp: header.timestamp },
+        execution.contextStore,
+      );
+      const result =
+        verification.status === VerifyStatus.OK
+          ? await this.stateMachine.executeTransaction(execution, next)
+          : TransactionExecutionResult.INVALID;
+      if (result === TransactionExecutionResult.INVALID) {
+        queue.dropAccountOf(next);
+        continue;
+      }
+      transactions.push(next);
+      size += next.size;
+      queue.advanceAccountOf(next);
+    }
+
+    await this.stateMachine.afterTransactionsExecute(execution, transactions);
+    const update = nextValidators as NextValidatorsUpdate | undefined;
+    if (update && !isEmptyUpdate(update)) {
+      this.bft.setParameters(engineState, update.precommitThreshold, update.certificateThreshold, update.validators);
+    }
+    return { assets, transactions, moduleState, engineState, events: indexed(execution.events), nextValidators: update };
+  }
+
   private newExecution(
     block: Block,
     state: OverlayState,
     onNextValidators: (update: NextValidatorsUpdate) => void,
   ): BlockExecution {
+    return this.newExecutionFor(block.header, block.assets, state, onNextValidators);
+  }
+
+  private newExecutionFor(
+    header: ExecutionHeader,
+    assets: ExecutionAssets,
+    state: OverlayState,
+    onNextValidators: (update: NextValidatorsUpdate) => void,
+  ): BlockExecution {
     return {
       state,
-      events: EventQueue.forBlock(block.header.height),
+      events: EventQueue.forBlock(header.height),
       contextStore: new Map(),
-      header: block.header,
-      assets: block.assets,
+      header,
+      assets,
       setNextValidators: (precommitThreshold, certificateThreshold, validators) =>
         onNextValidators({ precommitThreshold, certificateThreshold, validators }),
     };

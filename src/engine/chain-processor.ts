@@ -25,8 +25,10 @@ export interface ChainProcessorOptions {
 }
 
 export interface ProcessedBlock {
-  readonly header: BlockHeader;
+  readonly block: Block;
   readonly events: readonly EventProps[];
+  /** The finalized height before and after the block (equal when finality did not move). */
+  readonly previousFinalizedHeight: number;
   readonly finalizedHeight: number;
 }
 
@@ -93,7 +95,7 @@ export class ChainProcessor {
       chainStore.saveBlock(block, executed.events, finalizedHeight);
       stateDb.pruneDiffsUpTo(finalizedHeight);
     });
-    return { header, events: executed.events, finalizedHeight };
+    return { block, events: executed.events, previousFinalizedHeight: finalizedBefore, finalizedHeight };
   }
 
   /** Deletes the tip block and restores the state before it (non-finalized blocks only). */

@@ -89,6 +89,21 @@ export class StateMachine {
     for (const module of this.modules) await module.verifyAssets?.(context);
   }
 
+  /** Block generation: modules add their assets (the random module its seed reveal). */
+  async insertAssets(
+    execution: BlockExecution,
+    setAsset: (module: string, data: Buffer) => void,
+    finalizedHeight: number,
+  ): Promise<void> {
+    const context = {
+      ...this.readContext(execution),
+      header: execution.header,
+      setAsset,
+      getFinalizedHeight: () => finalizedHeight,
+    };
+    for (const module of this.modules) await module.insertAssets?.(context);
+  }
+
   async beforeTransactionsExecute(execution: BlockExecution): Promise<void> {
     const context = this.blockContext(execution, TOPIC_BEFORE_TRANSACTIONS);
     for (const module of this.modules) await module.beforeTransactionsExecute?.(context);

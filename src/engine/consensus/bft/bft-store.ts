@@ -82,8 +82,9 @@ export function parametersResolver(state: StateReader): (height: number) => BftP
   };
 }
 
-export function hasParameters(state: StateReader, height: number): boolean {
-  return state.iterate({ gte: parametersKey(0), lte: parametersKey(height), limit: 1 }).length > 0;
+/** Whether a parameter set starts exactly at `height` (lisk-sdk existBFTParameters). */
+export function hasParametersAt(state: StateReader, height: number): boolean {
+  return state.has(parametersKey(height));
 }
 
 export function writeParameters(state: StateWriter, height: number, parameters: BftParameters): void {

@@ -5,6 +5,7 @@ import type { StateReader, StateWriter } from '../../../state/state-view.js';
 import {
   deleteParametersBelow,
   decodeVotes,
+  hasParametersAt,
   nextParametersHeight,
   parametersResolver,
   readParameters,
@@ -167,6 +168,11 @@ export class Bft {
 
   getParameters(state: StateReader, height: number): BftParameters {
     return readParameters(state, height);
+  }
+
+  /** Whether a new validator set starts exactly at `height`. */
+  parametersChangeAt(state: StateReader, height: number): boolean {
+    return hasParametersAt(state, height);
   }
 
   /** The first height above `height` with its own parameters, if any. */
