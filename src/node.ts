@@ -49,7 +49,9 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
     const chainStore = new ChainStore(env);
     const stateDb = new StateDb(env);
     const bft = new Bft(genesis.bftBatchSize, genesis.blockTime);
-    const modules = createMainchainModules({ genesisConfig: genesis, moduleConfigs: options.config.modules });
+    // Lisk Core v4 chains carry the legacy module: registered when the genesis or config has it.
+    const withLegacy = options.genesisBlock.assets.getAsset('legacy') !== undefined || 'legacy' in options.config.modules;
+    const modules = createMainchainModules({ genesisConfig: genesis, moduleConfigs: options.config.modules, withLegacy });
     const stateMachine = new StateMachine(modules.list, genesis.chainID, logger);
     const processor = new ChainProcessor({
       env,

@@ -15,6 +15,9 @@ export class ConfigError extends BasaltError {
 const MAX_CCM_SIZE = 10240;
 const MAX_NUM_VALIDATORS = 199;
 
+/** lisk-sdk's defaults for the genesis section. */
+const GENESIS_DEFAULTS = { blockTime: 10, bftBatchSize: 103, maxTransactionsSize: 15 * 1024, minimumCertifyHeight: 1 };
+
 const genesisSectionSchema = {
   type: 'object',
   required: ['block', 'blockTime', 'bftBatchSize', 'chainID', 'maxTransactionsSize'],
@@ -61,8 +64,10 @@ export function parseChainConfig(raw: unknown, baseDir: string): ChainConfig {
     throw new ConfigError('The config must be a JSON object.');
   }
   const config = raw as Record<string, unknown>;
-  const genesis = config.genesis as Record<string, unknown> | undefined;
-  if (genesis === undefined) throw new ConfigError('.genesis: the config has no genesis section');
+  if (config.genesis === undefined) throw new ConfigError('.genesis: the config has no genesis section');
+  // lisk-sdk merges a node's config over its defaults (application_config_schema.ts); Lisk Core's
+  // own configs rely on that and omit bftBatchSize, for instance.
+  const genesis = { ...GENESIS_DEFAULTS, ...(config.genesis as Record<string, unknown>) };
   try {
     validate(genesisSectionSchema, genesis);
   } catch (error) {

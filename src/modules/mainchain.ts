@@ -3,6 +3,7 @@ import { AuthModule } from './auth/index.js';
 import type { Module } from './base/index.js';
 import { DynamicRewardModule } from './dynamic-reward/index.js';
 import { FeeModule } from './fee/index.js';
+import { LegacyModule } from './legacy/index.js';
 import { MainchainInteroperabilityModule } from './interoperability/index.js';
 import { PosModule } from './pos/index.js';
 import type { HashOnionSource, HashOnionStore } from './random/index.js';
@@ -16,6 +17,8 @@ export interface MainchainModulesOptions {
   readonly moduleConfigs: Readonly<Record<string, Record<string, unknown>>>;
   readonly hashOnionStore?: HashOnionStore;
   readonly hashOnionSource?: HashOnionSource;
+  /** Lisk Core v4's legacy module, registered last when the chain has it. */
+  readonly withLegacy?: boolean;
 }
 
 export interface MainchainModules {
@@ -29,12 +32,14 @@ export interface MainchainModules {
   readonly pos: PosModule;
   readonly random: RandomModule;
   readonly dynamicReward: DynamicRewardModule;
+  readonly legacy: LegacyModule | undefined;
 }
 
 /**
  * The module set of lisk-sdk 6.1's default mainchain application (Application.defaultApplication
  * with mainchain = true): auth, validators, token, fee, interoperability, pos, random,
- * dynamicReward, wired to each other's methods and initialised with their config sections.
+ * dynamicReward — plus Lisk Core v4's legacy module when asked — wired to each other's methods
+ * and initialised with their config sections.
  */
 export function createMainchainModules(options: MainchainModulesOptions): MainchainModules {
   const auth = new AuthModule();
@@ -53,9 +58,14 @@ export function createMainchainModules(options: MainchainModulesOptions): Mainch
   token.addDependencies({ fee: fee.method, interoperability: interoperability.method });
   interoperability.addDependencies({ token: token.method, fee: fee.method });
 
+  const legacy = options.withLegacy
+    ? new LegacyModule({ token: token.method, validators: validators.method, pos: pos.method })
+    : undefined;
+
   const list: Module[] = [auth, validators, token, fee, interoperability, pos, random, dynamicReward];
+  if (legacy) list.push(legacy);
   for (const module of list) {
     module.init?.({ genesisConfig: options.genesisConfig, moduleConfig: options.moduleConfigs[module.name] ?? {} });
   }
-  return { list, auth, validators, token, fee, interoperability, pos, random, dynamicReward };
+  return { list, auth, validators, token, fee, interoperability, pos, random, dynamicReward, legacy };
 }
