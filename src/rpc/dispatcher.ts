@@ -1,0 +1,204 @@
+/**
+ * The JSON-RPC 2.0 dispatcher shared by every transport (spec/rpc.md §2 with the deliberate
+ * differences of issue 6 "The envelope" and "Access control"): it parses a message, checks the
+ * envelope, answers single requests, batches and notifications, looks methods up in the registry,
+ * applies access control, validates params, calls the method and maps what it throws to standard
+ * error objects. It never throws: every failure becomes an answer (or, for a notification, none).
+ */
+import { validationErrors } from '../codec/index.js';
+import type { Logger } from '../logger.js';
+import { MethodAccess } from './access-control.js';
+import {
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  METHOD_DISABLED,
+  METHOD_NOT_FOUND,
+  jsonRpcCodeOf,
+} from './error-codes.js';
+import { RawJson } from './raw-json.js';
+import type { RpcRegistry } from './registry.js';
+import { envelopeProblem, idJsonOf, quoteForMessage, type JsonRpcRequest } from './request-envelope.js';
+import { EMPTY_BATCH_RESPONSE, PARSE_ERROR_RESPONSE, errorResponse, successResponse } from './response.js';
+import type { RpcSession } from './session.js';
+
+export interface RpcDispatcherOptions {
+  /** `rpc.allowedMethods`: namespaces, full names or `*` that unlock sensitive methods. */
+  readonly allowedMethods: readonly string[];
+  /** Most requests accepted in one batch; a longer batch is refused as a whole (-32600). */
+  readonly maxBatchSize: number;
+  readonly logger: Logger;
+}
+
+const DISABLED_MESSAGE = 'Requested method or namespace is disabled in node config.';
+const INTERNAL_MESSAGE = 'Internal error.';
+
+export class RpcDispatcher {
+  private readonly access: MethodAccess;
+  private readonly maxBatchSize: number;
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly registry: RpcRegistry,
+    options: RpcDispatcherOptions,
+  ) {
+    this.access = new MethodAccess(options.allowedMethods);
+    this.maxBatchSize = options.maxBatchSize;
+    this.logger = options.logger;
+  }
+
+  /**
+   * Answers one transport message (a request or a batch, JSON-RPC 2.0 §4-§6). Resolves to the
+   * answer text, or to undefined when nothing must be sent (notifications only). `session`
+   * carries connection-local methods such as a WebSocket's `subscribe`.
+   */
+  async handle(rawBody: string | Buffer, session?: RpcSession): Promise<string | undefined> {
+    return this.dispatch(rawBody, session);
+  }
+
+  /**
+   * `handle` without the detour through a promise when every method involved answers
+   * synchronously (LMDB reads do): the transports then write the answer inside the uWS callback,
+   * which saves a microtask and a cork per request and keeps HTTP/1.1 pipelining working.
+   */
+  dispatch(rawBody: string | Buffer, session?: RpcSession): MaybePromise<string | undefined> {
+    let message: unknown;
+    try {
+      message = JSON.parse(typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8'));
+    } catch {
+      return PARSE_ERROR_RESPONSE;
+    }
+    if (!Array.isArray(message)) return this.handleRequest(message, session);
+    return this.handleBatch(message, session);
+  }
+
+  private handleBatch(batch: unknown[], session: RpcSession | undefined): MaybePromise<string | undefined> {
+    if (batch.length === 0) return EMPTY_BATCH_RESPONSE;
+    if (batch.length > this.maxBatchSize) {
+      return errorResponse(
+        'null',
+        INVALID_REQUEST,
+        `Invalid request: a batch may hold at most ${this.maxBatchSize} requests, this one holds ${batch.length}.`,
+      );
+    }
+    // Members run concurrently (JSON-RPC 2.0 §6 allows any order); answers keep request order.
+    const answers: MaybePromise<string | undefined>[] = new Array(batch.length);
+    let anyPending = false;
+    for (let i = 0; i < batch.length; i += 1) {
+      const answer = this.handleRequest(batch[i], session);
+      if (answer instanceof Promise) anyPending = true;
+      answers[i] = answer;
+    }
+    return anyPending ? Promise.all(answers).then(joinBatchAnswers) : joinBatchAnswers(answers as (string | undefined)[]);
+  }
+
+  private handleRequest(value: unknown, session: RpcSession | undefined): MaybePromise<string | undefined> {
+    const problem = envelopeProblem(value);
+    // An invalid request is always answered: we cannot know whether it meant to be a notification.
+    if (problem !== undefined) return errorResponse(idJsonOf(value), INVALID_REQUEST, problem);
+    const request = value as JsonRpcRequest;
+    const isNotification = request.id === undefined;
+    const idJson = isNotification ? 'null' : JSON.stringify(request.id);
+    const name = request.method;
+
+    const sessionMethod = session?.sessionMethod(name);
+    let result: unknown;
+    try {
+      if (sessionMethod !== undefined) {
+        result = sessionMethod(request.params);
+      } else {
+        const method = this.registry.get(name);
+        if (method === undefined) {
+          return isNotification ? undefined : errorResponse(idJson, METHOD_NOT_FOUND, `Method ${quoteForMessage(name)} not found.`);
+        }
+        if (!this.access.allows(method)) {
+          return isNotification ? undefined : errorResponse(idJson, METHOD_DISABLED, DISABLED_MESSAGE);
+        }
+        const params = request.params ?? {};
+        if (method.request !== undefined) {
+          const problems = validationErrors(method.request, params);
+          if (problems.length > 0) {
+            return isNotification ? undefined : errorResponse(idJson, INVALID_PARAMS, describeParamsProblems(problems));
+          }
+        }
+        result = method.invoke(params);
+      }
+    } catch (error) {
+      return this.errorAnswer(isNotification, idJson, name, error);
+    }
+    if (isPromiseLike(result)) return this.settle(result, isNotification, idJson, name);
+    return this.successAnswer(result, isNotification, idJson, name);
+  }
+
+  private async settle(pending: PromiseLike<unknown>, isNotification: boolean, idJson: string, name: string): Promise<string | undefined> {
+    let result: unknown;
+    try {
+      result = await pending;
+    } catch (error) {
+      return this.errorAnswer(isNotification, idJson, name, error);
+    }
+    return this.successAnswer(result, isNotification, idJson, name);
+  }
+
+  private successAnswer(result: unknown, isNotification: boolean, idJson: string, name: string): string | undefined {
+    if (isNotification) return undefined;
+    let resultJson: string;
+    try {
+      resultJson = serializeResult(result);
+    } catch (error) {
+      // A result that cannot be serialized (a bigint, a cycle) is a bug of the method.
+      return this.errorAnswer(isNotification, idJson, name, error);
+    }
+    return successResponse(idJson, resultJson);
+  }
+
+  private errorAnswer(isNotification: boolean, idJson: string, name: string, error: unknown): string | undefined {
+    const code = jsonRpcCodeOf(error);
+    if (code === INTERNAL_ERROR) {
+      // A bug or an environment failure: the details go to the log, never to the client.
+      this.logger.error({ method: name.slice(0, 128), err: error }, 'RPC method failed');
+      return isNotification ? undefined : errorResponse(idJson, INTERNAL_ERROR, INTERNAL_MESSAGE);
+    }
+    return isNotification ? undefined : errorResponse(idJson, code, (error as Error).message);
+  }
+}
+
+/** A value now, or later. */
+export type MaybePromise<T> = T | Promise<T>;
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value instanceof Promise ||
+    (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function')
+  );
+}
+
+/** The answers of a batch's members as one JSON array; undefined when all were notifications (JSON-RPC 2.0 §6). */
+function joinBatchAnswers(answers: readonly (string | undefined)[]): string | undefined {
+  let text = '';
+  for (const answer of answers) {
+    if (answer === undefined) continue;
+    text = text === '' ? answer : `${text},${answer}`;
+  }
+  return text === '' ? undefined : `[${text}]`;
+}
+
+/** The JSON text of a method's result; `undefined` answers `{}` like lisk-sdk's engine endpoints. */
+function serializeResult(result: unknown): string {
+  if (result instanceof RawJson) return result.json;
+  // JSON.stringify gives undefined for undefined, functions and symbols.
+  return JSON.stringify(result) ?? '{}';
+}
+
+/**
+ * The validator's `<path>: <reason>` lines with the path rooted at `params`, so the message
+ * names the field: `params.height: must be >= 0`, `params: must have required property 'id'`.
+ */
+function describeParamsProblems(problems: readonly string[]): string {
+  let text = 'Invalid params: ';
+  for (let i = 0; i < problems.length; i += 1) {
+    if (i > 0) text += '; ';
+    text += `params${problems[i]}`;
+  }
+  return text;
+}

@@ -1,0 +1,91 @@
+/**
+ * The RPC registry: every `<namespace>_<name>` method and every event name the node serves
+ * (spec/rpc.md §3.0; issue 6 "Endpoints" and "Extensibility"). Engine rooms, modules and plugins
+ * register here; the dispatcher looks methods up here, and `app_getRegisteredEndpoints` /
+ * `app_getRegisteredEvents` list what is here.
+ */
+import { validationErrors } from '../codec/index.js';
+import { InvalidParamsError } from '../errors.js';
+
+/** One callable RPC method. `invoke` receives params already checked against `request`. */
+export interface RpcMethod {
+  /** e.g. `chain`, `token`, `dynamicReward`: letters and digits, starting with a letter. */
+  readonly namespace: string;
+  /** e.g. `getBlockByHeight`: letters and digits, starting with a letter. */
+  readonly name: string;
+  /** JSON schema of `params`, checked with the codec's `validate` before `invoke` runs. */
+  readonly request?: object;
+  /** Refused (-32002) unless `rpc.allowedMethods` allows it (issue 6 "Access control"). */
+  readonly sensitive?: boolean;
+  invoke(params: Record<string, unknown>): unknown | Promise<unknown>;
+}
+
+// A namespace or a method name: lisk-sdk's request-name rule restricted so that the first `_`
+// is always the separator (spec/rpc.md §2.1 steps 4-5).
+const NAME_PART = /^[a-zA-Z][a-zA-Z0-9]*$/;
+// Event names are `<namespace>_<event>` in Lisk, but plugins may publish others: only refuse what
+// cannot be a sensible topic (empty, control characters, absurd length).
+const EVENT_NAME = /^[\x21-\x7e]{1,128}$/;
+
+/** The set of methods and events the node serves; names are unique. */
+export class RpcRegistry {
+  private readonly methods = new Map<string, RpcMethod>();
+  private readonly events = new Set<string>();
+  private sortedMethodNames: string[] | undefined;
+
+  /**
+   * Adds `method` under `<namespace>_<name>`. Throws InvalidParamsError for a malformed name, a
+   * name already taken, or a `request` schema the validator cannot compile (so a broken schema
+   * fails at start-up, not as a -32602 on the first call).
+   */
+  register(method: RpcMethod): void {
+    if (!NAME_PART.test(method.namespace)) {
+      throw new InvalidParamsError(`RPC namespace "${method.namespace}" must be letters and digits, starting with a letter.`);
+    }
+    if (!NAME_PART.test(method.name)) {
+      throw new InvalidParamsError(`RPC method name "${method.name}" must be letters and digits, starting with a letter.`);
+    }
+    const fullName = `${method.namespace}_${method.name}`;
+    if (this.methods.has(fullName)) {
+      throw new InvalidParamsError(`RPC method ${fullName} is already registered.`);
+    }
+    if (method.request !== undefined) compileSchemaOrThrow(fullName, method.request);
+    this.methods.set(fullName, method);
+    this.sortedMethodNames = undefined;
+  }
+
+  /** Declares an event that the node publishes (listed by `app_getRegisteredEvents`). */
+  registerEvent(name: string): void {
+    if (!EVENT_NAME.test(name)) {
+      throw new InvalidParamsError(`RPC event name "${name}" must be 1-128 printable ASCII characters without spaces.`);
+    }
+    if (this.events.has(name)) throw new InvalidParamsError(`RPC event ${name} is already registered.`);
+    this.events.add(name);
+  }
+
+  /** The method registered as `<namespace>_<name>`, if any. */
+  get(fullName: string): RpcMethod | undefined {
+    return this.methods.get(fullName);
+  }
+
+  /** Every registered `<namespace>_<name>`, sorted (a fresh array the caller may keep). */
+  methodNames(): string[] {
+    this.sortedMethodNames ??= [...this.methods.keys()].sort();
+    return this.sortedMethodNames.slice();
+  }
+
+  /** Every registered event name, sorted (a fresh array). */
+  eventNames(): string[] {
+    return [...this.events].sort();
+  }
+}
+
+function compileSchemaOrThrow(fullName: string, schema: object): void {
+  try {
+    // Compiles and caches the validator; the data is irrelevant, only compile errors matter.
+    validationErrors(schema, {});
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new InvalidParamsError(`RPC method ${fullName} has an unusable params schema: ${reason}`);
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * JSON-RPC 2.0 answers built as text: the id and the result are each stringified once and
+ * spliced into a fixed frame, so a result is never serialized twice (spec/rpc.md §2.2 shapes,
+ * with standard codes, issue 6 "The envelope").
+ */
+import { INVALID_REQUEST, PARSE_ERROR } from './error-codes.js';
+
+/** `{"jsonrpc":"2.0","id":<idJson>,"result":<resultJson>}` */
+export function successResponse(idJson: string, resultJson: string): string {
+  return `{"jsonrpc":"2.0","id":${idJson},"result":${resultJson}}`;
+}
+
+/** `{"jsonrpc":"2.0","id":<idJson>,"error":{"code":<code>,"message":<message>}}` */
+export function errorResponse(idJson: string, code: number, message: string): string {
+  return `{"jsonrpc":"2.0","id":${idJson},"error":{"code":${code},"message":${JSON.stringify(message)}}}`;
+}
+
+/** `{"jsonrpc":"2.0","method":<event>,"params":<paramsJson>}`: an event for subscribers. */
+export function notificationMessage(eventName: string, paramsJson: string): string {
+  return `{"jsonrpc":"2.0","method":${JSON.stringify(eventName)},"params":${paramsJson}}`;
+}
+
+export const PARSE_ERROR_RESPONSE = errorResponse('null', PARSE_ERROR, 'Parse error: the request is not valid JSON.');
+export const EMPTY_BATCH_RESPONSE = errorResponse('null', INVALID_REQUEST, 'Invalid request: the batch is empty.');

@@ -1,0 +1,11 @@
+/**
+ * Methods that exist only on one connection (a WebSocket's `subscribe` / `unsubscribe`): a
+ * transport passes its session to the dispatcher with each message. Session methods are looked
+ * up before the registry and are not subject to `allowedMethods` (spec/rpc.md §1.3 point 4).
+ */
+export type SessionMethod = (params: unknown) => unknown;
+
+export interface RpcSession {
+  /** The connection-local method called `name`, if this connection has one. */
+  sessionMethod(name: string): SessionMethod | undefined;
+}
