@@ -67,7 +67,7 @@ export function parseChainConfig(raw: unknown, baseDir: string): ChainConfig {
   if (config.genesis === undefined) throw new ConfigError('.genesis: the config has no genesis section');
   // lisk-sdk merges a node's config over its defaults (application_config_schema.ts); Lisk Core's
   // own configs rely on that and omit bftBatchSize, for instance.
-  const genesis = { ...GENESIS_DEFAULTS, ...(config.genesis as Record<string, unknown>) };
+  const genesis: Record<string, unknown> = { ...GENESIS_DEFAULTS, ...(config.genesis as Record<string, unknown>) };
   try {
     validate(genesisSectionSchema, genesis);
   } catch (error) {
