@@ -1,0 +1,426 @@
+/**
+ * Codec schemas of the pos commands and genesis asset, and the JSON schemas of its endpoints
+ * (lisk-sdk 6.1 pos/schemas.ts), exactly as `system_getMetadata` reports them.
+ */
+import type { Schema } from '../../codec/index.js';
+import {
+  BLS_POP_LENGTH,
+  BLS_PUBLIC_KEY_LENGTH,
+  ED25519_PUBLIC_KEY_LENGTH,
+  MAX_COMMISSION,
+  MAX_LENGTH_NAME,
+  MAX_NUMBER_BYTES_Q96,
+  TOKEN_ID_LENGTH,
+} from './constants.js';
+
+/** A (tokenID, Q96 coefficient) pair, as the validator and staker stores and the genesis asset hold it. */
+export const sharingCoefficientItemSchema = {
+  type: 'object',
+  required: ['tokenID', 'coefficient'],
+  properties: {
+    tokenID: { dataType: 'bytes', fieldNumber: 1, minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH },
+    coefficient: { dataType: 'bytes', fieldNumber: 2, maxLength: MAX_NUMBER_BYTES_Q96 },
+  },
+} as const;
+
+// ---------------------------------------------------------------- commands
+
+export const registerValidatorParamsSchema: Schema = {
+  $id: '/pos/command/registerValidatorParams',
+  type: 'object',
+  required: ['name', 'blsKey', 'proofOfPossession', 'generatorKey'],
+  properties: {
+    name: { dataType: 'string', fieldNumber: 1, minLength: 1, maxLength: MAX_LENGTH_NAME },
+    blsKey: { dataType: 'bytes', minLength: BLS_PUBLIC_KEY_LENGTH, maxLength: BLS_PUBLIC_KEY_LENGTH, fieldNumber: 2 },
+    proofOfPossession: { dataType: 'bytes', minLength: BLS_POP_LENGTH, maxLength: BLS_POP_LENGTH, fieldNumber: 3 },
+    generatorKey: {
+      dataType: 'bytes',
+      minLength: ED25519_PUBLIC_KEY_LENGTH,
+      maxLength: ED25519_PUBLIC_KEY_LENGTH,
+      fieldNumber: 4,
+    },
+  },
+};
+
+export const reportMisbehaviorParamsSchema: Schema = {
+  $id: '/pos/command/reportMisbehaviorParams',
+  type: 'object',
+  required: ['header1', 'header2'],
+  properties: {
+    header1: { dataType: 'bytes', fieldNumber: 1 },
+    header2: { dataType: 'bytes', fieldNumber: 2 },
+  },
+};
+
+/** The params schema of commands without params (unlock, claimRewards): zero bytes. */
+export const emptyParamsSchema: Schema = {
+  $id: '/lisk/empty',
+  type: 'object',
+  properties: {},
+};
+
+export const updateGeneratorKeyParamsSchema: Schema = {
+  $id: '/pos/command/updateGeneratorKeyParams',
+  type: 'object',
+  required: ['generatorKey'],
+  properties: {
+    generatorKey: { dataType: 'bytes', fieldNumber: 1, minLength: 32, maxLength: 32 },
+  },
+};
+
+export const stakeParamsSchema: Schema = {
+  $id: '/pos/command/stakeValidatorParams',
+  type: 'object',
+  required: ['stakes'],
+  properties: {
+    stakes: {
+      type: 'array',
+      fieldNumber: 1,
+      minItems: 1,
+      maxItems: 20,
+      items: {
+        type: 'object',
+        required: ['validatorAddress', 'amount'],
+        properties: {
+          validatorAddress: { dataType: 'bytes', fieldNumber: 1, format: 'lisk32' },
+          amount: { dataType: 'sint64', fieldNumber: 2 },
+        },
+      },
+    },
+  },
+};
+
+export const changeCommissionParamsSchema: Schema = {
+  $id: '/pos/command/changeCommissionCommandParams',
+  type: 'object',
+  required: ['newCommission'],
+  properties: {
+    newCommission: { dataType: 'uint32', fieldNumber: 1, maximum: MAX_COMMISSION },
+  },
+};
+
+// ---------------------------------------------------------------- genesis asset
+
+export const genesisAssetSchema: Schema = {
+  $id: '/pos/module/genesis',
+  type: 'object',
+  required: ['validators', 'stakers', 'genesisData'],
+  properties: {
+    validators: {
+      type: 'array',
+      fieldNumber: 1,
+      items: {
+        type: 'object',
+        required: [
+          'address',
+          'name',
+          'blsKey',
+          'proofOfPossession',
+          'generatorKey',
+          'lastGeneratedHeight',
+          'isBanned',
+          'reportMisbehaviorHeights',
+          'consecutiveMissedBlocks',
+          'commission',
+          'lastCommissionIncreaseHeight',
+          'sharingCoefficients',
+        ],
+        properties: {
+          address: { dataType: 'bytes', format: 'lisk32', fieldNumber: 1 },
+          name: { dataType: 'string', fieldNumber: 2, minLength: 1, maxLength: MAX_LENGTH_NAME },
+          blsKey: { dataType: 'bytes', fieldNumber: 3, minLength: BLS_PUBLIC_KEY_LENGTH, maxLength: BLS_PUBLIC_KEY_LENGTH },
+          proofOfPossession: { dataType: 'bytes', fieldNumber: 4, minLength: BLS_POP_LENGTH, maxLength: BLS_POP_LENGTH },
+          generatorKey: {
+            dataType: 'bytes',
+            fieldNumber: 5,
+            minLength: ED25519_PUBLIC_KEY_LENGTH,
+            maxLength: ED25519_PUBLIC_KEY_LENGTH,
+          },
+          lastGeneratedHeight: { dataType: 'uint32', fieldNumber: 6 },
+          isBanned: { dataType: 'boolean', fieldNumber: 7 },
+          reportMisbehaviorHeights: { type: 'array', fieldNumber: 8, items: { dataType: 'uint32' } },
+          consecutiveMissedBlocks: { dataType: 'uint32', fieldNumber: 9 },
+          commission: { dataType: 'uint32', fieldNumber: 10, maximum: MAX_COMMISSION },
+          lastCommissionIncreaseHeight: { dataType: 'uint32', fieldNumber: 11 },
+          sharingCoefficients: {
+            type: 'array',
+            fieldNumber: 12,
+            items: {
+              type: 'object',
+              required: ['tokenID', 'coefficient'],
+              properties: {
+                tokenID: { dataType: 'bytes', minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH, fieldNumber: 1 },
+                coefficient: { dataType: 'bytes', maxLength: MAX_NUMBER_BYTES_Q96, fieldNumber: 2 },
+              },
+            },
+          },
+        },
+      },
+    },
+    stakers: {
+      type: 'array',
+      fieldNumber: 2,
+      items: {
+        type: 'object',
+        required: ['address', 'stakes', 'pendingUnlocks'],
+        properties: {
+          address: { dataType: 'bytes', format: 'lisk32', fieldNumber: 1 },
+          stakes: {
+            type: 'array',
+            fieldNumber: 2,
+            items: {
+              type: 'object',
+              required: ['validatorAddress', 'amount', 'sharingCoefficients'],
+              properties: {
+                validatorAddress: { dataType: 'bytes', format: 'lisk32', fieldNumber: 1 },
+                amount: { dataType: 'uint64', fieldNumber: 2 },
+                sharingCoefficients: {
+                  type: 'array',
+                  fieldNumber: 3,
+                  items: {
+                    type: 'object',
+                    required: ['tokenID', 'coefficient'],
+                    properties: {
+                      tokenID: { dataType: 'bytes', minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH, fieldNumber: 1 },
+                      coefficient: { dataType: 'bytes', maxLength: MAX_NUMBER_BYTES_Q96, fieldNumber: 2 },
+                    },
+                  },
+                },
+              },
+            },
+          },
+          pendingUnlocks: {
+            type: 'array',
+            fieldNumber: 3,
+            items: {
+              type: 'object',
+              required: ['validatorAddress', 'amount', 'unstakeHeight'],
+              properties: {
+                validatorAddress: { dataType: 'bytes', fieldNumber: 1, format: 'lisk32' },
+                amount: { dataType: 'uint64', fieldNumber: 2 },
+                unstakeHeight: { dataType: 'uint32', fieldNumber: 3 },
+              },
+            },
+          },
+        },
+      },
+    },
+    genesisData: {
+      type: 'object',
+      fieldNumber: 3,
+      required: ['initRounds', 'initValidators'],
+      properties: {
+        initRounds: { dataType: 'uint32', fieldNumber: 1 },
+        initValidators: { type: 'array', fieldNumber: 2, items: { dataType: 'bytes', format: 'lisk32' } },
+      },
+    },
+  },
+};
+
+// ---------------------------------------------------------------- endpoints (JSON schemas)
+
+const lisk32Address = { type: 'string', format: 'lisk32' } as const;
+const uint64String = { type: 'string', format: 'uint64' } as const;
+const uint32Integer = { type: 'integer', format: 'uint32' } as const;
+
+// lisk-sdk's shared response shape; it predates the store field names, which the answers use.
+const validatorJSONSchema = {
+  type: 'object',
+  required: [
+    'address',
+    'name',
+    'totalStakeReceived',
+    'selfStake',
+    'lastGeneratedHeight',
+    'isBanned',
+    'pomHeights',
+    'punishmentPeriods',
+    'consecutiveMissedBlocks',
+  ],
+  properties: {
+    address: lisk32Address,
+    name: { type: 'string' },
+    totalStakeReceived: uint64String,
+    selfStake: uint64String,
+    lastGeneratedHeight: uint32Integer,
+    isBanned: { type: 'boolean' },
+    pomHeights: { type: 'array', items: uint32Integer },
+    punishmentPeriods: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['start', 'end'],
+        properties: { start: uint32Integer, end: uint32Integer },
+      },
+    },
+    consecutiveMissedBlocks: uint32Integer,
+  },
+};
+
+const addressRequest = (id: string): Record<string, unknown> => ({
+  $id: id,
+  type: 'object',
+  required: ['address'],
+  properties: { address: lisk32Address },
+});
+
+export const getValidatorRequestSchema = addressRequest('modules/pos/endpoint/getValidatorRequest');
+
+export const getValidatorResponseSchema = {
+  $id: 'modules/pos/endpoint/getValidatorResponse',
+  ...validatorJSONSchema,
+};
+
+/** lisk-sdk reuses the getValidator request schema object for getStaker. */
+export const getStakerRequestSchema = getValidatorRequestSchema;
+
+export const getStakerResponseSchema = {
+  $id: 'modules/pos/endpoint/getStakerResponse',
+  type: 'object',
+  required: ['stakes', 'pendingUnlocks'],
+  properties: {
+    stakes: {
+      type: 'array',
+      fieldNumber: 1,
+      items: {
+        type: 'object',
+        required: ['validatorAddress', 'amount'],
+        properties: { validatorAddress: lisk32Address, amount: uint64String },
+      },
+    },
+    pendingUnlocks: {
+      type: 'array',
+      fieldNumber: 2,
+      items: {
+        type: 'object',
+        required: ['validatorAddress', 'amount', 'unstakeHeight'],
+        properties: { validatorAddress: lisk32Address, amount: uint64String, unstakeHeight: uint32Integer },
+      },
+    },
+  },
+};
+
+export const getAllValidatorsResponseSchema = {
+  $id: 'modules/pos/endpoint/getAllValidatorsResponse',
+  type: 'object',
+  required: ['validators'],
+  properties: { validators: { type: 'array', items: validatorJSONSchema } },
+};
+
+export const getPoSTokenIDResponseSchema = {
+  $id: 'modules/pos/endpoint/getPoSTokenIDResponse',
+  type: 'object',
+  required: ['tokenID'],
+  properties: { tokenID: { type: 'string', format: 'hex' } },
+};
+
+export const getValidatorsByStakeRequestSchema = {
+  $id: 'modules/pos/endpoint/getValidatorsByStakeRequest',
+  type: 'object',
+  properties: { limit: { type: 'integer', format: 'int32' } },
+};
+
+export const getValidatorsByStakeResponseSchema = {
+  $id: 'modules/pos/endpoint/getValidatorsByStakeResponse',
+  type: 'object',
+  required: ['validators'],
+  properties: { validators: { type: 'array', items: validatorJSONSchema } },
+};
+
+export const getLockedRewardRequestSchema = {
+  $id: 'modules/pos/endpoint/getLockedRewardRequest',
+  type: 'object',
+  required: ['address', 'tokenID'],
+  properties: { address: lisk32Address, tokenID: { type: 'string', format: 'hex' } },
+};
+
+export const getLockedRewardResponseSchema = {
+  $id: 'modules/pos/endpoint/getLockedRewardResponse',
+  type: 'object',
+  required: ['reward'],
+  properties: { reward: uint64String },
+};
+
+export const getClaimableRewardsRequestSchema = addressRequest('modules/pos/endpoint/getClaimableRewardsRequest');
+
+export const getClaimableRewardsResponseSchema = {
+  $id: 'modules/pos/endpoint/getClaimableRewardsResponse',
+  type: 'object',
+  properties: {
+    rewards: {
+      items: {
+        type: 'object',
+        required: ['tokenID', 'reward'],
+        properties: { tokenID: { type: 'string', format: 'hex' }, reward: uint64String },
+      },
+    },
+  },
+};
+
+export const getLockedStakedAmountRequestSchema = addressRequest('modules/pos/endpoint/getLockedStakedAmountRequest');
+
+export const getLockedStakedAmountResponseSchema = {
+  $id: 'modules/pos/endpoint/getLockedStakedAmountResponse',
+  type: 'object',
+  required: ['amount'],
+  properties: { amount: uint64String },
+};
+
+export const getPendingUnlocksRequestSchema = addressRequest('modules/pos/endpoint/getPendingUnlocksRequest');
+
+export const getPendingUnlocksResponseSchema = {
+  $id: 'modules/pos/endpoint/getPendingUnlocksResponse',
+  type: 'object',
+  required: ['pendingUnlocks'],
+  properties: {
+    pendingUnlocks: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['validatorAddress', 'amount', 'unstakeHeight', 'expectedUnlockableHeight', 'unlockable'],
+        properties: {
+          validatorAddress: lisk32Address,
+          amount: uint64String,
+          unstakeHeight: uint32Integer,
+          expectedUnlockableHeight: uint32Integer,
+          unlockable: { type: 'boolean' },
+        },
+      },
+    },
+  },
+};
+
+// The declared field is `registrationFee`; the endpoint answers `{fee}` (lisk-sdk mismatch, kept).
+export const getRegistrationFeeResponseSchema = {
+  $id: 'modules/pos/endpoint/getRegistrationFeeResponse',
+  type: 'object',
+  required: ['registrationFee'],
+  properties: { registrationFee: { type: 'string' } },
+};
+
+export const getExpectedSharedRewardsRequestSchema = {
+  $id: 'modules/pos/endpoint/getExpectedSharedRewardsRequest',
+  type: 'object',
+  required: ['validatorAddress', 'validatorReward', 'stake'],
+  properties: { validatorAddress: lisk32Address, validatorReward: uint64String, stake: uint64String },
+};
+
+export const getExpectedSharedRewardsResponseSchema = {
+  $id: 'modules/pos/endpoint/getExpectedSharedRewardsResponse',
+  type: 'object',
+  required: ['reward'],
+  properties: { reward: uint64String },
+};
+
+/** `getConstants` declares the config schema (with this chain's block-time bounds) plus defaultCommission. */
+export function getConstantsResponseSchema(configSchema: {
+  properties: Record<string, unknown>;
+  required: readonly string[];
+}): Record<string, unknown> {
+  return {
+    $id: 'modules/pos/endpoint/getConstantsResponseSchema',
+    type: 'object',
+    properties: { ...configSchema.properties, defaultCommission: uint32Integer },
+    required: [...configSchema.required, 'defaultCommission'],
+  };
+}
