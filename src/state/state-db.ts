@@ -1,6 +1,14 @@
 import type { Database, RootDatabase } from 'lmdb';
 import { codec, type Schema } from '../codec/index.js';
-import { EMPTY_HASH, SparseMerkleTree, smtKeyFromStateKey, smtValueFromStateValue, STATE_KEY_LENGTH, type SmtNodeWrite } from '../merkle/index.js';
+import {
+  EMPTY_HASH,
+  SparseMerkleTree,
+  smtKeyFromStateKey,
+  smtValueFromStateValue,
+  STATE_KEY_LENGTH,
+  type SmtNodeWrite,
+  type SmtProof,
+} from '../merkle/index.js';
 import { LmdbReader } from './lmdb-reader.js';
 import type { StateChange } from './overlay-state.js';
 
@@ -97,6 +105,11 @@ export class StateDb {
   /** The root of the committed state (the empty hash before genesis). */
   root(): Buffer {
     return this.meta.getBinary(ROOT_KEY) ?? EMPTY_HASH;
+  }
+
+  /** Inclusion/non-inclusion proof of 38-byte SMT keys against the committed root (state_prove). */
+  prove(queryKeys: readonly Uint8Array[]): SmtProof {
+    return this.tree.prove(this.root(), queryKeys);
   }
 
   /** Computes the tree update for module-state changes without writing anything. */

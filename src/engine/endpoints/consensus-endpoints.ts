@@ -4,10 +4,11 @@ import type { StateReader } from '../../state/state-view.js';
 import type { Bft } from '../consensus/bft/bft.js';
 import type { BftParameters } from '../consensus/bft/schemas.js';
 
+// Heights are uint32: a larger one would not even make a valid store key.
 const heightRequest = {
   type: 'object',
   required: ['height'],
-  properties: { height: { type: 'integer', minimum: 0 } },
+  properties: { height: { type: 'integer', minimum: 0, maximum: 0xffff_ffff } },
 } as const;
 
 export interface BftParametersJSON {

@@ -1,0 +1,44 @@
+/**
+ * The engine's `state` namespace (rpc.md §3.4): `state_prove`, a multiproof of state entries
+ * against the stateRoot of the last block.
+ *
+ * The query keys are SMT keys, as lisk-sdk 6.1 takes them: its endpoint passes them unchanged to
+ * lisk-db's StateDB.prove, which walks the 38-byte-key tree without hashing them, and lisk-sdk's
+ * chain connector asks for `storePrefix ‖ substorePrefix ‖ H(chainID)` (the SMT key of the outbox
+ * root entry), not for the raw state key. `smtKeyFromStateKey` turns a raw state key into one.
+ */
+import type { SmtProof } from '../../merkle/index.js';
+import type { RpcMethod } from '../../rpc/registry.js';
+import { stateProveRequest } from './chain-requests.js';
+import { smtProofToJSON, type ProofJSON } from './proof-json.js';
+
+/**
+ * Proofs over the committed state tree, meant to be provided by StateDb: the multiproof of the
+ * given 38-byte SMT keys under the committed root, which is the tip header's stateRoot (block and
+ * state are committed in one LMDB transaction).
+ */
+export interface StateTreeProver {
+  prove(queryKeys: readonly Uint8Array[]): SmtProof;
+}
+
+export interface StateEndpointsOptions {
+  readonly prover: StateTreeProver;
+  /** Most query keys in one call. */
+  readonly maxQueryKeys?: number;
+}
+
+/** Builds `state_prove` (rpc.md §3.4): `{queryKeys: hex[]}` → `{proof: ProofJSON}`. */
+export function createStateEndpoints(options: StateEndpointsOptions): RpcMethod[] {
+  const { prover } = options;
+  return [
+    {
+      namespace: 'state',
+      name: 'prove',
+      request: stateProveRequest(options.maxQueryKeys ?? 1000),
+      invoke: (params): { proof: ProofJSON } => {
+        const keys = (params.queryKeys as string[]).map(key => Buffer.from(key, 'hex'));
+        return { proof: smtProofToJSON(prover.prove(keys)) };
+      },
+    },
+  ];
+}

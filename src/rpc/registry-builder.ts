@@ -1,0 +1,103 @@
+/**
+ * Builds the node's RPC registry (issue 6 "Endpoints"; rpc.md §3-§4): the engine namespaces
+ * (chain, consensus, state, system, app), every endpoint of every registered module, any extra
+ * methods (txpool, generator, plugins...) and the events the node publishes.
+ */
+import type { ChainStore } from '../chain/chain-store.js';
+import type { Bft } from '../engine/consensus/bft/bft.js';
+import { createAppEndpoints } from '../engine/endpoints/app-endpoints.js';
+import { createChainEndpoints, type ChainEndpointLimits } from '../engine/endpoints/chain-endpoints.js';
+import { createConsensusEndpoints } from '../engine/endpoints/consensus-endpoints.js';
+import { NODE_EVENTS } from '../engine/endpoints/engine-events.js';
+import type { NodeInfoSource } from '../engine/endpoints/node-info.js';
+import type { NodeMetrics } from '../engine/endpoints/node-metrics.js';
+import { createStateEndpoints, type StateTreeProver } from '../engine/endpoints/state-endpoints.js';
+import { createSystemEndpoints } from '../engine/endpoints/system-endpoints.js';
+import { silentLogger, type Logger } from '../logger.js';
+import type { Module } from '../modules/base/index.js';
+import type { StateDb } from '../state/state-db.js';
+import { committedChainContext, endpointsToRpcMethods, moduleRpcMethods } from './endpoint-adapter.js';
+import { RpcRegistry, type RpcMethod } from './registry.js';
+
+/** The opened chain (node.ts `openChain`) as far as the RPC methods read it. */
+export interface RegistryChainPieces {
+  readonly chainStore: ChainStore;
+  readonly stateDb: Pick<StateDb, 'moduleReader' | 'engineReader'>;
+  readonly bft: Bft;
+  readonly modules: { readonly list: readonly Module[] };
+}
+
+export interface BuildRegistryOptions {
+  readonly chain: RegistryChainPieces;
+  readonly chainID: Buffer;
+  readonly nodeInfo: NodeInfoSource;
+  /** Given: getMetricsReport is registered and every method call is counted per method. */
+  readonly metrics?: NodeMetrics;
+  /** Given: state_prove is registered (StateDb is meant to provide it). */
+  readonly stateProver?: StateTreeProver;
+  readonly chainLimits?: Partial<ChainEndpointLimits>;
+  /** Most query keys in one state_prove call (1000 by default). */
+  readonly maxStateProofKeys?: number;
+  /** Unix seconds; injectable for tests (chain_getGeneratorList). */
+  readonly now?: () => number;
+  /** Methods of other rooms (txpool, generator, network, plugins). */
+  readonly extraMethods?: readonly RpcMethod[];
+  /** Events the node publishes; NODE_EVENTS by default. */
+  readonly events?: readonly string[];
+  readonly logger?: Logger;
+}
+
+export interface BuiltRegistry {
+  readonly registry: RpcRegistry;
+  /** See ChainEndpoints.dropCacheAbove: call after rewriting stored blocks above `height`. */
+  dropCacheAbove(height: number): void;
+}
+
+/**
+ * Registers every method and event. Throws InvalidParamsError (from RpcRegistry) for a duplicate
+ * name or an unusable params schema, so a broken set fails at start-up.
+ */
+export function buildRegistry(options: BuildRegistryOptions): BuiltRegistry {
+  const { chainStore, stateDb, bft, modules } = options.chain;
+  const logger = options.logger ?? silentLogger;
+  const engineState = () => stateDb.engineReader;
+  const registry = new RpcRegistry();
+
+  const chain = createChainEndpoints({ chainStore, bft, engineState, now: options.now, limits: options.chainLimits });
+  const context = committedChainContext({ chainStore, moduleState: stateDb.moduleReader, chainID: options.chainID, logger });
+  const methods: RpcMethod[] = [
+    ...chain.methods,
+    ...endpointsToRpcMethods('consensus', createConsensusEndpoints(bft, engineState), context),
+    ...(options.stateProver ? createStateEndpoints({ prover: options.stateProver, maxQueryKeys: options.maxStateProofKeys }) : []),
+    ...createSystemEndpoints({
+      chainStore,
+      chainID: options.chainID,
+      nodeInfo: options.nodeInfo,
+      modules: modules.list,
+      metrics: options.metrics,
+      bft,
+      engineState,
+    }),
+    ...moduleRpcMethods(modules.list, context),
+    ...(options.extraMethods ?? []),
+    ...createAppEndpoints(registry),
+  ];
+  for (const method of methods) registry.register(options.metrics ? counted(method, options.metrics) : method);
+  for (const event of options.events ?? NODE_EVENTS) registry.registerEvent(event);
+  return { registry, dropCacheAbove: height => chain.dropCacheAbove(height) };
+}
+
+/** `method` with its calls counted; the counter is looked up once, here, not per call. */
+function counted(method: RpcMethod, metrics: NodeMetrics): RpcMethod {
+  const cell = metrics.rpcRequestCounter(`${method.namespace}_${method.name}`);
+  return {
+    namespace: method.namespace,
+    name: method.name,
+    request: method.request,
+    sensitive: method.sensitive,
+    invoke: params => {
+      cell.value += 1;
+      return method.invoke(params);
+    },
+  };
+}
