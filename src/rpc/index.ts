@@ -20,3 +20,4 @@ export {
   jsonRpcCodeOf,
 } from './error-codes.js';
 export { notificationMessage } from './response.js';
+export { IpcTransport, IPC_DEFAULTS, type IpcTransportOptions } from './ipc-transport.js';
