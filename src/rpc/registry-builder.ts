@@ -5,14 +5,14 @@
  */
 import type { ChainStore } from '../chain/chain-store.js';
 import type { Bft } from '../engine/consensus/bft/bft.js';
-import { createAppEndpoints } from '../engine/endpoints/app-endpoints.js';
-import { createChainEndpoints, type ChainEndpointLimits } from '../engine/endpoints/chain-endpoints.js';
-import { createConsensusEndpoints } from '../engine/endpoints/consensus-endpoints.js';
-import { NODE_EVENTS } from '../engine/endpoints/engine-events.js';
-import type { NodeInfoSource } from '../engine/endpoints/node-info.js';
-import type { NodeMetrics } from '../engine/endpoints/node-metrics.js';
-import { createStateEndpoints, type StateTreeProver } from '../engine/endpoints/state-endpoints.js';
-import { createSystemEndpoints } from '../engine/endpoints/system-endpoints.js';
+import { createAppEndpoints } from './endpoints/app-endpoints.js';
+import { createChainEndpoints, type ChainEndpointLimits } from './endpoints/chain-endpoints.js';
+import { createConsensusEndpoints } from './endpoints/consensus-endpoints.js';
+import { NODE_EVENTS } from './endpoints/engine-events.js';
+import type { NodeInfoSource } from './endpoints/node-info.js';
+import type { NodeMetrics } from './endpoints/node-metrics.js';
+import { createStateEndpoints, type StateTreeProver } from './endpoints/state-endpoints.js';
+import { createSystemEndpoints } from './endpoints/system-endpoints.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { Module } from '../modules/base/index.js';
 import type { StateDb } from '../state/state-db.js';

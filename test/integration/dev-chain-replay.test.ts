@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Block } from '../../src/chain/block.js';
 import { eventToJSON } from '../../src/chain/event.js';
 import { validate } from '../../src/codec/index.js';
-import { createConsensusEndpoints } from '../../src/engine/endpoints/consensus-endpoints.js';
+import { createConsensusEndpoints } from '../../src/rpc/endpoints/consensus-endpoints.js';
 import { silentLogger } from '../../src/logger.js';
 import type { EndpointHandler } from '../../src/modules/base/index.js';
 import { openChain, type OpenChain } from '../../src/node.js';

@@ -16,8 +16,8 @@ import { Block } from '../../src/chain/block.js';
 import { decodeEvent, eventSmtLeaves, type EventProps } from '../../src/chain/event.js';
 import { codec } from '../../src/codec/index.js';
 import { eventSchema } from '../../src/chain/schemas.js';
-import { genesisInfoJSON, type NodeInfoSource } from '../../src/engine/endpoints/node-info.js';
-import { NodeMetrics } from '../../src/engine/endpoints/node-metrics.js';
+import { genesisInfoJSON, type NodeInfoSource } from '../../src/rpc/endpoints/node-info.js';
+import { NodeMetrics } from '../../src/rpc/endpoints/node-metrics.js';
 import { silentLogger } from '../../src/logger.js';
 import {
   EVENT_KEY_LENGTH,

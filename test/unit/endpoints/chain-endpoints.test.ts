@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventSmtLeaves } from '../../../src/chain/event.js';
 import { encodeLisk32Address } from '../../../src/codec/index.js';
-import { createChainEndpoints, type ChainReader } from '../../../src/engine/endpoints/chain-endpoints.js';
-import type { GeneratorListBft } from '../../../src/engine/endpoints/generator-list.js';
+import { createChainEndpoints, type ChainReader } from '../../../src/rpc/endpoints/chain-endpoints.js';
+import type { GeneratorListBft } from '../../../src/rpc/endpoints/generator-list.js';
 import { EVENT_KEY_LENGTH, verifyInclusionProof, verifyNonInclusionProof } from '../../../src/merkle/index.js';
 import type { StateReader } from '../../../src/state/state-view.js';
 import { devLines, dispatcherFor, proofFromJSON, tempChainStore, type CallAnswer, type TempChainStore } from './support.js';

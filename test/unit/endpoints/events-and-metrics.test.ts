@@ -8,9 +8,9 @@ import {
   newTransactionEventPayload,
   transactionAnnouncementPayload,
   validatorsChangedPayload,
-} from '../../../src/engine/endpoints/engine-events.js';
-import { metricsToJSON, metricsToText, type MetricFamily } from '../../../src/engine/endpoints/metrics-report.js';
-import { NodeMetrics } from '../../../src/engine/endpoints/node-metrics.js';
+} from '../../../src/rpc/endpoints/engine-events.js';
+import { metricsToJSON, metricsToText, type MetricFamily } from '../../../src/rpc/endpoints/metrics-report.js';
+import { NodeMetrics } from '../../../src/rpc/endpoints/node-metrics.js';
 import { devLines } from './support.js';
 
 describe('event payloads', () => {

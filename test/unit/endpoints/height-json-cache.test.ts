@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HeightJsonCache } from '../../../src/engine/endpoints/height-json-cache.js';
+import { HeightJsonCache } from '../../../src/rpc/endpoints/height-json-cache.js';
 
 describe('HeightJsonCache', () => {
   it('returns what was stored and counts the characters it holds', () => {

@@ -3,7 +3,7 @@
  * (it verifies against the root), params are 38-byte SMT keys, and bad requests are -32602.
  */
 import { describe, expect, it } from 'vitest';
-import { createStateEndpoints } from '../../../src/engine/endpoints/state-endpoints.js';
+import { createStateEndpoints } from '../../../src/rpc/endpoints/state-endpoints.js';
 import {
   EMPTY_HASH,
   InMemorySmtNodeStore,

@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadChainConfig } from '../../../src/config/lisk-config.js';
-import { genesisInfoJSON, type NodeInfoSource } from '../../../src/engine/endpoints/node-info.js';
-import { NodeMetrics } from '../../../src/engine/endpoints/node-metrics.js';
-import { createSystemEndpoints, type SystemEndpointsOptions } from '../../../src/engine/endpoints/system-endpoints.js';
+import { genesisInfoJSON, type NodeInfoSource } from '../../../src/rpc/endpoints/node-info.js';
+import { NodeMetrics } from '../../../src/rpc/endpoints/node-metrics.js';
+import { createSystemEndpoints, type SystemEndpointsOptions } from '../../../src/rpc/endpoints/system-endpoints.js';
 import { createMainchainModules } from '../../../src/modules/mainchain.js';
 import type { StateReader } from '../../../src/state/state-view.js';
 import { fixturePath, loadJsonFixture } from '../../support/fixtures.js';

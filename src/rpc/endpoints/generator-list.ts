@@ -1,6 +1,6 @@
 import { encodeLisk32Address } from '../../codec/index.js';
 import type { StateReader } from '../../state/state-view.js';
-import type { Bft } from '../consensus/bft/bft.js';
+import type { Bft } from '../../engine/consensus/bft/bft.js';
 
 /** The BFT operations the generator list needs (Bft provides them). */
 export type GeneratorListBft = Pick<Bft, 'getParameters' | 'slotNumber' | 'slotTime'>;

@@ -9,7 +9,7 @@
  * registered to bus."); v5's `app:getRegisteredActions` listed every callable action, which v6
  * renamed endpoints, so Basalt answers it with the same list as getRegisteredEndpoints.
  */
-import type { RpcMethod, RpcRegistry } from '../../rpc/registry.js';
+import type { RpcMethod, RpcRegistry } from '../registry.js';
 
 /** Builds app_getRegisteredEndpoints, app_getRegisteredEvents and app_getRegisteredActions. */
 export function createAppEndpoints(registry: Pick<RpcRegistry, 'methodNames' | 'eventNames'>): RpcMethod[] {

@@ -5,10 +5,10 @@
  */
 import type { ChainStore } from '../../chain/chain-store.js';
 import type { Module } from '../../modules/base/index.js';
-import { RawJson } from '../../rpc/raw-json.js';
-import type { RpcMethod } from '../../rpc/registry.js';
+import { RawJson } from '../raw-json.js';
+import type { RpcMethod } from '../registry.js';
 import type { StateReader } from '../../state/state-view.js';
-import type { Bft } from '../consensus/bft/bft.js';
+import type { Bft } from '../../engine/consensus/bft/bft.js';
 import { metadataJson, schemaJson } from './metadata-json.js';
 import { metricsToJSON, metricsToText, type MetricFamily } from './metrics-report.js';
 import type { NodeInfoSource } from './node-info.js';

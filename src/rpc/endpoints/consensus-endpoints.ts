@@ -1,8 +1,8 @@
 import { encodeLisk32Address } from '../../codec/index.js';
 import type { EndpointHandler } from '../../modules/base/index.js';
 import type { StateReader } from '../../state/state-view.js';
-import type { Bft } from '../consensus/bft/bft.js';
-import type { BftParameters } from '../consensus/bft/schemas.js';
+import type { Bft } from '../../engine/consensus/bft/bft.js';
+import type { BftParameters } from '../../engine/consensus/bft/schemas.js';
 
 // Heights are uint32: a larger one would not even make a valid store key.
 const heightRequest = {

@@ -12,8 +12,8 @@ import { areHeadersContradicting } from '../../chain/contradicting-headers.js';
 import { eventToJSON, type EventProps } from '../../chain/event.js';
 import type { Transaction, TransactionJSON } from '../../chain/transaction.js';
 import { InvalidParamsError, NotFoundError } from '../../errors.js';
-import { RawJson } from '../../rpc/raw-json.js';
-import type { RpcMethod } from '../../rpc/registry.js';
+import { RawJson } from '../raw-json.js';
+import type { RpcMethod } from '../registry.js';
 import type { StateReader } from '../../state/state-view.js';
 import {
   headersRequest,

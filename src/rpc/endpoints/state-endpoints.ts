@@ -8,7 +8,7 @@
  * root entry), not for the raw state key. `smtKeyFromStateKey` turns a raw state key into one.
  */
 import type { SmtProof } from '../../merkle/index.js';
-import type { RpcMethod } from '../../rpc/registry.js';
+import type { RpcMethod } from '../registry.js';
 import { stateProveRequest } from './chain-requests.js';
 import { smtProofToJSON, type ProofJSON } from './proof-json.js';
 

@@ -7,7 +7,7 @@ import type { BlockHeader } from '../../chain/block-header.js';
 import type { Transaction } from '../../chain/transaction.js';
 import { encodeLisk32Address } from '../../codec/index.js';
 import type { NextValidator } from '../../modules/base/index.js';
-import { RawJson } from '../../rpc/raw-json.js';
+import { RawJson } from '../raw-json.js';
 
 export const APP_READY = 'app_ready';
 export const APP_SHUTDOWN = 'app_shutdown';
