@@ -13,7 +13,8 @@ import {
 import { OverlayState } from '../state/overlay-state.js';
 import type { StateReader } from '../state/state-view.js';
 import type { Bft } from './consensus/bft/bft.js';
-import { CandidateQueue, type TransactionCandidates } from './generator/candidate-queue.js';
+import { selectTransactionsForBlock, StateMachineInclusion } from './txpool/block-selection.js';
+import type { ProcessableTransactions } from './txpool/transaction-pool.js';
 import { StateMachine, TransactionExecutionResult, type BlockExecution } from './state-machine/state-machine.js';
 
 export interface NextValidatorsUpdate {
@@ -40,12 +41,14 @@ export interface GenerationInput {
   readonly maxRemovalHeight: number;
   readonly finalizedHeight: number;
   readonly maxTransactionsSize: number;
-  readonly candidates: TransactionCandidates;
+  readonly candidates: ProcessableTransactions;
 }
 
 export interface GeneratedExecution {
   readonly assets: BlockAssets;
   readonly transactions: Transaction[];
+  /** Candidates whose execution made a hook throw: they can never be in a block. */
+  readonly invalid: Transaction[];
   readonly moduleState: OverlayState;
   readonly engineState: OverlayState;
   readonly events: EventProps[];
@@ -137,10 +140,8 @@ export class BlockExecutor {
 
   /**
    * Executes a block being generated (lisk-sdk generator _generateBlock with its forging
-   * strategy): the modules insert their assets, then candidate transactions are taken by fee
-   * priority, lowest nonce first per account, each verified and executed on the state the
-   * previous ones left; a transaction that does not verify or is invalid drops the rest of its
-   * account's transactions. Stops at the first transaction that does not fit the byte budget.
+   * strategy, see txpool/block-selection.ts): the modules insert their assets, then candidate
+   * transactions are verified and executed one by one on the state the previous ones left.
    */
   async generate(input: GenerationInput): Promise<GeneratedExecution> {
     const { header } = input;
@@ -156,36 +157,27 @@ export class BlockExecutor {
     this.bft.beforeTransactionsExecute(engineState, header, input.maxRemovalHeight);
     await this.stateMachine.beforeTransactionsExecute(execution);
 
-    const transactions: Transaction[] = [];
-    const queue = new CandidateQueue(input.candidates);
-    let size = 0;
-    for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
-      if (size + next.size > input.maxTransactionsSize) break;
-      const verification = await this.stateMachine.verifyTransaction(
-        next,
-        moduleState,
-        { height: header.height, timestamp: header.timestamp },
-        execution.contextStore,
-      );
-      const result =
-        verification.status === VerifyStatus.OK
-          ? await this.stateMachine.executeTransaction(execution, next)
-          : TransactionExecutionResult.INVALID;
-      if (result === TransactionExecutionResult.INVALID) {
-        queue.dropAccountOf(next);
-        continue;
-      }
-      transactions.push(next);
-      size += next.size;
-      queue.advanceAccountOf(next);
-    }
+    const selection = await selectTransactionsForBlock(
+      input.candidates,
+      input.maxTransactionsSize,
+      new StateMachineInclusion(this.stateMachine, execution),
+    );
+    const { transactions } = selection;
 
     await this.stateMachine.afterTransactionsExecute(execution, transactions);
     const update = nextValidators as NextValidatorsUpdate | undefined;
     if (update && !isEmptyUpdate(update)) {
       this.bft.setParameters(engineState, update.precommitThreshold, update.certificateThreshold, update.validators);
     }
-    return { assets, transactions, moduleState, engineState, events: indexed(execution.events), nextValidators: update };
+    return {
+      assets,
+      transactions,
+      invalid: selection.invalid,
+      moduleState,
+      engineState,
+      events: indexed(execution.events),
+      nextValidators: update,
+    };
   }
 
   private newExecution(

@@ -2,6 +2,7 @@ import { Block } from '../../chain/block.js';
 import { BLOCK_VERSION, BlockHeader } from '../../chain/block-header.js';
 import type { ChainStore } from '../../chain/chain-store.js';
 import { eventSmtLeaves } from '../../chain/event.js';
+import type { Transaction } from '../../chain/transaction.js';
 import type { GenesisConfig } from '../../config/genesis-config.js';
 import { MESSAGE_TAG_BLOCK_HEADER, signData } from '../../crypto/index.js';
 import { areDistinctHeadersContradicting } from '../../chain/contradicting-headers.js';
@@ -10,7 +11,7 @@ import type { StateDb } from '../../state/state-db.js';
 import type { BlockExecutor } from '../block-executor.js';
 import type { Bft } from '../consensus/bft/bft.js';
 import type { CommitPool } from '../consensus/commit-pool.js';
-import type { TransactionCandidates } from './candidate-queue.js';
+import type { ProcessableTransactions } from '../txpool/transaction-pool.js';
 import type { GeneratorKeypair } from './generator-keypair.js';
 import { ZERO_GENERATED_INFO, type GeneratorStore } from './generator-store.js';
 
@@ -22,6 +23,12 @@ export interface BlockGeneratorOptions {
   readonly commitPool: CommitPool;
   readonly generatorStore: GeneratorStore;
   readonly genesisConfig: GenesisConfig;
+}
+
+export interface GeneratedBlock {
+  readonly block: Block;
+  /** Candidates that can never be in a block (a hook threw): the pool should drop them. */
+  readonly invalid: readonly Transaction[];
 }
 
 /** Generation refused because it could sign a header that contradicts an earlier one. */
@@ -39,7 +46,7 @@ const EMPTY = Buffer.alloc(0);
 export class BlockGenerator {
   constructor(private readonly options: BlockGeneratorOptions) {}
 
-  async generate(keypair: GeneratorKeypair, timestamp: number, candidates: TransactionCandidates): Promise<Block> {
+  async generate(keypair: GeneratorKeypair, timestamp: number, candidates: ProcessableTransactions): Promise<GeneratedBlock> {
     const { chainStore, stateDb, executor, bft, commitPool, generatorStore, genesisConfig } = this.options;
     const tip = chainStore.getHeaderByHeight(chainStore.tipHeight()) as BlockHeader;
     const height = tip.height + 1;
@@ -89,7 +96,7 @@ export class BlockGenerator {
     // Recorded before the block leaves this function: after a crash the node must never sign
     // another header at this height.
     generatorStore.setInfo(keypair.address, { height, maxHeightPrevoted, maxHeightGenerated });
-    return new Block(unsigned.with({ signature }), generated.transactions, generated.assets);
+    return { block: new Block(unsigned.with({ signature }), generated.transactions, generated.assets), invalid: generated.invalid };
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { BlockHeader } from '../../chain/block-header.js';
 import type { ChainStore } from '../../chain/chain-store.js';
+import type { Transaction } from '../../chain/transaction.js';
 import type { GenesisConfig } from '../../config/genesis-config.js';
 import type { Logger } from '../../logger.js';
 import type { StateDb } from '../../state/state-db.js';
@@ -7,7 +8,7 @@ import type { ChainProcessor, ProcessedBlock } from '../chain-processor.js';
 import type { Bft } from '../consensus/bft/bft.js';
 import { createSingleCommit, type CommitPool } from '../consensus/commit-pool.js';
 import type { BlockGenerator } from './block-generator.js';
-import type { TransactionCandidates } from './candidate-queue.js';
+import type { ProcessableTransactions } from '../txpool/transaction-pool.js';
 import type { GeneratorKeypair } from './generator-keypair.js';
 
 export interface ForgerOptions {
@@ -20,9 +21,11 @@ export interface ForgerOptions {
   readonly genesisConfig: GenesisConfig;
   readonly logger: Logger;
   /** Transactions to choose from for the next block (the pool's processable ones). */
-  readonly candidates: () => TransactionCandidates;
+  readonly candidates: () => ProcessableTransactions;
   /** Called after a block of any origin was stored. */
   readonly onBlockProcessed?: (processed: ProcessedBlock) => void;
+  /** Called with candidates that can never be included (the pool drops them). */
+  readonly onInvalidTransactions?: (transactions: readonly Transaction[]) => void;
   /** Unix seconds. */
   readonly now?: () => number;
 }
@@ -99,7 +102,8 @@ export class Forger {
     // the older tip (lisk-sdk waitThreshold).
     if (tipSlot < slot - 1 && now <= bft.slotTime(slot) + genesisConfig.blockTime / 5) return undefined;
 
-    const block = await this.options.generator.generate(keypair, now, this.options.candidates());
+    const { block, invalid } = await this.options.generator.generate(keypair, now, this.options.candidates());
+    if (invalid.length > 0) this.options.onInvalidTransactions?.(invalid);
     const processed = await this.options.processor.processBlock(block);
     this.options.logger.info(
       { height: block.header.height, id: block.header.id.toString('hex'), transactions: block.transactions.length },

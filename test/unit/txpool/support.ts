@@ -25,7 +25,7 @@ import { openChain, type OpenChain } from '../../../src/node.js';
 import { BlockExecutor } from '../../../src/engine/block-executor.js';
 import { CommitPool } from '../../../src/engine/consensus/commit-pool.js';
 import { BlockGenerator } from '../../../src/engine/generator/block-generator.js';
-import type { TransactionCandidates } from '../../../src/engine/generator/candidate-queue.js';
+import type { ProcessableTransactions } from '../../../src/engine/txpool/transaction-pool.js';
 import { GeneratorStore } from '../../../src/engine/generator/generator-store.js';
 import { devValidatorKeypairs } from '../../support/dev-keys.js';
 import { devBlockLines, devChainConfig, devGenesisBlock } from '../../support/dev-chain.js';
@@ -181,7 +181,7 @@ export function hexIds(transactions: readonly Transaction[]): string[] {
  * the stored headers (as an operator moving validators to a node would), so the first call must
  * come after the last block this node did not generate itself.
  */
-export function blockProducer(replayed: ReplayedChain): (candidates: TransactionCandidates) => Promise<Block> {
+export function blockProducer(replayed: ReplayedChain): (candidates: ProcessableTransactions) => Promise<Block> {
   const { chain, config } = replayed;
   const generatorStore = new GeneratorStore(chain.env);
   for (let height = 1; height <= chain.chainStore.tipHeight(); height += 1) {
@@ -210,7 +210,7 @@ export function blockProducer(replayed: ReplayedChain): (candidates: Transaction
     const keypair = keypairs.find(candidate => candidate.address.equals(expected.address));
     if (!keypair) throw new Error('No dev key for the next slot');
     replayed.clock = timestamp;
-    const block = await generator.generate(keypair, timestamp, candidates);
+    const { block } = await generator.generate(keypair, timestamp, candidates);
     await chain.processor.processBlock(block);
     return block;
   };
