@@ -1,7 +1,8 @@
 import { EXIT_NODE_ERROR, EXIT_USAGE, UsageError, type CliCommand, type CliIO } from './command.js';
 import { replayCommand } from './commands/blockchain-replay.js';
+import { genesisCreateCommand } from './commands/genesis-create.js';
 
-const commands: readonly CliCommand[] = [replayCommand];
+const commands: readonly CliCommand[] = [replayCommand, genesisCreateCommand];
 
 function usage(): string {
   const width = Math.max(...commands.map(command => command.name.length));

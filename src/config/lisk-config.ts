@@ -1,15 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { validate } from '../codec/index.js';
-import { BasaltError, ValidationError } from '../errors.js';
+import { ValidationError } from '../errors.js';
+import { ConfigError } from './config-error.js';
 import type { GenesisConfig } from './genesis-config.js';
 
-/** A config file that cannot be read, parsed or validated; the message names the key. */
-export class ConfigError extends BasaltError {
-  constructor(message: string) {
-    super('ERR_CONFIG', message);
-  }
-}
+export { ConfigError };
 
 /** lisk-sdk limits (framework/src/constants.ts, application_config_schema.ts). */
 const MAX_CCM_SIZE = 10240;

@@ -1,0 +1,29 @@
+/**
+ * Module config checks at start-up: the modules' own parsers (the code that runs when the node
+ * starts), so a bad module value is refused before the data directory is touched.
+ */
+import type { Block } from '../chain/block.js';
+import { ValidationError } from '../errors.js';
+import { createMainchainModules } from '../modules/mainchain.js';
+import { parsePosConfig } from '../modules/pos/config.js';
+import { ConfigError } from './config-error.js';
+import type { ChainConfig } from './lisk-config.js';
+
+/**
+ * Runs every module's config check (the same code that runs at start), so a bad module value is
+ * refused before the data directory is touched; returns warnings for oddities lisk-sdk allows.
+ */
+export function checkModuleConfigs(chainConfig: ChainConfig, genesisBlock: Block): string[] {
+  const { genesis, modules } = chainConfig;
+  try {
+    const withLegacy = genesisBlock.assets.getAsset('legacy') !== undefined || 'legacy' in modules;
+    createMainchainModules({ genesisConfig: genesis, moduleConfigs: modules, withLegacy });
+  } catch (error) {
+    if (error instanceof ValidationError) throw new ConfigError(`Invalid config:\n  ${error.errors.join('\n  ')}`);
+    throw new ConfigError(`Invalid module config: ${(error as Error).message}`);
+  }
+  const { roundLength } = parsePosConfig(modules.pos ?? {}, genesis);
+  return roundLength === genesis.bftBatchSize
+    ? []
+    : [`.genesis.bftBatchSize is ${genesis.bftBatchSize} but the PoS round length is ${roundLength}; Lisk chains use the round length.`];
+}

@@ -1,0 +1,127 @@
+/**
+ * The devnet's genesis assets (module states at height 0), in the genesis assets file format:
+ * built as decoded values, then turned into codec JSON with each module's own genesis schema,
+ * so the file is exactly what `genesis:create` reads back.
+ *
+ * - pos: 7 init validators with equal self-stakes and 2 standby validators with smaller ones;
+ *   every stake is its validator's own (the tokens are locked under `pos` in the token asset).
+ * - token: the validators, the funded dev accounts, the legacy key's v4 address (enough for the
+ *   reclaim fee), and the legacy reserve, whose `legacy` lock equals the legacy accounts' total
+ *   (lisk-core's legacy genesis rule).
+ * - legacy: one pre-v4 account whose tokens can be reclaimed with `legacy:reclaimLSK`.
+ * - interoperability: the mainchain's own name and nonce, no sidechains.
+ */
+import type { Schema } from '../../codec/index.js';
+import { codec } from '../../codec/index.js';
+import { addressFromPublicKey } from '../../crypto/index.js';
+import { genesisInteroperabilitySchema } from '../../modules/interoperability/schemas.js';
+import { ADDRESS_LEGACY_RESERVE, genesisLegacyStoreSchema } from '../../modules/legacy/index.js';
+import { genesisAssetSchema as genesisPosSchema } from '../../modules/pos/schemas.js';
+import { genesisTokenAssetSchema } from '../../modules/token/schemas.js';
+import type { GenesisAssetsFile } from '../genesis-assets-file.js';
+import type { DevnetKeys } from './devnet-keys.js';
+import type { DevnetSpec } from './devnet-spec.js';
+
+interface LockedBalance {
+  module: string;
+  amount: bigint;
+}
+
+interface UserEntry {
+  address: Buffer;
+  tokenID: Buffer;
+  availableBalance: bigint;
+  lockedBalances: LockedBalance[];
+}
+
+const byAddress = (a: { address: Buffer }, b: { address: Buffer }): number => a.address.compare(b.address);
+
+function asset(module: string, schema: Schema, value: object): GenesisAssetsFile['assets'][number] {
+  return { module, data: codec.toJSON(schema, value), schema };
+}
+
+/** The devnet genesis assets for a chain ID (the LSK token is chainID ‖ 00000000). */
+export function devnetGenesisAssets(spec: DevnetSpec, keys: DevnetKeys, chainID: Buffer): GenesisAssetsFile {
+  const tokenID = Buffer.concat([chainID, Buffer.alloc(4)]);
+  const validators = keys.validators.map((validator, index) => ({
+    keys: validator,
+    address: addressFromPublicKey(validator.publicKey),
+    name: `basalt_dev_${index}`,
+    selfStake: index < spec.activeValidators ? spec.activeSelfStake : spec.standbySelfStake,
+  }));
+
+  const posValue = {
+    validators: [...validators].sort(byAddress).map(validator => ({
+      address: validator.address,
+      name: validator.name,
+      blsKey: validator.keys.blsKey,
+      proofOfPossession: validator.keys.blsProofOfPossession,
+      generatorKey: validator.keys.generatorKey,
+      lastGeneratedHeight: 0,
+      isBanned: false,
+      reportMisbehaviorHeights: [],
+      consecutiveMissedBlocks: 0,
+      commission: spec.validatorCommission,
+      lastCommissionIncreaseHeight: 0,
+      sharingCoefficients: [],
+    })),
+    stakers: [...validators].sort(byAddress).map(validator => ({
+      address: validator.address,
+      stakes: [{ validatorAddress: validator.address, amount: validator.selfStake, sharingCoefficients: [] }],
+      pendingUnlocks: [],
+    })),
+    genesisData: {
+      initRounds: spec.initRounds,
+      initValidators: validators
+        .slice(0, spec.activeValidators)
+        .map(validator => validator.address)
+        .sort((a, b) => a.compare(b)),
+    },
+  };
+
+  const users: UserEntry[] = [
+    ...validators.map(validator => ({
+      address: validator.address,
+      tokenID,
+      availableBalance: spec.validatorBalance,
+      lockedBalances: [{ module: 'pos', amount: validator.selfStake }],
+    })),
+    ...keys.accounts.map(account => ({
+      address: addressFromPublicKey(account.publicKey),
+      tokenID,
+      availableBalance: spec.devAccountBalance,
+      lockedBalances: [],
+    })),
+    { address: keys.legacy.address, tokenID, availableBalance: spec.legacyFeeBalance, lockedBalances: [] },
+    { address: ADDRESS_LEGACY_RESERVE, tokenID, availableBalance: 0n, lockedBalances: [{ module: 'legacy', amount: spec.legacyBalance }] },
+  ].sort(byAddress);
+  const totalSupply = users.reduce(
+    (sum, user) => sum + user.availableBalance + user.lockedBalances.reduce((locked, entry) => locked + entry.amount, 0n),
+    0n,
+  );
+  const tokenValue = {
+    userSubstore: users,
+    supplySubstore: [{ tokenID, totalSupply }],
+    escrowSubstore: [],
+    supportedTokensSubstore: [],
+  };
+
+  const legacyValue = { accounts: [{ address: keys.legacy.legacyAddress, balance: spec.legacyBalance }] };
+  const interoperabilityValue = {
+    ownChainName: 'lisk_mainchain',
+    ownChainNonce: 0n,
+    chainInfos: [],
+    terminatedStateAccounts: [],
+    terminatedOutboxAccounts: [],
+  };
+
+  // Sorted by module name, as they end up in the block.
+  return {
+    assets: [
+      asset('interoperability', genesisInteroperabilitySchema, interoperabilityValue),
+      asset('legacy', genesisLegacyStoreSchema, legacyValue),
+      asset('pos', genesisPosSchema, posValue),
+      asset('token', genesisTokenAssetSchema, tokenValue),
+    ],
+  };
+}

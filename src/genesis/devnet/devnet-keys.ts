@@ -1,0 +1,67 @@
+/**
+ * The devnet's keys, derived from its public development passphrases exactly as
+ * `lisk-core keys:create` derives them (spec/cli_migration.md §2.1–§2.2), and written as a Lisk
+ * keys.json so the node's generator (and Lisk Core) can load them unchanged.
+ */
+import { addressFromPublicKey, deriveValidatorKeys, legacyKeyPairFromPassphrase, type ValidatorKeys } from '../../crypto/index.js';
+import { legacyAddressOfPublicKey } from '../../modules/legacy/index.js';
+import type { DevnetSpec } from './devnet-spec.js';
+
+export interface DevnetLegacyAccount {
+  /** The pre-v4 account key: SHA-256 of the passphrase as Ed25519 seed. */
+  readonly publicKey: Buffer;
+  /** 8-byte legacy address (the key `legacy:reclaimLSK` looks up). */
+  readonly legacyAddress: Buffer;
+  /** The v4 address reclaimed tokens go to. */
+  readonly address: Buffer;
+}
+
+export interface DevnetKeys {
+  /** Validator n = account index n of the validator passphrase, in index order. */
+  readonly validators: readonly ValidatorKeys[];
+  /** Funded accounts: account index n of the account passphrase (account key only matters). */
+  readonly accounts: readonly ValidatorKeys[];
+  readonly legacy: DevnetLegacyAccount;
+}
+
+/** Derives every devnet key (a few hundred milliseconds: BLS keys and proofs of possession). */
+export function deriveDevnetKeys(spec: DevnetSpec): DevnetKeys {
+  const validatorCount = spec.activeValidators + spec.standbyValidators;
+  const derive = (passphrase: string, count: number) =>
+    Array.from({ length: count }, (_, accountIndex) => deriveValidatorKeys(passphrase, { chainIndex: spec.keyChainIndex, accountIndex }));
+  const legacyKey = legacyKeyPairFromPassphrase(spec.legacyPassphrase);
+  return {
+    validators: derive(spec.validatorPassphrase, validatorCount),
+    accounts: derive(spec.accountPassphrase, spec.devAccounts),
+    legacy: {
+      publicKey: legacyKey.publicKey,
+      legacyAddress: legacyAddressOfPublicKey(legacyKey.publicKey),
+      address: addressFromPublicKey(legacyKey.publicKey),
+    },
+  };
+}
+
+/** One keys.json entry with plain (unencrypted) keys, fields in keys:create's order. */
+function keysFileEntry(keys: ValidatorKeys): Record<string, unknown> {
+  return {
+    address: keys.address,
+    keyPath: keys.keyPath,
+    publicKey: keys.publicKey.toString('hex'),
+    privateKey: keys.privateKey.toString('hex'),
+    plain: {
+      generatorKeyPath: keys.generatorKeyPath,
+      generatorKey: keys.generatorKey.toString('hex'),
+      generatorPrivateKey: keys.generatorPrivateKey.toString('hex'),
+      blsKeyPath: keys.blsKeyPath,
+      blsKey: keys.blsKey.toString('hex'),
+      blsProofOfPossession: keys.blsProofOfPossession.toString('hex'),
+      blsPrivateKey: keys.blsPrivateKey.toString('hex'),
+    },
+    encrypted: {},
+  };
+}
+
+/** The dev validators' keys.json (`generator.keys.fromFile` of the devnet preset). */
+export function devValidatorsKeysFile(keys: DevnetKeys): { keys: Record<string, unknown>[] } {
+  return { keys: keys.validators.map(keysFileEntry) };
+}

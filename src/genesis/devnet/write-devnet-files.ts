@@ -1,0 +1,55 @@
+/**
+ * Generates config/devnet/: genesis_assets.json, genesis_block.blob, dev-validators.json,
+ * bootstrap_transactions.json and DEV_PASSPHRASES.md, from devnet-spec.ts and the hand-written config/devnet/config.json. The
+ * genesis block is built from the genesis assets file as written (parsed back), so
+ * `basalt genesis:create` on that file gives the same bytes.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parseChainConfig } from '../../config/lisk-config.js';
+import { createGenesisBlock } from '../create-genesis-block.js';
+import { parseGenesisAssetsFile } from '../genesis-assets-file.js';
+import { devnetGenesisAssets } from './devnet-assets.js';
+import { BOOTSTRAP_TRANSACTIONS_FILE, bootstrapTransactionsFile, devnetBootstrapTransactions } from './devnet-bootstrap.js';
+import { deriveDevnetKeys, devValidatorsKeysFile } from './devnet-keys.js';
+import { devnetPassphrasesDoc } from './devnet-passphrases-doc.js';
+import { DEVNET_SPEC, type DevnetSpec } from './devnet-spec.js';
+
+/** File name → content of every generated devnet file. */
+export type DevnetFiles = ReadonlyMap<string, Buffer>;
+
+const json = (value: unknown): Buffer => Buffer.from(`${JSON.stringify(value, undefined, 2)}\n`, 'utf8');
+
+/** Builds the generated files for the devnet whose config.json is at `configFile`. */
+export async function buildDevnetFiles(configFile: string, spec: DevnetSpec = DEVNET_SPEC): Promise<DevnetFiles> {
+  const config = parseChainConfig(JSON.parse(readFileSync(configFile, 'utf8')), dirname(configFile));
+  const { chainID } = config.genesis;
+  const keys = deriveDevnetKeys(spec);
+  const assetsFile = json(devnetGenesisAssets(spec, keys, chainID));
+  const { block } = await createGenesisBlock({
+    genesisConfig: config.genesis,
+    moduleConfigs: config.modules,
+    assets: parseGenesisAssetsFile(JSON.parse(assetsFile.toString('utf8'))).assets,
+    timestamp: spec.timestamp,
+  });
+  return new Map([
+    ['genesis_assets.json', assetsFile],
+    ['genesis_block.blob', block.bytes],
+    ['dev-validators.json', json(devValidatorsKeysFile(keys))],
+    [BOOTSTRAP_TRANSACTIONS_FILE, json(bootstrapTransactionsFile(devnetBootstrapTransactions(keys, chainID, minFeePerByteOf(config.modules))))],
+    ['DEV_PASSPHRASES.md', Buffer.from(devnetPassphrasesDoc(spec, keys, chainID), 'utf8')],
+  ]);
+}
+
+/** Regenerates the files in `dir` (which holds the devnet's config.json). */
+export async function writeDevnetFiles(dir: string): Promise<DevnetFiles> {
+  const files = await buildDevnetFiles(join(dir, 'config.json'));
+  for (const [name, content] of files) writeFileSync(join(dir, name), content, { mode: name === 'dev-validators.json' ? 0o600 : 0o644 });
+  return files;
+}
+
+/** The fee module's minFeePerByte of a config (lisk-sdk default 1000). */
+function minFeePerByteOf(modules: Readonly<Record<string, Record<string, unknown>>>): number {
+  const value = modules.fee?.minFeePerByte;
+  return typeof value === 'number' ? value : 1000;
+}

@@ -1,0 +1,4 @@
+/** The genesis room: building genesis blocks from module assets (protocol.md §8). */
+export * from './create-genesis-block.js';
+export * from './genesis-assets-file.js';
+export { uint64NumbersToStrings } from './json-integers.js';
