@@ -1,0 +1,117 @@
+import { parseArgs } from 'node:util';
+import { commitNodeConfig, prepareNodeConfig } from '../../config/resolve-node-config.js';
+import type { RpcModeName } from '../../config/node-config.js';
+import { createLogger, type LogLevel } from '../../logging.js';
+import { DataDirLock } from '../../runtime/data-dir-lock.js';
+import { startNode } from '../../runtime/start-node.js';
+import { EXIT_OK, UsageError, type CliCommand, type CliIO } from '../command.js';
+
+const HELP = `Start a Basalt node: it opens (or creates) its data directory, produces blocks with the
+validator keys it holds and serves JSON-RPC over HTTP (/rpc), WebSocket (/rpc-ws) and IPC.
+
+Usage: basalt start [flags]
+
+  -n, --network NAME     devnet (default), devnet-101, testnet, mainnet       [LISK_NETWORK]
+  -c, --config FILE      a Lisk-format config.json merged over the preset      [LISK_CONFIG_FILE]
+      --genesis FILE     the genesis block (needed for testnet and mainnet)
+  -d, --data-path DIR    default ~/.basalt/<network>                            [LISK_DATA_PATH]
+      --overwrite-config replace the config and genesis stored in the data directory
+  -p, --port N           P2P port (network.port)                               [LISK_PORT]
+      --api-port N       RPC port (rpc.port, default 7887)                     [LISK_API_PORT]
+      --api-host HOST    RPC host (rpc.host, default 127.0.0.1)                [LISK_API_HOST]
+      --api-ipc, --api-ws, --api-http   serve exactly these transports (rpc.modes)
+  -l, --log LEVEL        trace, debug, info, warn, error, fatal, none          [LISK_LOG_LEVEL]
+      --seed-peers LIST  ip:port,ip:port                                       [LISK_SEED_PEERS]
+
+Logs are JSON lines on stdout. Ctrl-C (SIGINT) or SIGTERM stops the node cleanly; a node that was
+killed reopens its store consistently on the next start.
+
+Examples:
+  basalt start                                  # a fresh devnet, blocks every 3 s
+  basalt start --data-path /tmp/node --api-port 7900
+  basalt start --network mainnet --genesis ./genesis_block.blob --config ./config.json
+`;
+
+function flags(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      options: {
+        network: { type: 'string', short: 'n' },
+        config: { type: 'string', short: 'c' },
+        genesis: { type: 'string' },
+        'data-path': { type: 'string', short: 'd' },
+        'overwrite-config': { type: 'boolean' },
+        port: { type: 'string', short: 'p' },
+        'api-port': { type: 'string' },
+        'api-host': { type: 'string' },
+        'api-ipc': { type: 'boolean' },
+        'api-ws': { type: 'boolean' },
+        'api-http': { type: 'boolean' },
+        log: { type: 'string', short: 'l' },
+        'seed-peers': { type: 'string' },
+      },
+    }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function integerFlag(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw new UsageError(`--${name} must be a whole number, got "${value}".`);
+  return number;
+}
+
+export const startCommand: CliCommand = {
+  name: 'start',
+  summary: 'Start a node (devnet by default) with block production and the RPC server',
+  help: HELP,
+  async run(argv: readonly string[], io: CliIO): Promise<number> {
+    const values = flags(argv);
+    const env = process.env;
+    const apiModes = (['ipc', 'ws', 'http'] as RpcModeName[]).filter(mode => values[`api-${mode}`] === true);
+    const plan = prepareNodeConfig({
+      network: values.network ?? env.LISK_NETWORK,
+      configFile: values.config ?? env.LISK_CONFIG_FILE,
+      genesisFile: values.genesis,
+      dataPath: values['data-path'] ?? env.LISK_DATA_PATH,
+      overwriteConfig: values['overwrite-config'] === true,
+      port: integerFlag('port', values.port ?? env.LISK_PORT),
+      apiPort: integerFlag('api-port', values['api-port'] ?? env.LISK_API_PORT),
+      apiHost: values['api-host'] ?? env.LISK_API_HOST,
+      apiModes: apiModes.length > 0 ? apiModes : undefined,
+      logLevel: values.log ?? env.LISK_LOG_LEVEL,
+      seedPeers: values['seed-peers'] ?? env.LISK_SEED_PEERS,
+    });
+    const logger = createLogger(plan.config.system.logLevel as LogLevel, io.stdout);
+    for (const warning of plan.warnings) logger.warn({}, warning);
+    // Lock before writing anything into the data directory, so a second node changes nothing.
+    const lock = DataDirLock.acquire(plan.dataPath);
+    try {
+      commitNodeConfig(plan);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+    const node = await startNode(plan, { logger, lock });
+    await new Promise<void>(resolve => {
+      const stop = (signal: string): void => {
+        logger.info({ signal }, 'Stopping');
+        process.removeAllListeners('SIGINT');
+        process.removeAllListeners('SIGTERM');
+        // A second signal while stopping ends the process at once.
+        process.once('SIGINT', () => process.exit(130));
+        process.once('SIGTERM', () => process.exit(143));
+        node.stop().then(resolve, error => {
+          logger.error({ err: error }, 'Stopping failed');
+          resolve();
+        });
+      };
+      process.once('SIGINT', () => stop('SIGINT'));
+      process.once('SIGTERM', () => stop('SIGTERM'));
+    });
+    return EXIT_OK;
+  },
+};

@@ -1,0 +1,120 @@
+/**
+ * The engine's `txpool` namespace (rpc.md §3.6): post a transaction to the pool, list pooled
+ * transactions, and dry-run a transaction on a throw-away copy of the tip state.
+ */
+import type { ChainStore } from '../../chain/chain-store.js';
+import { eventToJSON, type EventJSON } from '../../chain/event.js';
+import { Transaction, type TransactionJSON } from '../../chain/transaction.js';
+import { decodeLisk32Address } from '../../codec/index.js';
+import { TransactionExecutionResult, type StateMachine } from '../../engine/state-machine/state-machine.js';
+import type { TransactionPool } from '../../engine/txpool/transaction-pool.js';
+import { InvalidParamsError } from '../../errors.js';
+import { EventQueue, VerifyStatus } from '../../modules/base/index.js';
+import { OverlayState } from '../../state/overlay-state.js';
+import type { StateReader } from '../../state/state-view.js';
+import type { RpcMethod } from '../registry.js';
+
+export interface TxpoolEndpointsOptions {
+  readonly pool: TransactionPool;
+  readonly stateMachine: StateMachine;
+  readonly chainStore: ChainStore;
+  /** The committed module state (the tip's). */
+  readonly moduleState: () => StateReader;
+  /** Largest accepted encoded transaction in bytes (hex is twice that). */
+  readonly maxTransactionBytes: number;
+}
+
+const transactionHex = (maxBytes: number) => ({ type: 'string', format: 'hex', minLength: 2, maxLength: 2 * maxBytes });
+
+function decodeTransaction(hex: string): Transaction {
+  try {
+    const transaction = Transaction.fromBytes(Buffer.from(hex, 'hex'));
+    transaction.validate();
+    return transaction;
+  } catch (error) {
+    throw new InvalidParamsError(`Invalid transaction: ${(error as Error).message}`);
+  }
+}
+
+export function createTxpoolEndpoints(options: TxpoolEndpointsOptions): RpcMethod[] {
+  const { pool, stateMachine, chainStore } = options;
+  const tipHeader = () => chainStore.getHeaderByHeight(chainStore.tipHeight());
+
+  const postTransaction: RpcMethod = {
+    namespace: 'txpool',
+    name: 'postTransaction',
+    request: {
+      type: 'object',
+      required: ['transaction'],
+      properties: { transaction: transactionHex(options.maxTransactionBytes) },
+      additionalProperties: false,
+    },
+    async invoke(params) {
+      const transaction = decodeTransaction(params.transaction as string);
+      const result = await pool.add(transaction);
+      // Lisk answers OK for a transaction the pool already holds.
+      if (result.status === 'rejected') throw new InvalidParamsError(result.error.message);
+      return { transactionId: transaction.id.toString('hex') };
+    },
+  };
+
+  const getTransactionsFromPool: RpcMethod = {
+    namespace: 'txpool',
+    name: 'getTransactionsFromPool',
+    request: {
+      type: 'object',
+      properties: { address: { type: 'string', format: 'lisk32' } },
+      additionalProperties: false,
+    },
+    invoke(params): TransactionJSON[] {
+      const transactions =
+        typeof params.address === 'string' ? pool.getByAddress(decodeLisk32Address(params.address)) : pool.getAll();
+      return transactions.map(tx => tx.toJSON());
+    },
+  };
+
+  const dryRunTransaction: RpcMethod = {
+    namespace: 'txpool',
+    name: 'dryRunTransaction',
+    request: {
+      type: 'object',
+      required: ['transaction'],
+      properties: {
+        transaction: transactionHex(options.maxTransactionBytes),
+        skipVerify: { type: 'boolean' },
+        strict: { type: 'boolean' },
+      },
+      additionalProperties: false,
+    },
+    async invoke(params): Promise<{ result: number; events: EventJSON[]; errorMessage?: string }> {
+      const transaction = decodeTransaction(params.transaction as string);
+      const header = tipHeader();
+      if (!header) throw new Error('The chain has no tip.');
+      const state = new OverlayState(options.moduleState());
+      const contextStore = new Map<string, unknown>();
+      if (params.skipVerify !== true) {
+        // lisk-sdk: a non-strict dry run checks only the command (no nonce, signature or fee).
+        const onlyCommand = params.strict !== true;
+        const verification = await stateMachine.verifyTransaction(
+          transaction,
+          state,
+          { height: header.height, timestamp: header.timestamp },
+          contextStore,
+          onlyCommand,
+        );
+        if (verification.status !== VerifyStatus.OK) {
+          return { result: TransactionExecutionResult.INVALID, events: [], errorMessage: verification.error?.message ?? 'Transaction verification failed.' };
+        }
+      }
+      const events = EventQueue.forBlock(header.height);
+      const assets = chainStore.getBlockByHeight(header.height).assets;
+      const result = await stateMachine.executeTransaction(
+        { state, events, contextStore, header, assets, setNextValidators: () => undefined },
+        transaction,
+      );
+      return { result, events: events.events().map((event, index) => eventToJSON({ ...event, index })) };
+    },
+  };
+
+  return [postTransaction, getTransactionsFromPool, dryRunTransaction];
+}

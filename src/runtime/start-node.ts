@@ -1,0 +1,204 @@
+import { readFileSync } from 'node:fs';
+import type { NodeConfigPlan } from '../config/resolve-node-config.js';
+import { BlockExecutor } from '../engine/block-executor.js';
+import type { ProcessedBlock } from '../engine/chain-processor.js';
+import { CommitPool } from '../engine/consensus/commit-pool.js';
+import { BlockGenerator } from '../engine/generator/block-generator.js';
+import { Forger } from '../engine/generator/forger.js';
+import { GeneratorStore } from '../engine/generator/generator-store.js';
+import { parseTransactionPoolConfig } from '../engine/txpool/config.js';
+import { StateMachinePoolVerifier, tipOf } from '../engine/txpool/pool-verifier.js';
+import { TransactionPool } from '../engine/txpool/transaction-pool.js';
+import { readBootstrapTransactions } from '../genesis/devnet/devnet-bootstrap.js';
+import type { Logger } from '../logger.js';
+import { openChain, type OpenChain } from '../node.js';
+import { genesisInfoJSON } from '../rpc/endpoints/node-info.js';
+import { NodeMetrics } from '../rpc/endpoints/node-metrics.js';
+import {
+  APP_READY,
+  APP_SHUTDOWN,
+  blockHeaderEventPayload,
+  CHAIN_NEW_BLOCK,
+  CHAIN_VALIDATORS_CHANGED,
+  newTransactionEventPayload,
+  TXPOOL_NEW_TRANSACTION,
+  validatorsChangedPayload,
+} from '../rpc/endpoints/engine-events.js';
+import { createTxpoolEndpoints } from '../rpc/endpoints/txpool-endpoints.js';
+import { IpcTransport } from '../rpc/ipc-transport.js';
+import { buildRegistry } from '../rpc/registry-builder.js';
+import { RpcServer } from '../rpc/server.js';
+import { DataDirLock } from './data-dir-lock.js';
+import { importGeneratorKeysFile } from './generator-keys-import.js';
+
+export interface StartNodeOptions {
+  readonly logger: Logger;
+  /** The data directory's lock, when the caller took it before writing the config there. */
+  readonly lock?: DataDirLock;
+  /** Unix seconds; injectable for tests. */
+  readonly now?: () => number;
+}
+
+/** A started node; `stop` is idempotent and leaves the store closed and consistent. */
+export interface RunningNode {
+  readonly chain: OpenChain;
+  readonly pool: TransactionPool;
+  readonly forger: Forger;
+  readonly rpc: RpcServer;
+  readonly dataPath: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a node from a resolved config (the `start` command's work after the config is
+ * settled): takes the data directory's lock, opens the chain (running genesis on a new store),
+ * loads the generator keys, and starts the pool, block production and the RPC transports.
+ * Everything the node does is published to RPC subscribers as lisk-sdk's events.
+ */
+export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions): Promise<RunningNode> {
+  const { logger } = options;
+  const { config } = plan;
+  const lock = options.lock ?? DataDirLock.acquire(plan.dataPath);
+  const cleanups: (() => Promise<void> | void)[] = [() => lock.release()];
+  const cleanUp = async (): Promise<void> => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  };
+  try {
+    const chain = await openChain({ dataPath: plan.dataPath, config: plan.chainConfig, genesisBlock: plan.genesisBlock, logger, now: options.now });
+    cleanups.push(() => chain.close());
+    const genesis = plan.chainConfig.genesis;
+    const metrics = new NodeMetrics();
+
+    const pool = new TransactionPool({
+      config: parseTransactionPoolConfig(config.transactionPool, genesis.maxTransactionsSize),
+      verifier: new StateMachinePoolVerifier(chain.stateMachine),
+      tip: tipOf(chain),
+      logger,
+    });
+
+    const generatorStore = new GeneratorStore(chain.env);
+    const commitPool = new CommitPool(chain.bft, genesis.minimumCertifyHeight);
+    let rpc: RpcServer | undefined;
+    const publish = (event: string, data: unknown): void => rpc?.publish(event, data);
+    const forger = new Forger({
+      generator: new BlockGenerator({
+        chainStore: chain.chainStore,
+        stateDb: chain.stateDb,
+        executor: new BlockExecutor(chain.stateMachine, chain.bft),
+        bft: chain.bft,
+        commitPool,
+        generatorStore,
+        genesisConfig: genesis,
+      }),
+      processor: chain.processor,
+      chainStore: chain.chainStore,
+      stateDb: chain.stateDb,
+      bft: chain.bft,
+      commitPool,
+      genesisConfig: genesis,
+      logger,
+      now: options.now,
+      candidates: () => pool.candidates(),
+      onInvalidTransactions: transactions => {
+        for (const transaction of transactions) pool.remove(transaction, { code: 'invalid', message: 'Invalid in a block.' });
+      },
+      onBlockProcessed: processed => onBlock(processed),
+    });
+
+    const onBlock = (processed: ProcessedBlock): void => {
+      metrics.recordBlock(processed.block.transactions.length);
+      void pool.onNewBlock(processed.block).catch(error => logger.error({ err: error }, 'Pool update after a block failed'));
+      publish(CHAIN_NEW_BLOCK, blockHeaderEventPayload(processed.block.header));
+      const { height } = processed.block.header;
+      if (chain.bft.parametersChangeAt(chain.stateDb.engineReader, height + 1)) {
+        const { precommitThreshold, certificateThreshold, validators } = chain.bft.getParameters(chain.stateDb.engineReader, height + 1);
+        publish(CHAIN_VALIDATORS_CHANGED, validatorsChangedPayload(precommitThreshold, certificateThreshold, validators));
+      }
+    };
+    pool.addListener({ transactionAdded: transaction => publish(TXPOOL_NEW_TRANSACTION, newTransactionEventPayload(transaction)) });
+
+    if (plan.generatorKeysFile) {
+      for (const keypair of importGeneratorKeysFile(plan.generatorKeysFile, generatorStore)) forger.enable(keypair);
+    }
+
+    const { registry } = buildRegistry({
+      chain,
+      chainID: genesis.chainID,
+      metrics,
+      stateProver: chain.stateDb,
+      now: options.now,
+      logger,
+      chainLimits: { maxIdsPerRequest: config.rpc.maxIDsPerRequest, maxHeightSpan: config.rpc.maxHeightSpan },
+      nodeInfo: {
+        version: config.system.version,
+        networkVersion: config.network.version,
+        genesis: genesisInfoJSON(genesis, config.genesis.block),
+        network: config.network,
+        syncing: () => false, // standalone: with no peers the node counts as synced
+        unconfirmedTransactions: () => pool.size,
+      },
+      extraMethods: createTxpoolEndpoints({
+        pool,
+        stateMachine: chain.stateMachine,
+        chainStore: chain.chainStore,
+        moduleState: () => chain.stateDb.moduleReader,
+        maxTransactionBytes: genesis.maxTransactionsSize,
+      }),
+    });
+    rpc = new RpcServer(
+      {
+        modes: config.rpc.modes,
+        host: config.rpc.host,
+        port: config.rpc.port,
+        allowedMethods: config.rpc.allowedMethods,
+        accessControlAllowOrigin: config.rpc.accessControlAllowOrigin,
+        maxBodyBytes: config.rpc.maxBodyBytes,
+        maxBatchSize: config.rpc.maxBatchSize,
+      },
+      registry,
+      logger,
+    );
+    if (config.rpc.modes.includes('ipc')) {
+      rpc.addTransport(new IpcTransport(rpc.dispatcher, { dataPath: plan.dataPath, maxMessageBytes: config.rpc.maxBodyBytes }, logger));
+    }
+    await rpc.start();
+    const server = rpc;
+    cleanups.push(() => server.stop());
+
+    pool.start();
+    cleanups.push(() => pool.stop());
+    if (plan.bootstrapTransactionsFile && chain.chainStore.tipHeight() === chain.chainStore.genesisHeight()) {
+      const transactions = readBootstrapTransactions(JSON.parse(readFileSync(plan.bootstrapTransactionsFile, 'utf8')));
+      for (const transaction of transactions) await pool.add(transaction);
+      logger.info({ count: transactions.length }, 'Submitted the network bootstrap transactions');
+    }
+    forger.start();
+    cleanups.push(() => forger.stop());
+
+    logger.info(
+      { dataPath: plan.dataPath, height: chain.chainStore.tipHeight(), rpc: `${config.rpc.host}:${server.port}`, generators: 'enabled' },
+      'Node started',
+    );
+    publish(APP_READY, {});
+
+    let stopping: Promise<void> | undefined;
+    return {
+      chain,
+      pool,
+      forger,
+      rpc: server,
+      dataPath: plan.dataPath,
+      stop: () => {
+        stopping ??= (async () => {
+          publish(APP_SHUTDOWN, {});
+          await cleanUp();
+          logger.info({}, 'Node stopped');
+        })();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * Issue 5's proof: `basalt start` with default settings on an empty data dir gives a live devnet
+ * — heights rise every block time, finality follows, a transfer sent over RPC lands in a block
+ * with its events — and a restart continues the same chain. A second node on the same data dir
+ * is refused without touching it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Transaction } from '../../src/chain/transaction.js';
+import { codec } from '../../src/codec/index.js';
+import { decodeLisk32, ed25519KeyPairFromPassphrase, MESSAGE_TAG_TRANSACTION, signData } from '../../src/crypto/index.js';
+import { runBasalt } from '../support/cli.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ACCOUNTS_PASSPHRASE =
+  'balcony timber spider replace olympic innocent obvious slogan select tunnel health adjust setup fork scrub lion coconut wife ice color process access minute palace';
+const CHAIN_ID = Buffer.from('04000000', 'hex');
+const TOKEN_ID = Buffer.from('0400000000000000', 'hex');
+
+const transferParamsSchema = {
+  $id: '/test/token/transfer',
+  type: 'object',
+  required: ['tokenID', 'amount', 'recipientAddress', 'data'],
+  properties: {
+    tokenID: { dataType: 'bytes', fieldNumber: 1 },
+    amount: { dataType: 'uint64', fieldNumber: 2 },
+    recipientAddress: { dataType: 'bytes', fieldNumber: 3 },
+    data: { dataType: 'string', fieldNumber: 4 },
+  },
+} as const;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+function startNode(dataPath: string, port: number): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'start', '--data-path', dataPath, '--api-port', String(port), '--log', 'warn'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+function stopNode(child: ChildProcess): Promise<number | null> {
+  return new Promise(resolve => {
+    if (child.exitCode !== null) return resolve(child.exitCode);
+    child.once('exit', code => resolve(code));
+    child.kill('SIGINT');
+  });
+}
+
+async function rpc<T>(port: number, method: string, params?: object): Promise<T> {
+  const response = await fetch(`http://127.0.0.1:${port}/rpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await response.json()) as { result?: T; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result as T;
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise(resolve => setTimeout(resolve, 250));
+  }
+  throw new Error(`Timed out waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ''}`);
+}
+
+interface Heights {
+  height: number;
+  finalizedHeight: number;
+}
+
+describe('basalt start (devnet defaults)', () => {
+  let dataPath: string;
+  let port: number;
+  let node: ChildProcess;
+
+  beforeAll(async () => {
+    dataPath = mkdtempSync(join(tmpdir(), 'basalt-devnet-'));
+    port = await freePort();
+    node = startNode(dataPath, port);
+  });
+
+  afterAll(async () => {
+    if (node) await stopNode(node);
+    rmSync(dataPath, { recursive: true, force: true });
+  });
+
+  it('produces a block every block time and finalizes them', async () => {
+    const first = await waitFor('height 2', async () => {
+      const info = await rpc<Heights>(port, 'system_getNodeInfo');
+      return info.height >= 2 ? info : undefined;
+    }, 60_000);
+    const later = await waitFor('finality', async () => {
+      const info = await rpc<Heights>(port, 'system_getNodeInfo');
+      return info.finalizedHeight >= 1 && info.height >= first.height + 3 ? info : undefined;
+    }, 60_000);
+    expect(later.height).toBeGreaterThan(first.height);
+    const blocks = await rpc<{ header: { height: number; timestamp: number } }[]>(port, 'chain_getBlocksByHeightBetween', {
+      from: later.height - 2,
+      to: later.height,
+    });
+    // One block per 3 s slot: consecutive blocks sit in strictly later slots (protocol.md §9).
+    const slots = blocks.map(block => Math.floor(block.header.timestamp / 3));
+    for (let i = 0; i < slots.length - 1; i += 1) expect(slots[i] as number).toBeGreaterThan(slots[i + 1] as number);
+  });
+
+  it('includes a transfer sent through the pool, with its events', async () => {
+    const sender = ed25519KeyPairFromPassphrase(ACCOUNTS_PASSPHRASE, "m/44'/134'/0'");
+    const recipient = decodeLisk32('lsks4hkwer2d588ee4joya3rca9tgb4whqo6vedxz');
+    const params = codec.encode(transferParamsSchema, { tokenID: TOKEN_ID, amount: 100_000_000n, recipientAddress: recipient, data: 'e2e' });
+    const unsigned = new Transaction({
+      module: 'token',
+      command: 'transfer',
+      nonce: 0n,
+      fee: 1_000_000n,
+      senderPublicKey: sender.publicKey,
+      params,
+      signatures: [],
+    });
+    const signature = signData(MESSAGE_TAG_TRANSACTION, CHAIN_ID, unsigned.signingBytes(), sender.privateKey);
+    const transaction = unsigned.withSignatures([signature]);
+    const { transactionId } = await rpc<{ transactionId: string }>(port, 'txpool_postTransaction', { transaction: transaction.bytes.toString('hex') });
+    expect(transactionId).toBe(transaction.id.toString('hex'));
+
+    const included = await waitFor('inclusion', async () => {
+      try {
+        return await rpc<{ id: string }>(port, 'chain_getTransactionByID', { id: transactionId });
+      } catch {
+        return undefined;
+      }
+    }, 60_000);
+    expect(included.id).toBe(transactionId);
+    const tip = await rpc<{ header: { height: number } }>(port, 'chain_getLastBlock');
+    let found: { name: string; data: string }[] | undefined;
+    for (let height = tip.header.height; height > 0 && !found; height -= 1) {
+      const transactions = await rpc<{ id: string }[]>(port, 'chain_getTransactionsByHeight', { height });
+      if (transactions.some(tx => tx.id === transactionId)) found = await rpc(port, 'chain_getEvents', { height });
+    }
+    const names = (found ?? []).map(event => event.name);
+    expect(names).toContain('transfer');
+    expect(found?.find(event => event.name === 'commandExecutionResult')?.data).toBe('0801');
+  });
+
+  it('refuses a second node on the same data dir', async () => {
+    const second = await runBasalt(['start', '--data-path', dataPath, '--api-port', String(await freePort())]);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toContain('is in use by another Basalt node');
+  });
+
+  it('continues the same chain after a restart', async () => {
+    const before = await rpc<Heights & { lastBlockID: string }>(port, 'system_getNodeInfo');
+    expect(await stopNode(node)).toBe(0);
+    node = startNode(dataPath, port);
+    const after = await waitFor('the restarted node to grow', async () => {
+      const info = await rpc<Heights>(port, 'system_getNodeInfo');
+      return info.height > before.height ? info : undefined;
+    }, 60_000);
+    const old = await rpc<{ header: { id: string } }>(port, 'chain_getBlockByHeight', { height: before.height });
+    expect(old.header.id).toBe(before.lastBlockID);
+    expect(after.finalizedHeight).toBeGreaterThanOrEqual(before.finalizedHeight);
+  });
+});
