@@ -1,4 +1,15 @@
-//! Basalt's native addon (see DESIGN.md, "Shape"). It is built into a `.node` file that Node loads
-//! as an N-API module; every function it will export has a TypeScript fallback with the same
-//! contract, and the tests run both and compare. The bindings and the first functions (SHA-256
-//! with CPU extensions, sparse merkle tree updates and proofs) arrive with the throughput issue.
+//! Basalt's native addon (see DESIGN.md, "Shape"): SHA-256 with the CPU's SHA extensions and the
+//! sparse Merkle tree's batch update and proof generation, behind hand-written N-API bindings.
+//! Every exported function has a TypeScript counterpart with the same contract (src/merkle,
+//! src/crypto); src/native loads this addon when it was built and the tests compare both.
+//!
+//! The pure parts (`sha256`, `smt`) know nothing of N-API, so `cargo test` runs them without
+//! node; the bindings (`napi`, `addon`) reference node's symbols and are left out of test builds.
+
+pub mod sha256;
+pub mod smt;
+
+#[cfg(not(test))]
+mod addon;
+#[cfg(not(test))]
+mod napi;

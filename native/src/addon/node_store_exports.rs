@@ -1,0 +1,100 @@
+//! The native node store seen from JavaScript: an opaque object (created by `nodeStoreCreate`)
+//! that owns a `NodeStore`, and the functions that read and change it.
+
+use crate::napi::env::{Env, JsError, JsResult};
+use crate::napi::sys::{napi_callback_info, napi_type_tag, napi_value};
+use crate::smt::store::{to_hash, FlatWriteSet, NodeStore};
+
+/// Marks the objects that own a NodeStore (random, fixed for this addon).
+const NODE_STORE_TAG: napi_type_tag = napi_type_tag { lower: 0x6261_7361_6c74_736d, upper: 0x9d1c_52e8_0f47_b3a1 };
+
+/// Rough bytes per stored node beyond its data (index entry and spare capacity), for V8's
+/// external-memory accounting.
+const INDEX_BYTES_PER_NODE: i64 = 64;
+
+/// The store owned by `value`, borrowed for the current call.
+pub fn store_argument<'a>(env: Env, value: napi_value) -> JsResult<&'a mut NodeStore> {
+    env.unwrap_boxed::<NodeStore>(value, &NODE_STORE_TAG, "store")
+}
+
+/// True when `value` is a store object (rather than a node-reader function).
+pub fn is_store(env: Env, value: napi_value) -> bool {
+    store_argument(env, value).is_ok()
+}
+
+fn footprint(store: &NodeStore) -> i64 {
+    store.nodes.arena_bytes() as i64 + store.nodes.len() as i64 * INDEX_BYTES_PER_NODE
+}
+
+fn hash_argument(env: Env, value: napi_value) -> JsResult<[u8; 32]> {
+    let bytes = env.bytes(value, "hash")?;
+    if bytes.len() != 32 {
+        return Err(JsError::Range(format!("hash must be 32 bytes, got {}", bytes.len())));
+    }
+    Ok(to_hash(bytes))
+}
+
+/// `nodeStoreCreate(): object` — a new empty store.
+pub fn node_store_create(env: Env, _info: napi_callback_info) -> JsResult<napi_value> {
+    env.wrap_boxed(Box::new(NodeStore::new()), &NODE_STORE_TAG)
+}
+
+/// `nodeStoreGet(store, hash): Buffer | undefined` — a copy of the node.
+pub fn node_store_get(env: Env, info: napi_callback_info) -> JsResult<napi_value> {
+    let ([store, hash], _) = env.args::<2>(info)?;
+    let hash = hash_argument(env, hash)?;
+    let store = store_argument(env, store)?;
+    match store.nodes.get(&hash) {
+        Some(data) => env.buffer_copy(data),
+        None => env.undefined(),
+    }
+}
+
+/// `nodeStoreSet(store, hash, data)` — stores a copy of `data` under `hash`.
+pub fn node_store_set(env: Env, info: napi_callback_info) -> JsResult<napi_value> {
+    let ([store, hash, data], _) = env.args::<3>(info)?;
+    let hash = hash_argument(env, hash)?;
+    let data = env.bytes(data, "data")?;
+    let store = store_argument(env, store)?;
+    let before = footprint(store);
+    store.nodes.insert(hash, data);
+    env.adjust_external_memory(footprint(store) - before);
+    env.undefined()
+}
+
+/// `nodeStoreDelete(store, hash)`.
+pub fn node_store_delete(env: Env, info: napi_callback_info) -> JsResult<napi_value> {
+    let ([store, hash], _) = env.args::<2>(info)?;
+    let hash = hash_argument(env, hash)?;
+    let store = store_argument(env, store)?;
+    let before = footprint(store);
+    store.nodes.remove(&hash);
+    env.adjust_external_memory(footprint(store) - before);
+    env.undefined()
+}
+
+/// `nodeStoreSize(store): number` — the number of stored nodes.
+pub fn node_store_size(env: Env, info: napi_callback_info) -> JsResult<napi_value> {
+    let ([store], _) = env.args::<1>(info)?;
+    let store = store_argument(env, store)?;
+    env.uint32(store.nodes.len() as u32)
+}
+
+/// `nodeStoreApply(store, writeHashes, writeData, writeEnds, removed, prune)` — a write set in
+/// the flat form smtUpdate returns, applied without a JavaScript object per node.
+pub fn node_store_apply(env: Env, info: napi_callback_info) -> JsResult<napi_value> {
+    let ([store, write_hashes, write_data, write_ends, removed, prune], _) = env.args::<6>(info)?;
+    let writes = FlatWriteSet {
+        write_hashes: env.bytes(write_hashes, "writeHashes")?,
+        write_data: env.bytes(write_data, "writeData")?,
+        write_ends: env.u32_array(write_ends, "writeEnds")?,
+        removed: env.bytes(removed, "removed")?,
+    };
+    writes.check().map_err(JsError::Range)?;
+    let prune = env.bool(prune, "prune")?;
+    let store = store_argument(env, store)?;
+    let before = footprint(store);
+    store.apply(&writes, prune);
+    env.adjust_external_memory(footprint(store) - before);
+    env.undefined()
+}

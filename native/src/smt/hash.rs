@@ -1,0 +1,64 @@
+//! LIP 0039 node hashes (protocol.md §6.2.2) with lisk-db's prefixes.
+
+use super::Hash;
+use crate::sha256;
+
+/// SHA-256 of the empty string: the hash of an empty node and the root of the empty tree.
+pub const EMPTY_HASH: Hash = [
+    0xe3, 0xb0, 0xc4, 0x42, 0x98, 0xfc, 0x1c, 0x14, 0x9a, 0xfb, 0xf4, 0xc8, 0x99, 0x6f, 0xb9, 0x24, 0x27, 0xae, 0x41,
+    0xe4, 0x64, 0x9b, 0x93, 0x4c, 0xa4, 0x95, 0x99, 0x1b, 0x78, 0x52, 0xb8, 0x55,
+];
+
+const LEAF_PREFIX: &[u8; 9] = b"LSK_SMTL_";
+const BRANCH_PREFIX: &[u8; 9] = b"LSK_SMTB_";
+
+#[inline]
+pub fn is_empty(hash: &Hash) -> bool {
+    *hash == EMPTY_HASH
+}
+
+/// `H("LSK_SMTB_" ‖ left ‖ right)`: always 73 bytes, assembled on the stack.
+#[inline]
+pub fn branch_hash(left: &Hash, right: &Hash) -> Hash {
+    let mut message = [0u8; 73];
+    message[..9].copy_from_slice(BRANCH_PREFIX);
+    message[9..41].copy_from_slice(left);
+    message[41..].copy_from_slice(right);
+    sha256::digest(&message)
+}
+
+/// `H("LSK_SMTL_" ‖ key ‖ value)`.
+#[inline]
+pub fn leaf_hash(key: &[u8], value: &[u8]) -> Hash {
+    let length = LEAF_PREFIX.len() + key.len() + value.len();
+    if length <= 256 {
+        let mut message = [0u8; 256];
+        message[..9].copy_from_slice(LEAF_PREFIX);
+        message[9..9 + key.len()].copy_from_slice(key);
+        message[9 + key.len()..length].copy_from_slice(value);
+        sha256::digest(&message[..length])
+    } else {
+        sha256::digest_parts(&[LEAF_PREFIX, key, value])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_hash_is_sha256_of_nothing() {
+        assert_eq!(EMPTY_HASH, sha256::digest(b""));
+    }
+
+    #[test]
+    fn leaf_hash_of_long_values_matches_short_path() {
+        let key = [7u8; 32];
+        let value = vec![9u8; 300];
+        assert_eq!(leaf_hash(&key, &value), sha256::digest(&[LEAF_PREFIX.as_slice(), &key, &value].concat()));
+        assert_eq!(
+            leaf_hash(&key, &value[..40]),
+            sha256::digest(&[LEAF_PREFIX.as_slice(), &key, &value[..40]].concat())
+        );
+    }
+}

@@ -1,0 +1,374 @@
+//! SMT nodes by hash, in memory: the map one operation reads from, and the native node store.
+
+use super::{Hash, SmtError};
+
+/// Where an operation gets the nodes its `NodeMap` lacks (for the addon: a JavaScript function
+/// over the caller's node store, or the native store).
+pub trait NodeSource {
+    type Error;
+    /// Looks up `hashes` and adds every node found to `nodes`; absent nodes are simply not added
+    /// (the operation reports them only if it really needs them).
+    fn fetch(&mut self, hashes: &[Hash], nodes: &mut NodeMap) -> Result<(), Self::Error>;
+}
+
+/// The source of an operation on the native store. Nodes are copied from the store into the
+/// operation's own small map a tree level at a time, as for a JavaScript store: the lookups of
+/// one level do not depend on each other, so their cache misses overlap (see `copy_many_into`),
+/// where the recursion that follows would wait for each in turn (a large store is mostly out of
+/// the CPU's caches).
+pub struct StoreSource<'a>(pub &'a NodeMap);
+
+impl NodeSource for StoreSource<'_> {
+    type Error = std::convert::Infallible;
+    fn fetch(&mut self, hashes: &[Hash], nodes: &mut NodeMap) -> Result<(), Self::Error> {
+        self.0.copy_many_into(hashes, nodes);
+        Ok(())
+    }
+}
+
+/// Where a node's bytes are in the arena: (start, length).
+pub type Position = (usize, usize);
+
+/// Slot values: empty, a removed entry (probing continues past it), or `(record + 1) << 16 | tag`.
+const EMPTY_SLOT: u64 = 0;
+const REMOVED_SLOT: u64 = 1;
+const TAG_BITS: u32 = 16;
+const TAG_MASK: u64 = (1 << TAG_BITS) - 1;
+/// A record in the arena: the 32-byte hash, the data length (u32, little-endian), the data.
+const RECORD_HEADER: usize = 36;
+/// Below this arena size garbage is not worth a compaction.
+const COMPACTION_FLOOR: usize = 1 << 20;
+/// Lookups in flight at once in `copy_many_into`.
+const LOOKAHEAD: usize = 16;
+
+/// Nodes by hash in an open-addressing table of 8-byte slots over one arena of records.
+///
+/// Node hashes are SHA-256 outputs, uniformly spread, so their first eight bytes pick the slot
+/// and two more bytes are kept in the slot as a tag: a lookup reads one slot and, nearly always,
+/// only the one record it is after (the hash is stored with the data, so the record is one
+/// contiguous read). With the 48-byte entries of a general-purpose map that was three cache
+/// misses per node in a store of millions; this is two, and batches overlap them.
+///
+/// Records are never moved while the map is only read (positions stay valid as the arena grows);
+/// removing leaves garbage behind, and the arena is compacted once garbage is half of it.
+pub struct NodeMap {
+    slots: Vec<u64>,
+    arena: Vec<u8>,
+    /// Occupied slots, removed ones included (they lengthen probes until the next resize).
+    used: usize,
+    live: usize,
+    garbage: usize,
+}
+
+#[inline]
+fn word(bytes: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(word)
+}
+
+#[inline]
+fn tag_of(hash: &Hash) -> u64 {
+    u64::from(u16::from_le_bytes([hash[8], hash[9]]))
+}
+
+/// True when the 32 bytes at `record` are `hash` (word compares, no call to memcmp).
+#[inline]
+fn same_hash(arena: &[u8], record: usize, hash: &Hash) -> bool {
+    let stored = &arena[record..record + 32];
+    word(stored, 0) == word(hash, 0)
+        && word(stored, 8) == word(hash, 8)
+        && word(stored, 16) == word(hash, 16)
+        && word(stored, 24) == word(hash, 24)
+}
+
+/// Hints the CPU to load the cache line at `pointer` (no effect on correctness).
+#[inline(always)]
+fn prefetch<T>(pointer: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults, whatever the address.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch(pointer as *const i8, core::arch::x86_64::_MM_HINT_T0)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = pointer;
+}
+
+impl NodeMap {
+    pub fn with_capacity(nodes: usize) -> NodeMap {
+        let slots = (nodes.max(8) * 2).next_power_of_two();
+        NodeMap { slots: vec![EMPTY_SLOT; slots], arena: Vec::with_capacity(nodes * 104), used: 0, live: 0, garbage: 0 }
+    }
+
+    #[inline]
+    fn mask(&self) -> usize {
+        self.slots.len() - 1
+    }
+
+    #[inline]
+    fn home(&self, hash: &Hash) -> usize {
+        (word(hash, 0) as usize) & self.mask()
+    }
+
+    /// Index of the slot holding `hash`, if stored.
+    #[inline]
+    fn find_slot(&self, hash: &Hash) -> Option<usize> {
+        let tag = tag_of(hash);
+        let mask = self.mask();
+        let mut index = self.home(hash);
+        loop {
+            let slot = self.slots[index];
+            if slot == EMPTY_SLOT {
+                return None;
+            }
+            if slot != REMOVED_SLOT && slot & TAG_MASK == tag {
+                let record = ((slot >> TAG_BITS) - 1) as usize;
+                if same_hash(&self.arena, record, hash) {
+                    return Some(index);
+                }
+            }
+            index = (index + 1) & mask;
+        }
+    }
+
+    #[inline]
+    fn record_position(&self, slot: u64) -> Position {
+        let record = ((slot >> TAG_BITS) - 1) as usize;
+        let length = u32::from_le_bytes(self.arena[record + 32..record + 36].try_into().expect("4 bytes")) as usize;
+        (record + RECORD_HEADER, length)
+    }
+
+    pub fn contains(&self, hash: &Hash) -> bool {
+        self.find_slot(hash).is_some()
+    }
+
+    #[inline]
+    pub fn position(&self, hash: &Hash) -> Option<Position> {
+        self.find_slot(hash).map(|index| self.record_position(self.slots[index]))
+    }
+
+    #[inline]
+    pub fn bytes(&self, (start, length): Position) -> &[u8] {
+        &self.arena[start..start + length]
+    }
+
+    #[inline]
+    pub fn get(&self, hash: &Hash) -> Option<&[u8]> {
+        self.position(hash).map(|position| self.bytes(position))
+    }
+
+    /// Keeps a copy of `data` under `hash`, replacing any node stored under that hash.
+    pub fn insert(&mut self, hash: Hash, data: &[u8]) {
+        if let Some(index) = self.find_slot(&hash) {
+            let position = self.record_position(self.slots[index]);
+            if self.bytes(position) == data {
+                return;
+            }
+            self.garbage += RECORD_HEADER + position.1;
+            self.slots[index] = self.append_record(&hash, data);
+            return;
+        }
+        if (self.used + 1) * 2 > self.slots.len() {
+            self.resize(((self.live + 1) * 2).next_power_of_two().max(self.slots.len()));
+        }
+        let slot = self.append_record(&hash, data);
+        let mask = self.mask();
+        let mut index = self.home(&hash);
+        // A removed slot could be reused, but only after checking the rest of the probe for
+        // `hash`, which find_slot just did: reusing the first free-or-removed slot is safe.
+        while self.slots[index] > REMOVED_SLOT {
+            index = (index + 1) & mask;
+        }
+        if self.slots[index] == EMPTY_SLOT {
+            self.used += 1;
+        }
+        self.slots[index] = slot;
+        self.live += 1;
+    }
+
+    fn append_record(&mut self, hash: &Hash, data: &[u8]) -> u64 {
+        let record = self.arena.len();
+        self.arena.extend_from_slice(hash);
+        self.arena.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        self.arena.extend_from_slice(data);
+        ((record as u64 + 1) << TAG_BITS) | tag_of(hash)
+    }
+
+    /// Forgets the node under `hash`, if any. Not to be called while an operation holds positions.
+    pub fn remove(&mut self, hash: &Hash) {
+        let Some(index) = self.find_slot(hash) else { return };
+        let (_, length) = self.record_position(self.slots[index]);
+        self.slots[index] = REMOVED_SLOT;
+        self.live -= 1;
+        self.garbage += RECORD_HEADER + length;
+        if self.garbage > COMPACTION_FLOOR && self.garbage * 2 > self.arena.len() {
+            self.compact();
+        }
+    }
+
+    /// Copies the nodes of `hashes` that this map holds into `into`. Lookups go in groups: the
+    /// home slots of a whole group are requested from memory first, then the records they point
+    /// to, and only then is each compared and copied, so that the cache misses of a group are
+    /// in flight together instead of one after another.
+    pub fn copy_many_into(&self, hashes: &[Hash], into: &mut NodeMap) {
+        if self.live == 0 {
+            return;
+        }
+        for group in hashes.chunks(LOOKAHEAD) {
+            for hash in group {
+                prefetch(&self.slots[self.home(hash)]);
+            }
+            for hash in group {
+                let slot = self.slots[self.home(hash)];
+                if slot > REMOVED_SLOT {
+                    prefetch(&self.arena[((slot >> TAG_BITS) - 1) as usize]);
+                }
+            }
+            for hash in group {
+                if let Some(position) = self.position(hash) {
+                    into.insert(*hash, self.bytes(position));
+                }
+            }
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// Forgets every node but keeps the memory, ready for the next operation.
+    pub fn clear(&mut self) {
+        self.slots.fill(EMPTY_SLOT);
+        self.arena.clear();
+        self.used = 0;
+        self.live = 0;
+        self.garbage = 0;
+    }
+
+    /// Makes room for at least `nodes` nodes without growing during the operation.
+    pub fn reserve(&mut self, nodes: usize) {
+        let slots = (nodes.max(8) * 2).next_power_of_two();
+        if slots > self.slots.len() {
+            self.resize(slots);
+        }
+        self.arena.reserve(nodes * 104);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
+    /// Number of slots of the table (its size in memory is eight bytes each, plus the arena).
+    pub fn capacity_slots(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Bytes held, garbage included (for memory accounting).
+    pub fn arena_bytes(&self) -> usize {
+        self.arena.len() + self.slots.len() * 8
+    }
+
+    /// Rebuilds the table with `slots` slots (dropping removed entries).
+    fn resize(&mut self, slots: usize) {
+        let old = std::mem::replace(&mut self.slots, vec![EMPTY_SLOT; slots]);
+        let mask = slots - 1;
+        for slot in old.into_iter().filter(|&slot| slot > REMOVED_SLOT) {
+            let record = ((slot >> TAG_BITS) - 1) as usize;
+            let mut index = (word(&self.arena, record) as usize) & mask;
+            while self.slots[index] != EMPTY_SLOT {
+                index = (index + 1) & mask;
+            }
+            self.slots[index] = slot;
+        }
+        self.used = self.live;
+    }
+
+    /// Copies the live records into a fresh arena and rebuilds the table around them.
+    fn compact(&mut self) {
+        let mut arena = Vec::with_capacity((self.arena.len() - self.garbage) * 5 / 4);
+        for slot in self.slots.iter_mut().filter(|slot| **slot > REMOVED_SLOT) {
+            let record = ((*slot >> TAG_BITS) - 1) as usize;
+            let length = u32::from_le_bytes(self.arena[record + 32..record + 36].try_into().expect("4 bytes")) as usize;
+            let moved = arena.len();
+            arena.extend_from_slice(&self.arena[record..record + RECORD_HEADER + length]);
+            *slot = ((moved as u64 + 1) << TAG_BITS) | (*slot & TAG_MASK);
+        }
+        self.arena = arena;
+        self.garbage = 0;
+        let slots = self.slots.len();
+        self.resize(slots);
+    }
+}
+
+/// Position of the node stored under `hash`, asking the source for it if it is not in the map.
+pub fn load<S: NodeSource>(source: &mut S, nodes: &mut NodeMap, hash: &Hash) -> Result<Position, SmtError<S::Error>> {
+    if let Some(position) = nodes.position(hash) {
+        return Ok(position);
+    }
+    source.fetch(std::slice::from_ref(hash), nodes).map_err(SmtError::Source)?;
+    nodes.position(hash).ok_or(SmtError::Missing(*hash))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sha256::digest;
+
+    fn hash(i: u32) -> Hash {
+        digest(&i.to_le_bytes())
+    }
+
+    #[test]
+    fn insert_replace_remove_and_compact() {
+        let mut map = NodeMap::with_capacity(4);
+        let big = vec![7u8; COMPACTION_FLOOR];
+        map.insert(hash(1), &big);
+        map.insert(hash(2), b"two");
+        map.insert(hash(2), b"deux");
+        assert_eq!(map.get(&hash(2)), Some(&b"deux"[..]));
+        assert_eq!(map.len(), 2);
+        map.insert(hash(3), &big);
+        map.remove(&hash(1));
+        map.remove(&hash(3));
+        // Two megabytes of garbage out of about two: compacted.
+        assert!(map.arena.len() < 100);
+        assert_eq!(map.get(&hash(2)), Some(&b"deux"[..]));
+        assert_eq!(map.get(&hash(1)), None);
+        assert_eq!(map.len(), 1);
+    }
+
+    #[test]
+    fn many_nodes_with_colliding_slots_and_tags() {
+        let mut map = NodeMap::with_capacity(1);
+        // Hashes that share home slot and tag, told apart by their other bytes.
+        let twin = |i: u8| {
+            let mut h = [0u8; 32];
+            h[31] = i;
+            h
+        };
+        for i in 0..50u8 {
+            map.insert(twin(i), &[i]);
+        }
+        for i in 0..5000u32 {
+            map.insert(hash(i), &i.to_le_bytes());
+        }
+        for i in (0..5000u32).step_by(3) {
+            map.remove(&hash(i));
+        }
+        for i in (0..50u8).step_by(2) {
+            map.remove(&twin(i));
+        }
+        for i in 0..5000u32 {
+            let expected = if i % 3 == 0 { None } else { Some(i.to_le_bytes().to_vec()) };
+            assert_eq!(map.get(&hash(i)).map(|b| b.to_vec()), expected, "node {i}");
+        }
+        for i in 0..50u8 {
+            assert_eq!(map.get(&twin(i)).is_some(), i % 2 == 1);
+        }
+        let mut copy = NodeMap::with_capacity(4);
+        let wanted: Vec<Hash> = (0..100).map(hash).collect();
+        map.copy_many_into(&wanted, &mut copy);
+        assert_eq!(copy.len(), 66);
+        assert_eq!(copy.get(&hash(1)), Some(&1u32.to_le_bytes()[..]));
+    }
+}

@@ -1,0 +1,25 @@
+import { SparseMerkleTree } from '../merkle/smt/index.js';
+import type { SmtNodeStore } from '../merkle/smt/index.js';
+import { nativeAddon } from './addon.js';
+import { NativeSparseMerkleTree } from './native-sparse-merkle-tree.js';
+
+export interface SparseMerkleTreeOptions {
+  /** Use the native addon when it is loaded (default true); false forces the TypeScript tree. */
+  readonly native?: boolean;
+}
+
+/**
+ * A sparse Merkle tree over `store` (LIP 0039; protocol.md §6.2): native-backed when the addon is
+ * loaded, the TypeScript SparseMerkleTree otherwise. Both honour the same contract and give the
+ * same results, so callers need not know which one they hold.
+ */
+export function createSparseMerkleTree(
+  store: SmtNodeStore,
+  keyLength: number,
+  options: SparseMerkleTreeOptions = {},
+): SparseMerkleTree {
+  if (nativeAddon !== undefined && options.native !== false) {
+    return new NativeSparseMerkleTree(store, keyLength, nativeAddon);
+  }
+  return new SparseMerkleTree(store, keyLength);
+}

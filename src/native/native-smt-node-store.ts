@@ -1,0 +1,69 @@
+import { InvalidParamsError } from '../errors.js';
+import type { SmtNodeStore, SmtWriteSet } from '../merkle/smt/index.js';
+import type { NativeAddon, NativeStoreHandle } from './native-addon.js';
+import { PackedSmtUpdateResult } from './packed-update-result.js';
+
+const HASH_LENGTH = 32;
+
+/**
+ * SMT node store held in native memory: the drop-in counterpart of InMemorySmtNodeStore (same
+ * methods, same semantics) for trees that need no database. A NativeSparseMerkleTree over it
+ * reads nodes without calling back into JavaScript, and a write set it produced is applied from
+ * its flat buffers: no JavaScript object per node on either side. That is what lets a batch of
+ * 10,000 updates into a tree of a million leaves stay in the tens of milliseconds, where reading
+ * nodes out of a JavaScript Map costs about a microsecond each.
+ *
+ * The memory is freed when the store object is garbage collected.
+ */
+export class NativeSmtNodeStore implements SmtNodeStore {
+  /** The native store (passed to the addon's SMT functions). */
+  readonly handle: NativeStoreHandle;
+
+  constructor(private readonly addon: NativeAddon) {
+    this.handle = addon.nodeStoreCreate();
+  }
+
+  /** A copy of the node stored under `hash` (it stays valid whatever the store does later). */
+  get(hash: Buffer): Buffer | undefined {
+    if (hash.length !== HASH_LENGTH) return undefined;
+    return this.addon.nodeStoreGet(this.handle, hash);
+  }
+
+  /** Number of stored nodes. */
+  get size(): number {
+    return this.addon.nodeStoreSize(this.handle);
+  }
+
+  /** Stores a copy of `data` under `hash` (replacing any node stored under that hash). */
+  set(hash: Buffer, data: Buffer): void {
+    this.addon.nodeStoreSet(this.handle, checkHash(hash), data);
+  }
+
+  /** Deletes the node stored under `hash`, if any. */
+  delete(hash: Buffer): void {
+    if (hash.length === HASH_LENGTH) this.addon.nodeStoreDelete(this.handle, hash);
+  }
+
+  /**
+   * Stores the nodes of a write set. With `prune`, the nodes it reports as no longer referenced
+   * are deleted first; leave it off while older roots must stay readable.
+   */
+  apply(writeSet: SmtWriteSet, prune = false): void {
+    if (writeSet instanceof PackedSmtUpdateResult) {
+      const { writeHashes, writeData, writeEnds, removedHashes } = writeSet;
+      this.addon.nodeStoreApply(this.handle, writeHashes, writeData, writeEnds, removedHashes, prune);
+      return;
+    }
+    if (prune) {
+      for (const hash of writeSet.removed) this.delete(hash);
+    }
+    for (const { hash, data } of writeSet.writes) this.set(hash, data);
+  }
+}
+
+function checkHash(hash: Buffer): Buffer {
+  if (hash.length !== HASH_LENGTH) {
+    throw new InvalidParamsError(`SMT node hashes are ${HASH_LENGTH} bytes, got ${hash.length}.`);
+  }
+  return hash;
+}
