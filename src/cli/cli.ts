@@ -1,9 +1,10 @@
 import { EXIT_NODE_ERROR, EXIT_USAGE, UsageError, type CliCommand, type CliIO } from './command.js';
+import { exportCommand } from './commands/blockchain-export.js';
 import { replayCommand } from './commands/blockchain-replay.js';
 import { genesisCreateCommand } from './commands/genesis-create.js';
 import { startCommand } from './commands/start.js';
 
-const commands: readonly CliCommand[] = [startCommand, replayCommand, genesisCreateCommand];
+const commands: readonly CliCommand[] = [startCommand, replayCommand, exportCommand, genesisCreateCommand];
 
 function usage(): string {
   const width = Math.max(...commands.map(command => command.name.length));

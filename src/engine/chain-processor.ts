@@ -33,6 +33,15 @@ export interface ProcessedBlock {
 }
 
 /**
+ * The tip-changing operations, handed to a task that holds the tip lock (see `withTipLock`).
+ * Calling the processor's own `processBlock` inside such a task would wait for itself.
+ */
+export interface TipWriter {
+  processBlock(block: Block): Promise<ProcessedBlock>;
+  revertTip(): Block;
+}
+
+/**
  * The block-receive path shared by replay, block generation and (later) peer sync: static
  * validation, checks against the tip (lisk-sdk consensus _verify), execution, the post-execution
  * root checks, and one atomic LMDB commit of block, events, state, tree and BFT data.
@@ -40,9 +49,29 @@ export interface ProcessedBlock {
  */
 export class ChainProcessor {
   private readonly now: () => number;
+  /** Settles when the last task queued for the tip lock has ended. */
+  private lockTail: Promise<unknown> = Promise.resolve();
+  /** Counts stored and deleted blocks: a block executed against an older tip is never committed. */
+  private tipChanges = 0;
+  private readonly writer: TipWriter = {
+    processBlock: block => this.applyBlock(block),
+    revertTip: () => this.revertTip(),
+  };
 
   constructor(private readonly options: ChainProcessorOptions) {
     this.now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  }
+
+  /**
+   * Runs `task` when every earlier tip-changing task (and `processBlock`) has ended, and lets
+   * nothing else apply a block until it ends: a multi-step change such as the fork choice's
+   * "revert the tip, apply the competitor, or restore the tip" (LIP 0014 case 4) is never
+   * interleaved with block production.
+   */
+  withTipLock<T>(task: (writer: TipWriter) => Promise<T> | T): Promise<T> {
+    const run = this.lockTail.then(() => task(this.writer));
+    this.lockTail = run.catch(() => undefined);
+    return run;
   }
 
   tipHeader(): BlockHeader {
@@ -75,11 +104,19 @@ export class ChainProcessor {
     });
   }
 
-  /** Validates, executes and commits a block on top of the tip. Throws InvalidBlockError. */
-  async processBlock(block: Block): Promise<ProcessedBlock> {
+  /**
+   * Validates, executes and commits a block on top of the tip, under the tip lock. Throws
+   * InvalidBlockError.
+   */
+  processBlock(block: Block): Promise<ProcessedBlock> {
+    return this.withTipLock(writer => writer.processBlock(block));
+  }
+
+  private async applyBlock(block: Block): Promise<ProcessedBlock> {
     const { chainStore, stateDb, executor, bft, env, genesisConfig } = this.options;
     const { header } = block;
     block.validate(genesisConfig.maxTransactionsSize);
+    const tipChanges = this.tipChanges;
     const tip = this.tipHeader();
     this.verifyAgainstTip(block, tip);
 
@@ -87,6 +124,11 @@ export class ChainProcessor {
     const finalizedHeader = chainStore.getHeaderByHeight(finalizedBefore) as BlockHeader;
     const maxRemovalHeight = Math.max(finalizedHeader.aggregateCommit.height, genesisConfig.minimumCertifyHeight - 1);
     const executed = await executor.execute(block, stateDb.moduleReader, stateDb.engineReader, maxRemovalHeight);
+    // Everything from here to the commit is synchronous: only this await could see the tip move
+    // (a revertTip outside the lock).
+    if (this.tipChanges !== tipChanges) {
+      throw new Error(`The tip changed while block ${header.height} was executed; the block was not stored.`);
+    }
     const stateUpdate = this.checkRoots(executed);
     const finalizedHeight = Math.max(finalizedBefore, bft.getHeights(executed.engineState).maxHeightPrecommitted);
 
@@ -95,10 +137,14 @@ export class ChainProcessor {
       chainStore.saveBlock(block, executed.events, finalizedHeight);
       stateDb.pruneDiffsUpTo(finalizedHeight);
     });
+    this.tipChanges += 1;
     return { block, events: executed.events, previousFinalizedHeight: finalizedBefore, finalizedHeight };
   }
 
-  /** Deletes the tip block and restores the state before it (non-finalized blocks only). */
+  /**
+   * Deletes the tip block and restores the state before it (non-finalized blocks only). Not
+   * queued behind the tip lock (it is synchronous); a block executing meanwhile is refused.
+   */
   revertTip(): Block {
     const { chainStore, stateDb, env } = this.options;
     const height = chainStore.tipHeight();
@@ -107,10 +153,12 @@ export class ChainProcessor {
     }
     const parent = chainStore.getHeaderByHeight(height - 1) as BlockHeader;
     const update = stateDb.prepareRevert(height, parent.stateRoot);
-    return env.transactionSync(() => {
+    const deleted = env.transactionSync(() => {
       stateDb.revert(height, update);
       return chainStore.deleteTipBlock();
     });
+    this.tipChanges += 1;
+    return deleted;
   }
 
   /** lisk-sdk consensus _verify: everything checkable before execution, in lisk's order. */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { NodeConfigPlan } from '../config/resolve-node-config.js';
 import { BlockExecutor } from '../engine/block-executor.js';
+import { BlockReceiver } from '../engine/block-receiver.js';
 import type { ProcessedBlock } from '../engine/chain-processor.js';
 import { CommitPool } from '../engine/consensus/commit-pool.js';
 import { BlockGenerator } from '../engine/generator/block-generator.js';
@@ -18,6 +19,8 @@ import {
   APP_READY,
   APP_SHUTDOWN,
   blockHeaderEventPayload,
+  CHAIN_DELETE_BLOCK,
+  CHAIN_FORKED,
   CHAIN_NEW_BLOCK,
   CHAIN_VALIDATORS_CHANGED,
   newTransactionEventPayload,
@@ -44,6 +47,8 @@ export interface RunningNode {
   readonly chain: OpenChain;
   readonly pool: TransactionPool;
   readonly forger: Forger;
+  /** Where blocks from outside (peer sync) enter: fork choice, then apply, switch or ignore. */
+  readonly receiver: BlockReceiver;
   readonly rpc: RpcServer;
   readonly dataPath: string;
   stop(): Promise<void>;
@@ -117,6 +122,24 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
     };
     pool.addListener({ transactionAdded: transaction => publish(TXPOOL_NEW_TRANSACTION, newTransactionEventPayload(transaction)) });
 
+    // Received blocks get the same bookkeeping as generated ones; a deleted block's transactions
+    // go back to the pool (lisk-sdk engine: generator.onDeleteBlock, chain_deleteBlock, chain_forked).
+    const receiver = new BlockReceiver({
+      processor: chain.processor,
+      chainStore: chain.chainStore,
+      clock: chain.bft,
+      maxTransactionsSize: genesis.maxTransactionsSize,
+      logger,
+    });
+    receiver.addListener({
+      blockApplied: processed => forger.afterBlock(processed),
+      blockDeleted: block => {
+        void pool.onDeleteBlock(block).catch(error => logger.error({ err: error }, 'Pool update after a deleted block failed'));
+        publish(CHAIN_DELETE_BLOCK, blockHeaderEventPayload(block.header));
+      },
+      forkDetected: block => publish(CHAIN_FORKED, blockHeaderEventPayload(block.header)),
+    });
+
     if (plan.generatorKeysFile) {
       for (const keypair of importGeneratorKeysFile(plan.generatorKeysFile, generatorStore)) forger.enable(keypair);
     }
@@ -186,6 +209,7 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
       chain,
       pool,
       forger,
+      receiver,
       rpc: server,
       dataPath: plan.dataPath,
       stop: () => {

@@ -1,0 +1,181 @@
+/**
+ * Issue 5's crash proof: a devnet node (`basalt start`, a real process) SIGKILLed at random
+ * moments while it produces blocks. After every kill the store reopens consistent, as it is and
+ * again after a restart that grows the chain and a clean stop: every stored block complete with
+ * its events, linked to its parent, the state at the tip's stateRoot, no stored block ever
+ * replaced, no two contradicting headers of one generator, and the generator store never behind
+ * a validator's last stored block (so a restart never signs a stored height again).
+ * BASALT_CRASH_RUNS sets the number of kills (CI: 2; the soak runs 12).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { open } from 'lmdb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BlockHeader } from '../../src/chain/block-header.js';
+import { ChainStore } from '../../src/chain/chain-store.js';
+import { areHeadersContradicting } from '../../src/chain/contradicting-headers.js';
+import { prepareNodeConfig } from '../../src/config/resolve-node-config.js';
+import { GeneratorStore } from '../../src/engine/generator/generator-store.js';
+import { openChain } from '../../src/node.js';
+
+const RUNS = Number(process.env.BASALT_CRASH_RUNS ?? 2);
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+interface RunningProcess {
+  readonly child: ChildProcess;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  output(): string;
+}
+
+function startNode(dataPath: string, port: number): RunningProcess {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'start', '--data-path', dataPath, '--api-port', String(port), '--log', 'warn'],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout?.on('data', chunk => (output += chunk));
+  child.stderr?.on('data', chunk => (output += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(resolve =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, exited, output: () => output };
+}
+
+async function nodeHeight(port: number): Promise<number | undefined> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'system_getNodeInfo' }),
+    });
+    return ((await response.json()) as { result?: { height: number } }).result?.height;
+  } catch {
+    return undefined; // not listening yet
+  }
+}
+
+/** Whether the data dir holds a chain store with its genesis block (a kill may come before). */
+async function hasChain(dataPath: string): Promise<boolean> {
+  const path = join(dataPath, 'basalt.lmdb');
+  if (!existsSync(path)) return false;
+  const env = open({ path, readOnly: true, compression: false, maxDbs: 32, mapSize: 2 ** 34 });
+  try {
+    return !new ChainStore(env).isEmpty();
+  } catch {
+    return false; // the named databases do not exist yet
+  } finally {
+    await env.close();
+  }
+}
+
+describe('SIGKILL during block production', () => {
+  let workDir: string;
+  let dataPath: string;
+  let port: number;
+  /** Every block ID ever seen in the store, by height: a stored block is never replaced. */
+  const seen = new Map<number, string>();
+
+  beforeAll(async () => {
+    workDir = mkdtempSync(join(tmpdir(), 'basalt-crash-production-'));
+    dataPath = join(workDir, 'data');
+    port = await freePort();
+  });
+  afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+  /** Opens the stopped node's store and checks it through; returns the tip height. */
+  async function checkStore(when: string): Promise<number> {
+    const plan = prepareNodeConfig({ dataPath });
+    const chain = await openChain({ dataPath, config: plan.chainConfig, genesisBlock: plan.genesisBlock });
+    try {
+      const { chainStore } = chain;
+      const genesisHeight = chainStore.genesisHeight();
+      const tipHeight = chainStore.tipHeight();
+      const headers: BlockHeader[] = [];
+      for (let height = genesisHeight; height <= tipHeight; height += 1) {
+        const block = chainStore.getBlockByHeight(height);
+        const { header } = block;
+        expect(header.height, when).toBe(height);
+        expect(chainStore.getEvents(height), `${when}: events of ${height}`).toBeDefined();
+        if (height > genesisHeight) {
+          expect(header.previousBlockID.equals((headers[headers.length - 1] as BlockHeader).id), `${when}: link at ${height}`).toBe(true);
+        }
+        headers.push(header);
+        const id = header.id.toString('hex');
+        expect(seen.get(height) ?? id, `${when}: block ${height} was replaced`).toBe(id);
+        seen.set(height, id);
+      }
+      for (const height of seen.keys()) expect(height <= tipHeight, `${when}: block ${height} disappeared`).toBe(true);
+      expect(chain.stateDb.root().equals(chain.processor.tipHeader().stateRoot), `${when}: state root`).toBe(true);
+
+      // No generator signed two contradicting headers, and its generator info covers its blocks.
+      const byGenerator = new Map<string, BlockHeader[]>();
+      for (const header of headers.slice(1)) {
+        const key = header.generatorAddress.toString('hex');
+        byGenerator.set(key, [...(byGenerator.get(key) ?? []), header]);
+      }
+      const generatorStore = new GeneratorStore(chain.env);
+      for (const [address, own] of byGenerator) {
+        for (let i = 0; i < own.length; i += 1) {
+          for (let j = i + 1; j < own.length; j += 1) {
+            const [a, b] = [own[i] as BlockHeader, own[j] as BlockHeader];
+            expect(areHeadersContradicting(a, b), `${when}: ${address} at heights ${a.height} and ${b.height}`).toBe(false);
+          }
+        }
+        const last = own[own.length - 1] as BlockHeader;
+        const info = generatorStore.getInfo(last.generatorAddress);
+        expect(info?.height ?? -1, `${when}: generator info of ${address}`).toBeGreaterThanOrEqual(last.height);
+      }
+      return tipHeight;
+    } finally {
+      await chain.close();
+    }
+  }
+
+  it(`keeps a consistent, growing chain without double signing across ${RUNS} random kills`, async () => {
+    let tip = -1;
+    const tips: number[] = [];
+    for (let run = 0; run < RUNS; run += 1) {
+      // Start-up (tsx, config, genesis) takes 1-3 s, then a block every 3 s: kill anywhere in it.
+      const victim = startNode(dataPath, port);
+      await new Promise(resolve => setTimeout(resolve, 1000 + Math.floor(Math.random() * 8000)));
+      victim.child.kill('SIGKILL');
+      const ended = await victim.exited;
+      expect(ended.signal ?? ended.code, victim.output()).toBe('SIGKILL');
+      if (await hasChain(dataPath)) tip = Math.max(tip, await checkStore(`after kill ${run}`));
+
+      // The next start resumes from the killed store and produces on top of it.
+      const next = startNode(dataPath, port);
+      const deadline = Date.now() + 60_000;
+      while (((await nodeHeight(port)) ?? -1) <= tip) {
+        if (Date.now() > deadline || next.child.exitCode !== null) {
+          next.child.kill('SIGKILL');
+          throw new Error(`the restarted node did not grow past height ${tip}:\n${next.output()}`);
+        }
+        await new Promise(resolve => setTimeout(resolve, 250));
+      }
+      next.child.kill('SIGINT');
+      expect((await next.exited).code, next.output()).toBe(0);
+      const grown = await checkStore(`after restart ${run}`);
+      expect(grown).toBeGreaterThan(tip);
+      tip = grown;
+      tips.push(grown);
+    }
+    expect(tips).toHaveLength(RUNS);
+  }, RUNS * 90_000 + 30_000);
+});
