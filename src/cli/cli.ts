@@ -3,8 +3,55 @@ import { exportCommand } from './commands/blockchain-export.js';
 import { replayCommand } from './commands/blockchain-replay.js';
 import { genesisCreateCommand } from './commands/genesis-create.js';
 import { startCommand } from './commands/start.js';
+import { keysCreateCommand } from './commands/keys-create.js';
+import { keysImportCommand } from './commands/keys-import.js';
+import { keysExportCommand } from './commands/keys-export.js';
+import { keysEncryptCommand } from './commands/keys-encrypt.js';
+import { generatorEnableCommand } from './commands/generator-enable.js';
+import { generatorDisableCommand } from './commands/generator-disable.js';
+import { generatorStatusCommand } from './commands/generator-status.js';
+import { generatorExportCommand } from './commands/generator-export.js';
+import { generatorImportCommand } from './commands/generator-import.js';
+import { endpointInvokeCommand } from './commands/endpoint-invoke.js';
+import { endpointListCommand } from './commands/endpoint-list.js';
+import { transactionCreateCommand } from './commands/transaction-create.js';
+import { hashOnionCommand } from './commands/hash-onion.js';
+import { passphraseCreateCommand } from './commands/passphrase-create.js';
+import { passphraseEncryptCommand } from './commands/passphrase-encrypt.js';
+import { passphraseDecryptCommand } from './commands/passphrase-decrypt.js';
+import { blockGetCommand } from './commands/block-get.js';
+import { systemNodeInfoCommand } from './commands/system-node-info.js';
+import { systemMetadataCommand } from './commands/system-metadata.js';
+import { configShowCommand } from './commands/config-show.js';
+import { configCreateCommand } from './commands/config-create.js';
 
-const commands: readonly CliCommand[] = [startCommand, replayCommand, exportCommand, genesisCreateCommand];
+const commands: readonly CliCommand[] = [
+  startCommand,
+  replayCommand,
+  exportCommand,
+  genesisCreateCommand,
+  keysCreateCommand,
+  keysImportCommand,
+  keysExportCommand,
+  keysEncryptCommand,
+  generatorEnableCommand,
+  generatorDisableCommand,
+  generatorStatusCommand,
+  generatorExportCommand,
+  generatorImportCommand,
+  endpointInvokeCommand,
+  endpointListCommand,
+  transactionCreateCommand,
+  hashOnionCommand,
+  passphraseCreateCommand,
+  passphraseEncryptCommand,
+  passphraseDecryptCommand,
+  blockGetCommand,
+  systemNodeInfoCommand,
+  systemMetadataCommand,
+  configShowCommand,
+  configCreateCommand,
+];
 
 function usage(): string {
   const width = Math.max(...commands.map(command => command.name.length));

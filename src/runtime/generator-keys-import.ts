@@ -1,46 +1,77 @@
 import { readFileSync } from 'node:fs';
+import { validationErrors } from '../codec/index.js';
 import { decodeLisk32 } from '../crypto/index.js';
 import { keypairFromPlainKeys, type GeneratorKeypair } from '../engine/generator/generator-keypair.js';
-import type { GeneratorStore, PlainGeneratorKeys } from '../engine/generator/generator-store.js';
+import {
+  encodeEncryptedKeys,
+  encryptedKeysJsonSchema,
+  plainKeysJsonSchema,
+  type GeneratorStore,
+  type PlainGeneratorKeys,
+  type StoredEncryptedKeys,
+} from '../engine/generator/generator-store.js';
 
 interface KeysFileEntry {
-  address?: string;
-  plain?: { generatorKey?: string; generatorPrivateKey?: string; blsKey?: string; blsPrivateKey?: string };
+  address?: unknown;
+  plain?: Record<string, unknown>;
   encrypted?: Record<string, unknown>;
 }
 
-const hex = (value: string | undefined, name: string, address: string): Buffer => {
-  if (typeof value !== 'string' || !/^([0-9a-f]{2})+$/i.test(value)) {
-    throw new Error(`Keys file entry ${address}: ${name} is missing or not hex.`);
-  }
-  return Buffer.from(value, 'hex');
-};
+const hasMembers = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && Object.keys(value).length > 0;
+
+/** Schema problems as paths and reasons only: the validator never echoes values (no key leaks). */
+function checkShape(schema: object, value: unknown, what: string): void {
+  const problems = validationErrors(schema, value);
+  if (problems.length > 0) throw new Error(`${what} is malformed (${problems.slice(0, 3).join('; ')}).`);
+}
+
+/** The plain keys of a keys.json entry as bytes (hex checked, consistency checked by the caller). */
+export function plainKeysFromJson(plain: Record<string, unknown>, what: string): PlainGeneratorKeys {
+  checkShape(plainKeysJsonSchema, plain, what);
+  return {
+    generatorKey: Buffer.from(plain.generatorKey as string, 'hex'),
+    generatorPrivateKey: Buffer.from(plain.generatorPrivateKey as string, 'hex'),
+    blsKey: Buffer.from(plain.blsKey as string, 'hex'),
+    blsPrivateKey: Buffer.from(plain.blsPrivateKey as string, 'hex'),
+  };
+}
 
 /**
- * Imports a Lisk `keys.json` (cli_migration.md §2.1) into the generator store at start-up, as
- * lisk-sdk does with `generator.keys.fromFile`. Entries with plain keys become enabled
- * generators; encrypted entries need `generator_updateStatus` with the password (the running
- * node never sees a password at start). Returns the enabled keypairs.
+ * Imports a Lisk `keys.json` (cli_migration.md §1.6 "Startup", §2.1) into the generator store,
+ * as lisk-sdk's generator does with `generator.keys.fromFile`: an entry with a non-empty
+ * `encrypted` object is stored encrypted (its plain keys, if any, are NOT stored), otherwise
+ * its plain keys are stored. Returns the keypairs of every plain key now in the store (see
+ * `storedPlainKeypairs`): those are the validators that generate without a password.
  */
 export function importGeneratorKeysFile(path: string, store: GeneratorStore): GeneratorKeypair[] {
   const parsed = JSON.parse(readFileSync(path, 'utf8')) as { keys?: KeysFileEntry[] };
   if (!Array.isArray(parsed.keys)) throw new Error(`Keys file ${path} has no "keys" array.`);
-  const enabled: GeneratorKeypair[] = [];
   for (const entry of parsed.keys) {
-    const label = entry.address ?? '(no address)';
     if (typeof entry.address !== 'string') throw new Error(`Keys file ${path}: an entry has no address.`);
+    const label = `Keys file ${path}: entry ${entry.address}`;
     const address = decodeLisk32(entry.address);
-    if (entry.plain && Object.keys(entry.plain).length > 0) {
-      const plain: PlainGeneratorKeys = {
-        generatorKey: hex(entry.plain.generatorKey, 'generatorKey', label),
-        generatorPrivateKey: hex(entry.plain.generatorPrivateKey, 'generatorPrivateKey', label),
-        blsKey: hex(entry.plain.blsKey, 'blsKey', label),
-        blsPrivateKey: hex(entry.plain.blsPrivateKey, 'blsPrivateKey', label),
-      };
-      const keypair = keypairFromPlainKeys(address, plain);
+    if (hasMembers(entry.encrypted)) {
+      checkShape(encryptedKeysJsonSchema, entry.encrypted, `${label}: "encrypted"`);
+      store.setKeys(address, { type: 'encrypted', data: encodeEncryptedKeys(entry.encrypted as unknown as StoredEncryptedKeys) });
+    } else if (hasMembers(entry.plain)) {
+      const plain = plainKeysFromJson(entry.plain, `${label}: "plain"`);
+      keypairFromPlainKeys(address, plain); // refuse inconsistent keys before storing them
       store.setKeys(address, { type: 'plain', data: plain });
-      enabled.push(keypair);
     }
   }
-  return enabled;
+  return storedPlainKeypairs(store);
+}
+
+/**
+ * The keypairs of every validator whose keys are stored plain (lisk-sdk generator
+ * `_loadGenerators`): a node enables them at start-up; encrypted keys wait for
+ * `generator_updateStatus` with the password. Throws when stored plain keys are inconsistent.
+ */
+export function storedPlainKeypairs(store: GeneratorStore): GeneratorKeypair[] {
+  const keypairs: GeneratorKeypair[] = [];
+  for (const { address, keys } of store.allKeys()) {
+    if (keys.type === 'plain') keypairs.push(keypairFromPlainKeys(address, keys.data));
+  }
+  return keypairs;
 }

@@ -27,12 +27,13 @@ import {
   TXPOOL_NEW_TRANSACTION,
   validatorsChangedPayload,
 } from '../rpc/endpoints/engine-events.js';
+import { createGeneratorEndpoints } from '../rpc/endpoints/generator-endpoints.js';
 import { createTxpoolEndpoints } from '../rpc/endpoints/txpool-endpoints.js';
 import { IpcTransport } from '../rpc/ipc-transport.js';
 import { buildRegistry } from '../rpc/registry-builder.js';
 import { RpcServer } from '../rpc/server.js';
 import { DataDirLock } from './data-dir-lock.js';
-import { importGeneratorKeysFile } from './generator-keys-import.js';
+import { importGeneratorKeysFile, storedPlainKeypairs } from './generator-keys-import.js';
 
 export interface StartNodeOptions {
   readonly logger: Logger;
@@ -140,9 +141,12 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
       forkDetected: block => publish(CHAIN_FORKED, blockHeaderEventPayload(block.header)),
     });
 
-    if (plan.generatorKeysFile) {
-      for (const keypair of importGeneratorKeysFile(plan.generatorKeysFile, generatorStore)) forger.enable(keypair);
-    }
+    // As lisk-sdk: the keys file is imported into the generator store, then every stored plain
+    // key is enabled; encrypted keys wait for generator_updateStatus with their password.
+    const plainKeypairs = plan.generatorKeysFile
+      ? importGeneratorKeysFile(plan.generatorKeysFile, generatorStore)
+      : storedPlainKeypairs(generatorStore);
+    for (const keypair of plainKeypairs) forger.enable(keypair);
 
     const { registry } = buildRegistry({
       chain,
@@ -160,13 +164,23 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
         syncing: () => false, // standalone: with no peers the node counts as synced
         unconfirmedTransactions: () => pool.size,
       },
-      extraMethods: createTxpoolEndpoints({
-        pool,
-        stateMachine: chain.stateMachine,
-        chainStore: chain.chainStore,
-        moduleState: () => chain.stateDb.moduleReader,
-        maxTransactionBytes: genesis.maxTransactionsSize,
-      }),
+      extraMethods: [
+        ...createTxpoolEndpoints({
+          pool,
+          stateMachine: chain.stateMachine,
+          chainStore: chain.chainStore,
+          moduleState: () => chain.stateDb.moduleReader,
+          maxTransactionBytes: genesis.maxTransactionsSize,
+        }),
+        ...createGeneratorEndpoints({
+          store: generatorStore,
+          forger,
+          chainStore: chain.chainStore,
+          blockTime: genesis.blockTime,
+          syncing: () => false,
+          logger,
+        }),
+      ],
     });
     rpc = new RpcServer(
       {

@@ -8,6 +8,10 @@ export interface GeneratedInfo {
   readonly maxHeightGenerated: number;
 }
 
+/**
+ * A validator's stored keys: plain keys, or the storage bytes of an encrypted key object
+ * (`encodeEncryptedKeys` / `decodeEncryptedKeys`).
+ */
 export type StoredGeneratorKeys =
   | { readonly type: 'plain'; readonly data: PlainGeneratorKeys }
   | { readonly type: 'encrypted'; readonly data: Buffer };
@@ -44,6 +48,116 @@ export const plainGeneratorKeysSchema: Schema = {
     blsPrivateKey: { dataType: 'bytes', fieldNumber: 4 },
   },
 };
+
+/**
+ * How the node stores an encrypted key object (lisk-sdk generator `encryptedMessageSchema`,
+ * cli_migration.md §2.5): the EncryptedMessageObject of §2.3 with its hex values kept as
+ * strings and WITHOUT `mac` (the SDK drops it here; decryption never needs it).
+ */
+export const encryptedMessageStorageSchema: Schema = {
+  $id: '/generator/encryptedMessage',
+  type: 'object',
+  required: ['version', 'ciphertext', 'kdf', 'kdfparams', 'cipher', 'cipherparams'],
+  properties: {
+    version: { dataType: 'string', fieldNumber: 1 },
+    ciphertext: { dataType: 'string', fieldNumber: 2 },
+    kdf: { dataType: 'string', fieldNumber: 3 },
+    kdfparams: {
+      type: 'object',
+      fieldNumber: 4,
+      required: ['parallelism', 'iterations', 'memorySize', 'salt'],
+      properties: {
+        parallelism: { dataType: 'uint32', fieldNumber: 1 },
+        iterations: { dataType: 'uint32', fieldNumber: 2 },
+        memorySize: { dataType: 'uint32', fieldNumber: 3 },
+        salt: { dataType: 'string', fieldNumber: 4 },
+      },
+    },
+    cipher: { dataType: 'string', fieldNumber: 5 },
+    cipherparams: {
+      type: 'object',
+      fieldNumber: 6,
+      required: ['iv', 'tag'],
+      properties: {
+        iv: { dataType: 'string', fieldNumber: 1 },
+        tag: { dataType: 'string', fieldNumber: 2 },
+      },
+    },
+  },
+};
+
+const hexString = { type: 'string', format: 'hex' } as const;
+const uint32 = { type: 'integer', minimum: 0, maximum: 0xffff_ffff } as const;
+
+/**
+ * JSON schema of an encrypted key object as `generator_setKeys` and keys files carry it
+ * (lisk-sdk setKeysRequestSchema's encrypted branch, with the `memorySize` typo of its schema
+ * fixed and every member the storage needs required). `mac` may be present and is ignored.
+ */
+export const encryptedKeysJsonSchema = {
+  type: 'object',
+  required: ['version', 'ciphertext', 'kdf', 'kdfparams', 'cipher', 'cipherparams'],
+  properties: {
+    version: { type: 'string' },
+    ciphertext: hexString,
+    mac: { type: 'string' },
+    kdf: { type: 'string', enum: ['argon2id', 'PBKDF2'] },
+    kdfparams: {
+      type: 'object',
+      required: ['parallelism', 'iterations', 'memorySize', 'salt'],
+      properties: { parallelism: uint32, iterations: uint32, memorySize: uint32, salt: hexString },
+    },
+    cipher: { type: 'string', enum: ['aes-128-gcm'] },
+    cipherparams: {
+      type: 'object',
+      required: ['iv', 'tag'],
+      properties: { iv: hexString, tag: hexString },
+    },
+  },
+} as const;
+
+/** JSON schema of plain generator keys as hex (lisk-sdk setKeysRequestSchema's plain branch). */
+export const plainKeysJsonSchema = {
+  type: 'object',
+  required: ['generatorKey', 'generatorPrivateKey', 'blsKey', 'blsPrivateKey'],
+  properties: {
+    generatorKey: { type: 'string', format: 'hex', minLength: 64, maxLength: 64 },
+    generatorPrivateKey: { type: 'string', format: 'hex', minLength: 128, maxLength: 128 },
+    blsKey: { type: 'string', format: 'hex', minLength: 96, maxLength: 96 },
+    blsPrivateKey: { type: 'string', format: 'hex', minLength: 64, maxLength: 64 },
+  },
+} as const;
+
+/** An encrypted key object as stored (no `mac`), field order of the storage schema. */
+export interface StoredEncryptedKeys {
+  readonly version: string;
+  readonly ciphertext: string;
+  readonly kdf: string;
+  readonly kdfparams: { readonly parallelism: number; readonly iterations: number; readonly memorySize: number; readonly salt: string };
+  readonly cipher: string;
+  readonly cipherparams: { readonly iv: string; readonly tag: string };
+}
+
+/**
+ * The storage bytes of an encrypted key object (cli_migration.md §2.5). Members the schema does
+ * not know (`mac`) are dropped, as lisk-sdk's codec drops them.
+ */
+export function encodeEncryptedKeys(encrypted: StoredEncryptedKeys): Buffer {
+  const { version, ciphertext, kdf, kdfparams, cipher, cipherparams } = encrypted;
+  return codec.encode(encryptedMessageStorageSchema, {
+    version,
+    ciphertext,
+    kdf,
+    kdfparams: { parallelism: kdfparams.parallelism, iterations: kdfparams.iterations, memorySize: kdfparams.memorySize, salt: kdfparams.salt },
+    cipher,
+    cipherparams: { iv: cipherparams.iv, tag: cipherparams.tag },
+  });
+}
+
+/** The encrypted key object stored as `bytes` (inverse of encodeEncryptedKeys). */
+export function decodeEncryptedKeys(bytes: Uint8Array): StoredEncryptedKeys {
+  return codec.decode<StoredEncryptedKeys>(encryptedMessageStorageSchema, bytes);
+}
 
 const storedKeysSchema: Schema = {
   $id: '/generator/generatorKeysSchema',
@@ -94,6 +208,10 @@ export class GeneratorStore {
     this.env.transactionSync(() => {
       this.db.putSync(Buffer.concat([KEYS_PREFIX, address]), codec.encode(storedKeysSchema, { type: keys.type, data }));
     });
+  }
+
+  hasKeys(address: Buffer): boolean {
+    return this.db.getBinary(Buffer.concat([KEYS_PREFIX, address])) !== undefined;
   }
 
   allKeys(): { address: Buffer; keys: StoredGeneratorKeys }[] {

@@ -1,0 +1,140 @@
+/**
+ * Lisk's validator key file, `keys.json` (cli_migration.md §2.1): what keys:create writes,
+ * keys:encrypt rewrites, keys:import reads and keys:export/generator:export produce. Members
+ * appear in the order Lisk's tools write them.
+ */
+import { readFileSync } from 'node:fs';
+import { codec, validationErrors } from '../../codec/index.js';
+import { encryptMessageWithPassword, type EncryptMessageOptions, type EncryptedMessageObject, type ValidatorKeys } from '../../crypto/index.js';
+import { plainGeneratorKeysSchema } from '../../engine/generator/generator-store.js';
+
+/** The `plain` section of an entry. */
+export interface PlainKeysJSON {
+  generatorKeyPath?: string;
+  generatorKey: string;
+  generatorPrivateKey: string;
+  blsKeyPath?: string;
+  blsKey: string;
+  blsProofOfPossession?: string;
+  blsPrivateKey: string;
+}
+
+/** One entry of `keys`. `encrypted` is `{}` when the file is not encrypted. */
+export interface KeysFileEntry {
+  address: string;
+  keyPath?: string;
+  publicKey?: string;
+  privateKey?: string;
+  plain?: PlainKeysJSON;
+  encrypted?: Partial<EncryptedMessageObject>;
+}
+
+export interface KeysFile {
+  keys: KeysFileEntry[];
+}
+
+const hexOf = (length: number) => ({ type: 'string', format: 'hex', minLength: 2 * length, maxLength: 2 * length });
+
+const keysFileSchema = {
+  type: 'object',
+  required: ['keys'],
+  properties: {
+    keys: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['address'],
+        properties: {
+          address: { type: 'string', format: 'lisk32' },
+          keyPath: { type: 'string' },
+          publicKey: hexOf(32),
+          privateKey: hexOf(64),
+          plain: {
+            type: 'object',
+            required: ['generatorKey', 'generatorPrivateKey', 'blsKey', 'blsPrivateKey'],
+            properties: {
+              generatorKey: hexOf(32),
+              generatorPrivateKey: hexOf(64),
+              blsKey: hexOf(48),
+              blsPrivateKey: hexOf(32),
+              blsProofOfPossession: hexOf(96),
+            },
+          },
+          encrypted: { type: 'object' },
+        },
+      },
+    },
+  },
+} as const;
+
+/**
+ * Reads and checks a keys file. Problems are reported as paths and reasons, never values, so a
+ * malformed file cannot leak key material into an error.
+ */
+export function readKeysFile(path: string): KeysFile {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(code === 'ENOENT' ? `${path} does not exist.` : `${path} is not a readable JSON file.`);
+  }
+  const problems = validationErrors(keysFileSchema, json);
+  if (problems.length > 0) throw new Error(`${path} is not a keys file (${problems.slice(0, 3).join('; ')}).`);
+  return json as KeysFile;
+}
+
+/** True when an entry's `encrypted` member holds an encrypted object (Lisk: at least one member). */
+export function hasEncryptedKeys(entry: KeysFileEntry): entry is KeysFileEntry & { encrypted: Record<string, unknown> } {
+  return typeof entry.encrypted === 'object' && entry.encrypted !== null && Object.keys(entry.encrypted).length > 0;
+}
+
+/** The plaintext Lisk encrypts for an entry: the codec bytes of the four plain keys (§2.3). */
+export function plainKeysPlaintext(plain: PlainKeysJSON): Buffer {
+  return codec.encode(plainGeneratorKeysSchema, {
+    generatorKey: Buffer.from(plain.generatorKey, 'hex'),
+    generatorPrivateKey: Buffer.from(plain.generatorPrivateKey, 'hex'),
+    blsKey: Buffer.from(plain.blsKey, 'hex'),
+    blsPrivateKey: Buffer.from(plain.blsPrivateKey, 'hex'),
+  });
+}
+
+/** Encrypts an entry's plain keys with `password` (keys:create, keys:encrypt). */
+export async function encryptPlainKeys(plain: PlainKeysJSON, password: string, options: EncryptMessageOptions): Promise<EncryptedMessageObject> {
+  const plaintext = plainKeysPlaintext(plain);
+  try {
+    return await encryptMessageWithPassword(plaintext, password, options);
+  } finally {
+    plaintext.fill(0);
+  }
+}
+
+/** An entry as keys:create writes it, from derived keys (cli_migration.md §2.1). */
+export function keysFileEntry(keys: ValidatorKeys, encrypted: EncryptedMessageObject | undefined): KeysFileEntry {
+  return {
+    address: keys.address,
+    keyPath: keys.keyPath,
+    publicKey: keys.publicKey.toString('hex'),
+    privateKey: keys.privateKey.toString('hex'),
+    plain: {
+      generatorKeyPath: keys.generatorKeyPath,
+      generatorKey: keys.generatorKey.toString('hex'),
+      generatorPrivateKey: keys.generatorPrivateKey.toString('hex'),
+      blsKeyPath: keys.blsKeyPath,
+      blsKey: keys.blsKey.toString('hex'),
+      blsProofOfPossession: keys.blsProofOfPossession.toString('hex'),
+      blsPrivateKey: keys.blsPrivateKey.toString('hex'),
+    },
+    encrypted: encrypted ?? {},
+  };
+}
+
+/** The answer of `generator_getAllKeys`. */
+export interface AllKeysResponse {
+  keys: { address: string; type: 'plain' | 'encrypted'; data: Record<string, unknown> }[];
+}
+
+/** keys:export / generator:export: `{address, encrypted}` or `{address, plain}` per stored key. */
+export function exportedKeys(response: AllKeysResponse): Record<string, unknown>[] {
+  return response.keys.map(key => (key.type === 'encrypted' ? { address: key.address, encrypted: key.data } : { address: key.address, plain: key.data }));
+}
