@@ -11,6 +11,7 @@ import { ChainProcessor } from './engine/chain-processor.js';
 import { Bft } from './engine/consensus/bft/bft.js';
 import { StateMachine } from './engine/state-machine/state-machine.js';
 import { silentLogger, type Logger } from './logger.js';
+import type { Module } from './modules/base/index.js';
 import { createMainchainModules, type MainchainModules } from './modules/mainchain.js';
 import { StateDb } from './state/state-db.js';
 
@@ -21,6 +22,8 @@ export interface OpenChainOptions {
   readonly logger?: Logger;
   /** Unix seconds; injectable for tests. */
   readonly now?: () => number;
+  /** Custom modules (plugins) appended after the mainchain modules, in the order returned. */
+  readonly extraModules?: (mainchain: MainchainModules) => readonly Module[];
 }
 
 export interface OpenChain {
@@ -51,7 +54,9 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
     const bft = new Bft(genesis.bftBatchSize, genesis.blockTime);
     // Lisk Core v4 chains carry the legacy module: registered when the genesis or config has it.
     const withLegacy = options.genesisBlock.assets.getAsset('legacy') !== undefined || 'legacy' in options.config.modules;
-    const modules = createMainchainModules({ genesisConfig: genesis, moduleConfigs: options.config.modules, withLegacy });
+    const mainchain = createMainchainModules({ genesisConfig: genesis, moduleConfigs: options.config.modules, withLegacy });
+    const extra = options.extraModules?.(mainchain) ?? [];
+    const modules: MainchainModules = extra.length === 0 ? mainchain : { ...mainchain, list: [...mainchain.list, ...extra] };
     const stateMachine = new StateMachine(modules.list, genesis.chainID, logger);
     const processor = new ChainProcessor({
       env,

@@ -29,6 +29,7 @@ import { ConfigError } from './config-error.js';
 import { DATA_DIR_GENESIS_FILE, defaultNodeConfig } from './config-defaults.js';
 import { flagsLayer, type ConfigFlags } from './config-flags.js';
 import { expandHome, firstExisting, pathCandidates, type PathOrigin } from './config-paths.js';
+import { absolutePluginPaths } from './plugin-paths.js';
 import { decodeGenesis, readConfigFile, readGenesisBytes, readStored, resolveGeneratorKeys } from './config-sources.js';
 import { dataDirConfigPaths, writeStoredNodeConfig, type DataDirExtraFile } from './data-dir-config.js';
 import { parseChainConfig, type ChainConfig } from './lisk-config.js';
@@ -164,6 +165,10 @@ export function prepareNodeConfig(options: ResolveNodeConfigOptions = {}): NodeC
   storedConfig.genesis.block = { fromFile: DATA_DIR_GENESIS_FILE };
   if (keys !== undefined) storedConfig.generator.keys.fromFile = keys.storedPath;
   if (legacyApiConfigFile !== undefined) storedConfig.legacyApi.configFile = legacyApiConfigFile;
+  // Plugin files are found from the config file that named them; the stored copy keeps them absolute.
+  storedConfig.plugins = absolutePluginPaths(storedConfig.plugins, (name, path) =>
+    pathCandidates(path, originOf(layer => get(layer, 'plugins', name, 'path') !== undefined), dataPath, home),
+  );
 
   const config = mergeConfigLayers(storedConfig, flagsLayer(options), { system: { dataPath, version } });
   throwIfInvalid(config, 'command-line flags');

@@ -29,5 +29,9 @@ const JSON_RPC_CODE_BY_ERROR_CODE: ReadonlyMap<string, number> = new Map([
  */
 export function jsonRpcCodeOf(error: unknown): number {
   if (error instanceof BasaltError) return JSON_RPC_CODE_BY_ERROR_CODE.get(error.code) ?? INTERNAL_ERROR;
+  // A BasaltError from another copy of the classes (a plugin importing Basalt's sources while the
+  // node runs from dist/) fails instanceof; its stable code still says what it is.
+  const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
+  if (typeof code === 'string') return JSON_RPC_CODE_BY_ERROR_CODE.get(code) ?? INTERNAL_ERROR;
   return INTERNAL_ERROR;
 }

@@ -15,10 +15,12 @@ import type { Logger } from '../logger.js';
 import { openChain, type OpenChain } from '../node.js';
 import { genesisInfoJSON } from '../rpc/endpoints/node-info.js';
 import { NodeMetrics } from '../rpc/endpoints/node-metrics.js';
+import { loadPlugins } from '../plugins/load-plugins.js';
 import {
   APP_READY,
   APP_SHUTDOWN,
   blockHeaderEventPayload,
+  NODE_EVENTS,
   CHAIN_DELETE_BLOCK,
   CHAIN_FORKED,
   CHAIN_NEW_BLOCK,
@@ -70,7 +72,16 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
     for (const cleanup of cleanups.reverse()) await cleanup();
   };
   try {
-    const chain = await openChain({ dataPath: plan.dataPath, config: plan.chainConfig, genesisBlock: plan.genesisBlock, logger, now: options.now });
+    const plugins = await loadPlugins(config.plugins, { logger, baseDir: plan.dataPath });
+    const chain = await openChain({
+      dataPath: plan.dataPath,
+      config: plan.chainConfig,
+      genesisBlock: plan.genesisBlock,
+      logger,
+      now: options.now,
+      extraModules: mainchain =>
+        plugins.createModules({ mainchain, genesisConfig: plan.chainConfig.genesis, moduleConfigs: plan.chainConfig.modules }),
+    });
     cleanups.push(() => chain.close());
     const genesis = plan.chainConfig.genesis;
     const metrics = new NodeMetrics();
@@ -85,7 +96,10 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
     const generatorStore = new GeneratorStore(chain.env);
     const commitPool = new CommitPool(chain.bft, genesis.minimumCertifyHeight);
     let rpc: RpcServer | undefined;
-    const publish = (event: string, data: unknown): void => rpc?.publish(event, data);
+    const publish = (event: string, data: unknown): void => {
+      rpc?.publish(event, data);
+      plugins.notify(event, data);
+    };
     const forger = new Forger({
       generator: new BlockGenerator({
         chainStore: chain.chainStore,
@@ -148,6 +162,12 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
       : storedPlainKeypairs(generatorStore);
     for (const keypair of plainKeypairs) forger.enable(keypair);
 
+    const pluginRpc = plugins.attach({
+      chainID: genesis.chainID,
+      chainStore: chain.chainStore,
+      moduleState: () => chain.stateDb.moduleReader,
+      publish,
+    });
     const { registry } = buildRegistry({
       chain,
       chainID: genesis.chainID,
@@ -180,7 +200,9 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
           syncing: () => false,
           logger,
         }),
+        ...pluginRpc.methods,
       ],
+      events: [...NODE_EVENTS, ...pluginRpc.events],
     });
     rpc = new RpcServer(
       {
@@ -198,6 +220,8 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
     if (config.rpc.modes.includes('ipc')) {
       rpc.addTransport(new IpcTransport(rpc.dispatcher, { dataPath: plan.dataPath, maxMessageBytes: config.rpc.maxBodyBytes }, logger));
     }
+    cleanups.push(() => plugins.stop());
+    await plugins.start(registry);
     await rpc.start();
     const server = rpc;
     cleanups.push(() => server.stop());
