@@ -5,6 +5,13 @@
  *
  * - pos: 7 init validators with equal self-stakes and 2 standby validators with smaller ones;
  *   every stake is its validator's own (the tokens are locked under `pos` in the token asset).
+ *   As a migrated Lisk Core v4 mainchain has them (cli_migration.md §5.5), every validator is
+ *   banned and has the all-zero BLS key and proof of possession: with pos `useInvalidBLSKey`
+ *   lisk-sdk registers every genesis validator without a BLS key (it cannot give some validators
+ *   one and not others), and `legacy:registerKeys`, the only command that sets a BLS key later,
+ *   lifts a ban and refuses a validator that is not banned. The generator key is the one the
+ *   validator keeps: its dev generator key, or for the legacy validator its legacy account key
+ *   (what the migration takes from the v3 blocks and what `keys:create --add-legacy` reuses).
  * - token: the validators, the funded dev accounts, the legacy key's v4 address (enough for the
  *   reclaim fee), and the legacy reserve, whose `legacy` lock equals the legacy accounts' total
  *   (lisk-core's legacy genesis rule).
@@ -12,6 +19,7 @@
  * - interoperability: the mainchain's own name and nonce, no sidechains.
  */
 import type { Schema } from '../../codec/index.js';
+import { ValidationError } from '../../errors.js';
 import { codec } from '../../codec/index.js';
 import { addressFromPublicKey } from '../../crypto/index.js';
 import { genesisInteroperabilitySchema } from '../../modules/interoperability/schemas.js';
@@ -36,17 +44,31 @@ interface UserEntry {
 
 const byAddress = (a: { address: Buffer }, b: { address: Buffer }): number => a.address.compare(b.address);
 
+/** lisk-sdk's INVALID_BLS_KEY placeholder and the matching empty proof of possession. */
+const ZERO_BLS_KEY = Buffer.alloc(48);
+const ZERO_PROOF_OF_POSSESSION = Buffer.alloc(96);
+
+/** The pos name of validator `index`. */
+export function devnetValidatorName(spec: DevnetSpec, index: number): string {
+  return index === spec.legacyValidatorIndex ? 'basalt_dev_legacy' : `basalt_dev_${index}`;
+}
+
 function asset(module: string, schema: Schema, value: object): GenesisAssetsFile['assets'][number] {
   return { module, data: codec.toJSON(schema, value), schema };
 }
 
 /** The devnet genesis assets for a chain ID (the LSK token is chainID ‖ 00000000). */
 export function devnetGenesisAssets(spec: DevnetSpec, keys: DevnetKeys, chainID: Buffer): GenesisAssetsFile {
+  const validatorCount = spec.activeValidators + spec.standbyValidators;
+  if (!Number.isInteger(spec.legacyValidatorIndex) || spec.legacyValidatorIndex < spec.activeValidators || spec.legacyValidatorIndex >= validatorCount) {
+    // See DevnetSpec.legacyValidatorIndex: an init validator without keys would miss its slots.
+    throw new ValidationError([`.legacyValidatorIndex: must be a standby validator (${spec.activeValidators}..${validatorCount - 1})`]);
+  }
   const tokenID = Buffer.concat([chainID, Buffer.alloc(4)]);
   const validators = keys.validators.map((validator, index) => ({
     keys: validator,
     address: addressFromPublicKey(validator.publicKey),
-    name: `basalt_dev_${index}`,
+    name: devnetValidatorName(spec, index),
     selfStake: index < spec.activeValidators ? spec.activeSelfStake : spec.standbySelfStake,
   }));
 
@@ -54,11 +76,11 @@ export function devnetGenesisAssets(spec: DevnetSpec, keys: DevnetKeys, chainID:
     validators: [...validators].sort(byAddress).map(validator => ({
       address: validator.address,
       name: validator.name,
-      blsKey: validator.keys.blsKey,
-      proofOfPossession: validator.keys.blsProofOfPossession,
+      blsKey: ZERO_BLS_KEY,
+      proofOfPossession: ZERO_PROOF_OF_POSSESSION,
       generatorKey: validator.keys.generatorKey,
       lastGeneratedHeight: 0,
-      isBanned: false,
+      isBanned: true,
       reportMisbehaviorHeights: [],
       consecutiveMissedBlocks: 0,
       commission: spec.validatorCommission,

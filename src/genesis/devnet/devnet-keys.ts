@@ -3,7 +3,13 @@
  * `lisk-core keys:create` derives them (spec/cli_migration.md §2.1–§2.2), and written as a Lisk
  * keys.json so the node's generator (and Lisk Core) can load them unchanged.
  */
-import { addressFromPublicKey, deriveValidatorKeys, legacyKeyPairFromPassphrase, type ValidatorKeys } from '../../crypto/index.js';
+import {
+  addressFromPublicKey,
+  deriveLegacyValidatorKeys,
+  deriveValidatorKeys,
+  legacyKeyPairFromPassphrase,
+  type ValidatorKeys,
+} from '../../crypto/index.js';
 import { legacyAddressOfPublicKey } from '../../modules/legacy/index.js';
 import type { DevnetSpec } from './devnet-spec.js';
 
@@ -17,7 +23,11 @@ export interface DevnetLegacyAccount {
 }
 
 export interface DevnetKeys {
-  /** Validator n = account index n of the validator passphrase, in index order. */
+  /**
+   * Validator n = account index n of the validator passphrase, in index order, except validator
+   * spec.legacyValidatorIndex: the "legacy" entry of `keys:create --add-legacy` for that
+   * passphrase (account and generator key = its legacy key, BLS key at index 99999).
+   */
   readonly validators: readonly ValidatorKeys[];
   /** Funded accounts: account index n of the account passphrase (account key only matters). */
   readonly accounts: readonly ValidatorKeys[];
@@ -30,8 +40,13 @@ export function deriveDevnetKeys(spec: DevnetSpec): DevnetKeys {
   const derive = (passphrase: string, count: number) =>
     Array.from({ length: count }, (_, accountIndex) => deriveValidatorKeys(passphrase, { chainIndex: spec.keyChainIndex, accountIndex }));
   const legacyKey = legacyKeyPairFromPassphrase(spec.legacyPassphrase);
+  const validators = Array.from({ length: validatorCount }, (_, index) =>
+    index === spec.legacyValidatorIndex
+      ? deriveLegacyValidatorKeys(spec.validatorPassphrase, spec.keyChainIndex)
+      : deriveValidatorKeys(spec.validatorPassphrase, { chainIndex: spec.keyChainIndex, accountIndex: index }),
+  );
   return {
-    validators: derive(spec.validatorPassphrase, validatorCount),
+    validators,
     accounts: derive(spec.accountPassphrase, spec.devAccounts),
     legacy: {
       publicKey: legacyKey.publicKey,
@@ -61,7 +76,10 @@ function keysFileEntry(keys: ValidatorKeys): Record<string, unknown> {
   };
 }
 
-/** The dev validators' keys.json (`generator.keys.fromFile` of the devnet preset). */
+/**
+ * The dev validators' keys.json (`generator.keys.fromFile` of the devnet preset), the legacy
+ * validator included: once it has registered these keys the node forges its slots too.
+ */
 export function devValidatorsKeysFile(keys: DevnetKeys): { keys: Record<string, unknown>[] } {
   return { keys: keys.validators.map(keysFileEntry) };
 }

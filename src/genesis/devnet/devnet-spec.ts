@@ -5,6 +5,11 @@
  * THE PASSPHRASES BELOW ARE PUBLIC AND INSECURE. They exist so that anyone can run and script a
  * local chain; any account derived from them must be assumed to be controlled by everyone.
  * Each is the BIP-39 mnemonic (24 words) of the entropy SHA-256("<label>") for the label shown.
+ *
+ * The devnet is shaped like a migrated Lisk Core v4 mainchain in miniature (pos
+ * `useInvalidBLSKey`): every genesis validator starts banned and without a BLS key, the
+ * bootstrap transactions register the keys of all but the legacy validator, and the legacy
+ * validator registers its own with `transaction:create legacy registerKeys`.
  */
 
 export interface DevnetSpec {
@@ -18,6 +23,16 @@ export interface DevnetSpec {
   /** Validators 0..activeValidators-1 are the init (active) validators, the rest are standby. */
   readonly activeValidators: number;
   readonly standbyValidators: number;
+  /**
+   * The validator migrated from Lisk Core 3.x that still has to register its keys: its account
+   * is the legacy key of the validator passphrase (SHA-256 of the passphrase as Ed25519 seed),
+   * and it is left out of the bootstrap transactions. It must be a standby validator (index >=
+   * activeValidators): lisk-sdk gives the init validators their slots during the init rounds
+   * whether they are banned or not, so a key-less init validator would leave a slot of every
+   * round empty; a banned standby validator has no slot until it registers (pos elects only
+   * from the eligible-validators index, which a ban empties).
+   */
+  readonly legacyValidatorIndex: number;
   readonly initRounds: number;
   /** Beddows (1 LSK = 10^8 beddows). */
   readonly activeSelfStake: bigint;
@@ -48,6 +63,7 @@ export const DEVNET_SPEC: DevnetSpec = {
     'admit snow cruel stable ring kangaroo skirt tumble brief beach wing label equip ghost episode already gloom step garlic coffee photo gentle ready omit',
   activeValidators: 7,
   standbyValidators: 2,
+  legacyValidatorIndex: 8,
   initRounds: 3,
   // Weight 10 000 LSK each: the 7 active validators outrank the standby ones (2 000 LSK), which
   // are still above the pos minWeightStandby (1 000 LSK), so rounds have 7 + 2 validators.

@@ -1,7 +1,8 @@
 /** Basalt's devnet: its specification, keys, genesis assets, bootstrap transactions and files. */
 export { DEVNET_SPEC, type DevnetSpec } from './devnet-spec.js';
 export { deriveDevnetKeys, devValidatorsKeysFile, type DevnetKeys, type DevnetLegacyAccount } from './devnet-keys.js';
-export { devnetGenesisAssets } from './devnet-assets.js';
+export { devnetGenesisAssets, devnetValidatorName } from './devnet-assets.js';
+export { devnetMinimumCertifyHeight } from './devnet-certify-height.js';
 export {
   BOOTSTRAP_STAKE_AMOUNT,
   BOOTSTRAP_TRANSACTIONS_FILE,

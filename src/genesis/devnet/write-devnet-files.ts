@@ -6,11 +6,13 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parseChainConfig } from '../../config/lisk-config.js';
+import { parseChainConfig, type ChainConfig } from '../../config/lisk-config.js';
+import { ValidationError } from '../../errors.js';
 import { createGenesisBlock } from '../create-genesis-block.js';
 import { parseGenesisAssetsFile } from '../genesis-assets-file.js';
 import { devnetGenesisAssets } from './devnet-assets.js';
 import { BOOTSTRAP_TRANSACTIONS_FILE, bootstrapTransactionsFile, devnetBootstrapTransactions } from './devnet-bootstrap.js';
+import { devnetMinimumCertifyHeight } from './devnet-certify-height.js';
 import { deriveDevnetKeys, devValidatorsKeysFile } from './devnet-keys.js';
 import { devnetPassphrasesDoc } from './devnet-passphrases-doc.js';
 import { DEVNET_SPEC, type DevnetSpec } from './devnet-spec.js';
@@ -24,6 +26,7 @@ const json = (value: unknown): Buffer => Buffer.from(`${JSON.stringify(value, un
 export async function buildDevnetFiles(configFile: string, spec: DevnetSpec = DEVNET_SPEC): Promise<DevnetFiles> {
   const config = parseChainConfig(JSON.parse(readFileSync(configFile, 'utf8')), dirname(configFile));
   const { chainID } = config.genesis;
+  const minimumCertifyHeight = checkDevnetConfig(config, spec);
   const keys = deriveDevnetKeys(spec);
   const assetsFile = json(devnetGenesisAssets(spec, keys, chainID));
   const { block } = await createGenesisBlock({
@@ -36,8 +39,11 @@ export async function buildDevnetFiles(configFile: string, spec: DevnetSpec = DE
     ['genesis_assets.json', assetsFile],
     ['genesis_block.blob', block.bytes],
     ['dev-validators.json', json(devValidatorsKeysFile(keys))],
-    [BOOTSTRAP_TRANSACTIONS_FILE, json(bootstrapTransactionsFile(devnetBootstrapTransactions(keys, chainID, minFeePerByteOf(config.modules))))],
-    ['DEV_PASSPHRASES.md', Buffer.from(devnetPassphrasesDoc(spec, keys, chainID), 'utf8')],
+    [
+      BOOTSTRAP_TRANSACTIONS_FILE,
+      json(bootstrapTransactionsFile(devnetBootstrapTransactions(keys, chainID, spec.legacyValidatorIndex, minFeePerByteOf(config.modules)))),
+    ],
+    ['DEV_PASSPHRASES.md', Buffer.from(devnetPassphrasesDoc(spec, keys, chainID, minimumCertifyHeight), 'utf8')],
   ]);
 }
 
@@ -46,6 +52,24 @@ export async function writeDevnetFiles(dir: string): Promise<DevnetFiles> {
   const files = await buildDevnetFiles(join(dir, 'config.json'));
   for (const [name, content] of files) writeFileSync(join(dir, name), content, { mode: name === 'dev-validators.json' ? 0o600 : 0o644 });
   return files;
+}
+
+/**
+ * The hand-written config.json must match what the generated files assume: validators
+ * registered without BLS keys (pos useInvalidBLSKey) and certification starting at the last
+ * height of the first elected round (devnet-certify-height.ts). Returns minimumCertifyHeight.
+ */
+function checkDevnetConfig(config: ChainConfig, spec: DevnetSpec): number {
+  const roundLength = spec.activeValidators + spec.standbyValidators;
+  const expected = devnetMinimumCertifyHeight(spec.initRounds, roundLength);
+  const problems: string[] = [];
+  if (config.modules.pos?.useInvalidBLSKey !== true) problems.push('.modules.pos.useInvalidBLSKey: must be true');
+  if (config.genesis.bftBatchSize !== roundLength) problems.push(`.genesis.bftBatchSize: must be ${roundLength} (the pos round length)`);
+  if (config.genesis.minimumCertifyHeight !== expected) {
+    problems.push(`.genesis.minimumCertifyHeight: must be ${expected} (the last height of the first elected round)`);
+  }
+  if (problems.length > 0) throw new ValidationError(problems);
+  return expected;
 }
 
 /** The fee module's minFeePerByte of a config (lisk-sdk default 1000). */

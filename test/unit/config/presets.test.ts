@@ -43,7 +43,7 @@ describe('network presets', () => {
 
   it('carry Lisk Core v4 chain IDs, token IDs and certify heights', () => {
     const expected = {
-      devnet: ['04000000', 1, 3, 9],
+      devnet: ['04000000', 36, 3, 9],
       'devnet-101': ['04000000', 1, 10, 103],
       testnet: ['01000000', 20520176, 10, 103],
       mainnet: ['00000000', 23461753, 10, 103],

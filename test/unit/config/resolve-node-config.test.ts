@@ -212,7 +212,7 @@ describe('resolveNodeConfig: restarts and overwrite rules', () => {
     resolveNodeConfig({ dataPath });
     const before = snapshot(dataPath);
     expect(() => resolveNodeConfig({ dataPath, network: 'devnet-101' })).toThrow(
-      /already contains a different config \(its genesis block is 6b68c458\w+, the given one is 7a8e35e322dd313c2a3b9ccccd9e2655e6287e3bd91b019bf0666391e7c7662d\)/,
+      /already contains a different config \(its genesis block is e10bf313\w+, the given one is 7a8e35e322dd313c2a3b9ccccd9e2655e6287e3bd91b019bf0666391e7c7662d\)/,
     );
     expect(snapshot(dataPath)).toEqual(before);
     const plan = resolveNodeConfig({ dataPath, network: 'devnet-101', overwriteConfig: true });
