@@ -8,19 +8,16 @@
  * The last part checks each row of the README's "Deliberate differences from lisk-sdk 6.1's
  * RPC" on this node.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { createIPCClient, createWSClient, type APIClient } from '@liskhq/lisk-api-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { freePort, startBasaltNode, stopProcess, waitFor, waitForHeight, type NodeProcess } from '../support/node-process.js';
 import { Transaction } from '../../src/chain/transaction.js';
 import { addressFromPublicKey, ed25519KeyPairFromPassphrase, encodeLisk32, MESSAGE_TAG_TRANSACTION, verifyData } from '../../src/crypto/index.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // config/devnet/DEV_PASSPHRASES.md, "Funded accounts": public, devnet only.
 const ACCOUNTS_PASSPHRASE =
   'balcony timber spider replace olympic innocent obvious slogan select tunnel health adjust setup fork scrub lion coconut wife ice color process access minute palace';
@@ -38,40 +35,6 @@ function sensitiveByIssue(fullName: string): boolean {
   if (namespace === 'system') return !SYSTEM_PUBLIC.has(name);
   if (namespace === 'random') return RANDOM_HASH_ONION.has(name);
   return false;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-function stopNode(child: ChildProcess): Promise<number | null> {
-  return new Promise(resolve => {
-    if (child.exitCode !== null) return resolve(child.exitCode);
-    child.once('exit', code => resolve(code));
-    child.kill('SIGINT');
-  });
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    await new Promise(resolve => setTimeout(resolve, 250));
-  }
-  throw new Error(`Timed out waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ''}`);
 }
 
 interface JsonRpcAnswer {
@@ -145,8 +108,7 @@ function firstEvent<T>(client: APIClient, event: string, accept: (data: unknown)
 describe('@liskhq/lisk-api-client against a running devnet node', () => {
   let dataPath: string;
   let port: number;
-  let node: ChildProcess;
-  let stderr = '';
+  let node: NodeProcess | undefined;
   let ws: APIClient;
   let ipc: APIClient;
   const sender = ed25519KeyPairFromPassphrase(ACCOUNTS_PASSPHRASE, "m/44'/134'/0'");
@@ -158,18 +120,8 @@ describe('@liskhq/lisk-api-client against a running devnet node', () => {
     port = await freePort();
     const configFile = join(dataPath, 'override.json');
     writeFileSync(configFile, JSON.stringify({ rpc: { modes: ['ipc', 'ws', 'http'], allowedMethods: [], accessControlAllowOrigin: ALLOWED_ORIGIN } }));
-    node = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'start', '--data-path', join(dataPath, 'node'), '--api-port', String(port), '--config', configFile, '--log', 'warn'],
-      { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    node.stderr?.on('data', chunk => (stderr += String(chunk)));
-    await waitFor('the node to produce block 2', async () => {
-      const answer = await rpc(port, 'system_getNodeInfo');
-      return (answer.result as { height: number }).height >= 2 ? true : undefined;
-    }, 60_000).catch(error => {
-      throw new Error(`${(error as Error).message}\n${stderr}`);
-    });
+    node = startBasaltNode(['--data-path', join(dataPath, 'node'), '--api-port', String(port), '--config', configFile]);
+    await waitForHeight(port, 2, 60_000, { output: node.output });
     ws = await createWSClient(`ws://127.0.0.1:${port}/rpc-ws`);
     ipc = await createIPCClient(join(dataPath, 'node'));
   });
@@ -177,7 +129,7 @@ describe('@liskhq/lisk-api-client against a running devnet node', () => {
   afterAll(async () => {
     await ws?.disconnect().catch(() => undefined);
     await ipc?.disconnect().catch(() => undefined);
-    if (node) await stopNode(node);
+    if (node) await stopProcess(node.child);
     rmSync(dataPath, { recursive: true, force: true });
   });
 

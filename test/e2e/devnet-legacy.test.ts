@@ -11,19 +11,15 @@
  * The time from the start of the process to the first finalized block is printed (not asserted:
  * timing depends on the machine; the block count is asserted instead).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codec, type Schema } from '../../src/codec/index.js';
 import { decodeLisk32 } from '../../src/crypto/index.js';
 import { accountReclaimedDataSchema, keysRegisteredDataSchema } from '../../src/modules/legacy/events.js';
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const MAIN = join(ROOT, 'src/cli/main.ts');
+import { freePort, ROOT, rpc, startBasaltNode, stopProcess, waitFor, type NodeProcess } from '../support/node-process.js';
+import { runBasaltOnPty, type PtyResult } from '../support/pty.js';
 
 // Published devnet passphrases (config/devnet/DEV_PASSPHRASES.md): public, devnet only.
 const VALIDATORS_PASSPHRASE =
@@ -51,103 +47,13 @@ const legacyEntry = (JSON.parse(readFileSync(join(ROOT, 'config/devnet/dev-valid
   LEGACY_VALIDATOR_INDEX
 ] as KeysEntry;
 
-/**
- * Runs argv on a pseudo-terminal; for each [expected, answer] waits until `expected` appears in
- * the output, then types `answer` and Enter. Prints {code, transcript, answered} as JSON.
- */
-const PTY_DRIVER = `
-import json, os, pty, select, sys, time
-spec = json.loads(sys.stdin.read())
-pid, fd = pty.fork()
-if pid == 0:
-    os.chdir(spec['cwd'])
-    os.execvp(spec['argv'][0], spec['argv'])
-out = b''; pos = 0; step = 0; steps = spec['steps']
-deadline = time.time() + spec['timeout']
-while time.time() < deadline:
-    ready, _, _ = select.select([fd], [], [], 0.1)
-    if ready:
-        try:
-            data = os.read(fd, 65536)
-        except OSError:
-            data = b''
-        if not data:
-            break
-        out += data
-    while step < len(steps):
-        expected = steps[step][0].encode()
-        at = out.find(expected, pos)
-        if at < 0:
-            break
-        pos = at + len(expected)
-        os.write(fd, steps[step][1].encode() + b'\\r')
-        step += 1
-else:
-    os.kill(pid, 9)
-_, status = os.waitpid(pid, 0)
-code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1
-print(json.dumps({'code': code, 'transcript': out.decode('utf8', 'replace'), 'answered': step}))
-`;
-
 /** Everything the tools printed, scanned for secrets at the end. */
 const printed: string[] = [];
 
-function runOnPty(args: string[], steps: [string, string][]): Promise<{ code: number; transcript: string; answered: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('python3', ['-c', PTY_DRIVER], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', chunk => (stdout += chunk));
-    child.stderr.on('data', chunk => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', () => {
-      try {
-        const result = JSON.parse(stdout) as { code: number; transcript: string; answered: number };
-        printed.push(result.transcript);
-        resolve(result);
-      } catch {
-        reject(new Error(`pty driver failed: ${stderr}`));
-      }
-    });
-    child.stdin.end(JSON.stringify({ argv: [process.execPath, '--import', 'tsx', MAIN, ...args], cwd: ROOT, steps, timeout: 120 }));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-async function rpc<T>(port: number, method: string, params?: object): Promise<T> {
-  const response = await fetch(`http://127.0.0.1:${port}/rpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, intervalMs = 500): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    await new Promise(resolve => setTimeout(resolve, intervalMs));
-  }
-  throw new Error(`Timed out waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ''}`);
+async function runOnPty(args: string[], steps: [string, string][]): Promise<PtyResult> {
+  const result = await runBasaltOnPty(args, steps);
+  printed.push(result.transcript);
+  return result;
 }
 
 interface NodeInfo {
@@ -172,8 +78,7 @@ const decode = <T>(schema: Schema, event: EventJSON): T => codec.decode<T>(schem
 describe('the legacy module on the default devnet (real node)', () => {
   let dataPath: string;
   let port: number;
-  let node: ChildProcess;
-  let nodeLog = '';
+  let node: NodeProcess | undefined;
   let startedAt: number;
 
   /** The height of the block that includes transaction `id`, once it is included. */
@@ -198,21 +103,11 @@ describe('the legacy module on the default devnet (real node)', () => {
     port = await freePort();
     startedAt = Date.now();
     // Default settings (devnet preset, its own keys and bootstrap): only the data dir and the RPC port differ.
-    node = spawn(process.execPath, ['--import', 'tsx', MAIN, 'start', '--data-path', dataPath, '--api-port', String(port)], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    node.stdout?.on('data', chunk => (nodeLog += chunk));
-    node.stderr?.on('data', chunk => (nodeLog += chunk));
+    node = startBasaltNode(['--data-path', dataPath, '--api-port', String(port), '--log', 'info']);
   });
 
   afterAll(async () => {
-    if (node && node.exitCode === null) {
-      await new Promise(resolve => {
-        node.once('exit', resolve);
-        node.kill('SIGINT');
-      });
-    }
+    if (node) await stopProcess(node.child);
     rmSync(dataPath, { recursive: true, force: true });
   });
 
@@ -224,7 +119,6 @@ describe('the legacy module on the default devnet (real node)', () => {
         return info.finalizedHeight >= 1 ? info : undefined;
       },
       120_000,
-      250,
     );
     const seconds = (Date.now() - startedAt) / 1000;
     console.info(`devnet: first finalized block ${seconds.toFixed(1)} s after the process started (tip height ${first.height}, finalized ${first.finalizedHeight})`);
@@ -357,7 +251,7 @@ describe('the legacy module on the default devnet (real node)', () => {
           .sort((a, b) => a.header.height - b.header.height)[0];
       },
       240_000,
-      1_000,
+      { intervalMs: 1_000 },
     );
     expect(certifying.header.aggregateCommit.height).toBe(MINIMUM_CERTIFY_HEIGHT);
     // All 7 active validators of the first elected set signed (bit i = i-th BLS key in order).
@@ -365,6 +259,7 @@ describe('the legacy module on the default devnet (real node)', () => {
   }, 300_000);
 
   it('no passphrase or private key appears in what the node or the tools printed', () => {
+    const nodeLog = node?.output() ?? '';
     expect(nodeLog).toContain('Submitted the network bootstrap transactions');
     const everything = [...printed, nodeLog].join('\n');
     for (const secret of [

@@ -4,87 +4,21 @@
  * with its events — and a restart continues the same chain. A second node on the same data dir
  * is refused without touching it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Transaction } from '../../src/chain/transaction.js';
 import { codec } from '../../src/codec/index.js';
 import { decodeLisk32, ed25519KeyPairFromPassphrase, MESSAGE_TAG_TRANSACTION, signData } from '../../src/crypto/index.js';
+import { transferParamsSchema } from '../../src/modules/token/schemas.js';
 import { runBasalt } from '../support/cli.js';
+import { freePort, rpc, startBasaltNode, stopProcess, waitFor, type NodeProcess } from '../support/node-process.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ACCOUNTS_PASSPHRASE =
   'balcony timber spider replace olympic innocent obvious slogan select tunnel health adjust setup fork scrub lion coconut wife ice color process access minute palace';
 const CHAIN_ID = Buffer.from('04000000', 'hex');
 const TOKEN_ID = Buffer.from('0400000000000000', 'hex');
-
-const transferParamsSchema = {
-  $id: '/test/token/transfer',
-  type: 'object',
-  required: ['tokenID', 'amount', 'recipientAddress', 'data'],
-  properties: {
-    tokenID: { dataType: 'bytes', fieldNumber: 1 },
-    amount: { dataType: 'uint64', fieldNumber: 2 },
-    recipientAddress: { dataType: 'bytes', fieldNumber: 3 },
-    data: { dataType: 'string', fieldNumber: 4 },
-  },
-} as const;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-function startNode(dataPath: string, port: number): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'start', '--data-path', dataPath, '--api-port', String(port), '--log', 'warn'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
-function stopNode(child: ChildProcess): Promise<number | null> {
-  return new Promise(resolve => {
-    if (child.exitCode !== null) return resolve(child.exitCode);
-    child.once('exit', code => resolve(code));
-    child.kill('SIGINT');
-  });
-}
-
-async function rpc<T>(port: number, method: string, params?: object): Promise<T> {
-  const response = await fetch(`http://127.0.0.1:${port}/rpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    await new Promise(resolve => setTimeout(resolve, 250));
-  }
-  throw new Error(`Timed out waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ''}`);
-}
 
 interface Heights {
   height: number;
@@ -94,16 +28,17 @@ interface Heights {
 describe('basalt start (devnet defaults)', () => {
   let dataPath: string;
   let port: number;
-  let node: ChildProcess;
+  let node: NodeProcess;
+  const start = (): NodeProcess => startBasaltNode(['--data-path', dataPath, '--api-port', String(port)]);
 
   beforeAll(async () => {
     dataPath = mkdtempSync(join(tmpdir(), 'basalt-devnet-'));
     port = await freePort();
-    node = startNode(dataPath, port);
+    node = start();
   });
 
   afterAll(async () => {
-    if (node) await stopNode(node);
+    if (node) await stopProcess(node.child);
     rmSync(dataPath, { recursive: true, force: true });
   });
 
@@ -171,8 +106,8 @@ describe('basalt start (devnet defaults)', () => {
 
   it('continues the same chain after a restart', async () => {
     const before = await rpc<Heights & { lastBlockID: string }>(port, 'system_getNodeInfo');
-    expect(await stopNode(node)).toBe(0);
-    node = startNode(dataPath, port);
+    expect(await stopProcess(node.child)).toBe(0);
+    node = start();
     const after = await waitFor('the restarted node to grow', async () => {
       const info = await rpc<Heights>(port, 'system_getNodeInfo');
       return info.height > before.height ? info : undefined;

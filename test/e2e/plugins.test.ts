@@ -7,18 +7,23 @@
  * `--overwrite-config` and `rpc.allowedMethods` naming the plugin, and the chain's custom state
  * survives that restart.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { createIPCClient, createWSClient, type APIClient } from '@liskhq/lisk-api-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressFromPublicKey, ed25519KeyPairFromPassphrase, encodeLisk32 } from '../../src/crypto/index.js';
 import { runBasalt } from '../support/cli.js';
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import {
+  freePort,
+  ROOT,
+  rpcAnswer as rpc,
+  startBasaltNode as startNode,
+  stopProcess as stopNode,
+  waitFor,
+  waitForHeight as waitForTip,
+  type NodeProcess,
+} from '../support/node-process.js';
 const EXAMPLE_CONFIG = join(ROOT, 'examples/hello/config.json');
 // config/devnet/DEV_PASSPHRASES.md, "Funded accounts": public, devnet only.
 const ACCOUNTS_PASSPHRASE =
@@ -31,77 +36,14 @@ interface FeedEntry {
   message: string;
 }
 
-interface JsonRpcAnswer {
-  result?: unknown;
-  error?: { code: number; message: string };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-function startNode(args: readonly string[]): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'start', ...args, '--log', 'warn'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', chunk => (output += String(chunk)));
-  child.stderr?.on('data', chunk => (output += String(chunk)));
-  return { child, output: () => output };
-}
-
-function stopNode(child: ChildProcess): Promise<number | null> {
-  return new Promise(resolve => {
-    if (child.exitCode !== null) return resolve(child.exitCode);
-    child.once('exit', code => resolve(code));
-    child.kill('SIGINT');
-  });
-}
-
-async function rpc(port: number, method: string, params?: unknown): Promise<JsonRpcAnswer> {
-  const response = await fetch(`http://127.0.0.1:${port}/rpc`, {
-    method: 'POST',
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return (await response.json()) as JsonRpcAnswer;
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, output?: () => string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    await new Promise(resolve => setTimeout(resolve, 250));
-  }
-  const reason = lastError ? `: ${(lastError as Error).message}` : '';
-  throw new Error(`Timed out waiting for ${what}${reason}${output ? `\n${output()}` : ''}`);
-}
-
-function waitForHeight(port: number, height: number, output: () => string): Promise<number> {
-  return waitFor(`height ${height}`, async () => {
-    const tip = ((await rpc(port, 'system_getNodeInfo')).result as { height: number } | undefined)?.height;
-    return tip !== undefined && tip >= height ? tip : undefined;
-  }, 60_000, output);
-}
+const waitForHeight = (port: number, height: number, node: NodeProcess): Promise<number> =>
+  waitForTip(port, height, 60_000, { output: node.output });
 
 describe('the hello example as a plugin of a running node', () => {
   let dir: string;
   let dataPath: string;
   let port: number;
-  let node: { child: ChildProcess; output: () => string } | undefined;
+  let node: NodeProcess | undefined;
   let ws: APIClient | undefined;
   let ipc: APIClient | undefined;
   const sender = ed25519KeyPairFromPassphrase(ACCOUNTS_PASSPHRASE, "m/44'/134'/2'");
@@ -113,7 +55,7 @@ describe('the hello example as a plugin of a running node', () => {
     dataPath = join(dir, 'hello-node');
     port = await freePort();
     node = startNode(['--config', EXAMPLE_CONFIG, '--data-path', dataPath, '--api-port', String(port)]);
-    await waitForHeight(port, 1, node.output);
+    await waitForHeight(port, 1, node);
     ws = await createWSClient(`ws://127.0.0.1:${port}/rpc-ws`);
     ipc = await createIPCClient(dataPath);
   });
@@ -159,7 +101,7 @@ describe('the hello example as a plugin of a running node', () => {
     );
     expect(await client.transaction.send(transaction)).toEqual({ transactionId: transaction.id });
 
-    hello = await waitFor('helloFeed_newHello over WS', async () => overWs[0], 60_000, node?.output);
+    hello = await waitFor('helloFeed_newHello over WS', async () => overWs[0], 60_000, { output: node?.output });
     expect(hello).toEqual({ height: expect.any(Number), transactionID: transaction.id, senderAddress, message: 'Hello from the api-client' });
     await waitFor('helloFeed_newHello over IPC', async () => overIpc[0], 10_000);
     expect(overIpc).toEqual([hello]);
@@ -200,7 +142,7 @@ describe('the hello example as a plugin of a running node', () => {
     await ipc?.disconnect();
     ws = undefined;
     ipc = undefined;
-    expect(await stopNode((node as { child: ChildProcess }).child)).toBe(0);
+    expect(await stopNode((node as NodeProcess).child)).toBe(0);
     node = undefined;
 
     const example = JSON.parse(readFileSync(EXAMPLE_CONFIG, 'utf8')) as {
@@ -218,7 +160,7 @@ describe('the hello example as a plugin of a running node', () => {
     expect(refused.stderr).toContain('--overwrite-config');
 
     node = startNode(['--config', opened, '--overwrite-config', '--data-path', dataPath, '--api-port', String(port)]);
-    await waitForHeight(port, hello.height + 1, node.output);
+    await waitForHeight(port, hello.height + 1, node);
     // Chain state of the custom module survived; the plugin refilled its feed from the stored events.
     expect((await rpc(port, 'hello_getHello', { address: senderAddress })).result).toEqual({ message: 'Hello from the api-client', count: 1 });
     expect((await rpc(port, 'helloFeed_getLatestHellos')).result).toEqual({ hellos: [hello] });

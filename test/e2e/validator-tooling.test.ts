@@ -9,20 +9,17 @@
  *
  * The argon2id cost is lowered with the test-only BASALT_TEST_ONLY_ARGON2_MEMORY_KIB.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codec } from '../../src/codec/index.js';
 import { decryptMessageWithPassword, type EncryptedMessageObject } from '../../src/crypto/index.js';
 import { plainGeneratorKeysSchema } from '../../src/engine/generator/generator-store.js';
+import { runBasalt, type CliResult } from '../support/cli.js';
 import { loadJsonFixture } from '../support/fixtures.js';
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const MAIN = join(ROOT, 'src/cli/main.ts');
+import { freePort, ROOT, rpc, startBasaltNode, stopProcess, waitFor, waitForHeight, type NodeProcess } from '../support/node-process.js';
+import { runBasaltOnPty, type PtyResult } from '../support/pty.js';
 
 // Published devnet passphrases (config/devnet/DEV_PASSPHRASES.md).
 const VALIDATORS_PASSPHRASE =
@@ -47,126 +44,19 @@ interface KeysEntry {
 const devKeys = JSON.parse(readFileSync(join(ROOT, 'config/devnet/dev-validators.json'), 'utf8')) as { keys: KeysEntry[] };
 const leftOut = devKeys.keys[LEFT_OUT_INDEX] as KeysEntry;
 
-/**
- * Runs argv on a pseudo-terminal; for each [expected, answer] waits until `expected` appears in
- * the output, then types `answer` and Enter. Prints {code, transcript, answered} as JSON.
- */
-const PTY_DRIVER = `
-import json, os, pty, select, sys, time
-spec = json.loads(sys.stdin.read())
-pid, fd = pty.fork()
-if pid == 0:
-    env = dict(os.environ); env.update(spec['env'])
-    os.chdir(spec['cwd'])
-    os.execvpe(spec['argv'][0], spec['argv'], env)
-out = b''; pos = 0; step = 0; steps = spec['steps']
-deadline = time.time() + spec['timeout']
-while time.time() < deadline:
-    ready, _, _ = select.select([fd], [], [], 0.1)
-    if ready:
-        try:
-            data = os.read(fd, 65536)
-        except OSError:
-            data = b''
-        if not data:
-            break
-        out += data
-    while step < len(steps):
-        expected = steps[step][0].encode()
-        at = out.find(expected, pos)
-        if at < 0:
-            break
-        pos = at + len(expected)
-        os.write(fd, steps[step][1].encode() + b'\\r')
-        step += 1
-else:
-    os.kill(pid, 9)
-_, status = os.waitpid(pid, 0)
-code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1
-print(json.dumps({'code': code, 'transcript': out.decode('utf8', 'replace'), 'answered': step}))
-`;
-
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Everything the tools and the node printed, scanned for secrets at the end. */
 const printed: string[] = [];
 
-function runOnPty(args: string[], steps: [string, string][], env: Record<string, string> = {}): Promise<{ code: number; transcript: string; answered: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('python3', ['-c', PTY_DRIVER], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', chunk => (stdout += chunk));
-    child.stderr.on('data', chunk => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', () => {
-      try {
-        const result = JSON.parse(stdout) as { code: number; transcript: string; answered: number };
-        printed.push(result.transcript);
-        resolve(result);
-      } catch {
-        reject(new Error(`pty driver failed: ${stderr}`));
-      }
-    });
-    child.stdin.end(JSON.stringify({ argv: [process.execPath, '--import', 'tsx', MAIN, ...args], env, cwd: ROOT, steps, timeout: 120 }));
-  });
+async function runOnPty(args: string[], steps: [string, string][], env: Record<string, string> = {}): Promise<PtyResult> {
+  const result = await runBasaltOnPty(args, steps, { env });
+  printed.push(result.transcript);
+  return result;
 }
 
-function basalt(args: string[], input = '', env: Record<string, string> = {}): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', chunk => (stdout += chunk));
-    child.stderr.on('data', chunk => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', code => {
-      printed.push(stdout, stderr);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(input);
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-async function rpc<T>(port: number, method: string, params?: object): Promise<T> {
-  const response = await fetch(`http://127.0.0.1:${port}/rpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    await new Promise(resolve => setTimeout(resolve, 500));
-  }
-  throw new Error(`Timed out waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ''}`);
+async function basalt(args: string[], input = '', env: Record<string, string> = {}): Promise<CliResult> {
+  const result = await runBasalt(args, { input, env });
+  printed.push(result.stdout, result.stderr);
+  return result;
 }
 
 interface Header {
@@ -190,8 +80,7 @@ describe('validator tooling against a running devnet node', () => {
   let dataPath: string;
   let keysPath: string;
   let port: number;
-  let node: ChildProcess;
-  let nodeLog = '';
+  let node: NodeProcess | undefined;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'basalt-vt-'));
@@ -203,22 +92,12 @@ describe('validator tooling against a running devnet node', () => {
     const config = join(dir, 'config.json');
     writeFileSync(config, JSON.stringify({ generator: { keys: { fromFile: reducedKeys } } }));
     port = await freePort();
-    node = spawn(process.execPath, ['--import', 'tsx', MAIN, 'start', '--data-path', dataPath, '--config', config, '--api-port', String(port), '--log', 'info'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    node.stdout?.on('data', chunk => (nodeLog += chunk));
-    node.stderr?.on('data', chunk => (nodeLog += chunk));
-    await waitFor('height 2', async () => ((await rpc<{ height: number }>(port, 'system_getNodeInfo')).height >= 2 ? true : undefined), 90_000);
+    node = startBasaltNode(['--data-path', dataPath, '--config', config, '--api-port', String(port), '--log', 'info']);
+    await waitForHeight(port, 2, 90_000, { output: node.output });
   }, 120_000);
 
   afterAll(async () => {
-    if (node && node.exitCode === null) {
-      await new Promise(resolve => {
-        node.once('exit', resolve);
-        node.kill('SIGINT');
-      });
-    }
+    if (node) await stopProcess(node.child);
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -403,6 +282,7 @@ describe('validator tooling against a running devnet node', () => {
       'cash rather pizza',
       'balcony timber spider',
     ];
+    const nodeLog = node?.output() ?? '';
     const everything = [...printed, nodeLog].join('\n');
     expect(everything.length).toBeGreaterThan(0);
     expect(nodeLog).toContain('Block generation enabled');

@@ -7,12 +7,10 @@
  * a validator's last stored block (so a restart never signs a stored height again).
  * BASALT_CRASH_RUNS sets the number of kills (CI: 2; the soak runs 12).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { open } from 'lmdb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlockHeader } from '../../src/chain/block-header.js';
@@ -21,20 +19,9 @@ import { areHeadersContradicting } from '../../src/chain/contradicting-headers.j
 import { prepareNodeConfig } from '../../src/config/resolve-node-config.js';
 import { GeneratorStore } from '../../src/engine/generator/generator-store.js';
 import { openChain } from '../../src/node.js';
+import { freePort, rpc, startBasaltNode } from '../support/node-process.js';
 
 const RUNS = Number(process.env.BASALT_CRASH_RUNS ?? 2);
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 interface RunningProcess {
   readonly child: ChildProcess;
@@ -42,33 +29,21 @@ interface RunningProcess {
   output(): string;
 }
 
+/** A node whose exit (code or signal) can be awaited: the kills below need both. */
 function startNode(dataPath: string, port: number): RunningProcess {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'start', '--data-path', dataPath, '--api-port', String(port), '--log', 'warn'],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  child.stdout?.on('data', chunk => (output += chunk));
-  child.stderr?.on('data', chunk => (output += chunk));
+  const node = startBasaltNode(['--data-path', dataPath, '--api-port', String(port)]);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(resolve =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    node.child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  return { child, exited, output: () => output };
+  return { ...node, exited };
 }
 
-async function nodeHeight(port: number): Promise<number | undefined> {
-  try {
-    const response = await fetch(`http://127.0.0.1:${port}/rpc`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'system_getNodeInfo' }),
-    });
-    return ((await response.json()) as { result?: { height: number } }).result?.height;
-  } catch {
-    return undefined; // not listening yet
-  }
-}
+/** The node's tip height, or undefined while it is not answering (starting, or killed). */
+const nodeHeight = (port: number): Promise<number | undefined> =>
+  rpc<{ height: number }>(port, 'system_getNodeInfo').then(
+    info => info.height,
+    () => undefined,
+  );
 
 /** Whether the data dir holds a chain store with its genesis block (a kill may come before). */
 async function hasChain(dataPath: string): Promise<boolean> {

@@ -4,20 +4,17 @@
  * into a fresh data dir to the same tip and stateRoot. The export format is checked byte for
  * byte against lisk-sdk's own dev chain, and its flags and refusals as a user meets them.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Block } from '../../src/chain/block.js';
 import { loadChainConfig } from '../../src/config/lisk-config.js';
 import { openChain } from '../../src/node.js';
 import { runBasalt } from '../support/cli.js';
+import { freePort, startBasaltNode, stopProcess, waitForHeight } from '../support/node-process.js';
 import { DEV_CHAIN_DIR, devBlockLines, devFinalState } from '../support/dev-chain.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 interface ExportLine {
   height: number;
@@ -30,31 +27,6 @@ function readExport(path: string): ExportLine[] {
     .split('\n')
     .filter(line => line !== '')
     .map(line => JSON.parse(line) as ExportLine);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-async function nodeHeight(port: number): Promise<number | undefined> {
-  try {
-    const response = await fetch(`http://127.0.0.1:${port}/rpc`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'system_getNodeInfo' }),
-    });
-    const body = (await response.json()) as { result?: { height: number } };
-    return body.result?.height;
-  } catch {
-    return undefined; // not listening yet
-  }
 }
 
 describe('basalt blockchain:export', () => {
@@ -125,21 +97,12 @@ describe('basalt blockchain:export', () => {
   it('replays the chain a devnet node produced into a fresh data dir with the same roots', async () => {
     const dataPath = join(workDir, 'devnet');
     const port = await freePort();
-    const node: ChildProcess = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'start', '--data-path', dataPath, '--api-port', String(port), '--log', 'warn'],
-      { cwd: ROOT, stdio: 'ignore' },
-    );
-    const exited = new Promise<number | null>(resolve => node.once('exit', code => resolve(code)));
+    const node = startBasaltNode(['--data-path', dataPath, '--api-port', String(port)]);
     const storedGenesis = join(dataPath, 'config', 'genesis_block.blob');
     const storedConfig = join(dataPath, 'config', 'config.json');
     try {
       // A few blocks, with the devnet's bootstrap transactions in the first ones.
-      const deadline = Date.now() + 90_000;
-      while (((await nodeHeight(port)) ?? 0) < 6) {
-        if (Date.now() > deadline) throw new Error('the devnet node did not reach height 6 in time');
-        await new Promise(resolve => setTimeout(resolve, 500));
-      }
+      await waitForHeight(port, 6, 90_000, { output: node.output });
       // Exported while the node keeps producing: a consistent prefix of its chain.
       const whileRunning = join(workDir, 'devnet-running.ndjson');
       const running = await runBasalt(['blockchain:export', '-d', dataPath, '-o', whileRunning]);
@@ -147,8 +110,7 @@ describe('basalt blockchain:export', () => {
       const runningLines = readExport(whileRunning);
       expect(runningLines.map(line => line.height)).toEqual([...runningLines.keys()]);
 
-      node.kill('SIGINT');
-      expect(await exited).toBe(0);
+      expect(await stopProcess(node.child)).toBe(0);
 
       const full = join(workDir, 'devnet.ndjson');
       expect((await runBasalt(['blockchain:export', '-d', dataPath, '-o', full])).code).toBe(0);
@@ -178,10 +140,7 @@ describe('basalt blockchain:export', () => {
       const last = runningLines[runningLines.length - 1] as ExportLine;
       expect(JSON.parse(replayedPrefix.stdout.trim())).toEqual({ height: last.height, id: last.id, stateRoot: runningTipRoot });
     } finally {
-      if (node.exitCode === null && node.signalCode === null) {
-        node.kill('SIGKILL');
-        await exited;
-      }
+      await stopProcess(node.child, 'SIGKILL');
     }
   }, 240_000);
 });
