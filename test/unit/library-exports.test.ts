@@ -18,3 +18,18 @@ describe('library entry', () => {
     expect(version).toBe(pkg.version);
   });
 });
+
+describe('package exports', () => {
+  it('name the built library and plugin entries, each with its declarations', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      exports: Record<string, { types: string; import: string }>;
+    };
+    // The build maps src/X.ts to dist/X.js and dist/X.d.ts (build.config.ts).
+    expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
+    expect(pkg.exports['./plugins']).toEqual({ types: './dist/plugins/index.d.ts', import: './dist/plugins/index.js' });
+    for (const entry of ['.', './plugins']) {
+      const source = (pkg.exports[entry] as { import: string }).import.replace('./dist/', '../../src/').replace(/\.js$/, '.ts');
+      expect(() => readFileSync(new URL(source, import.meta.url)), source).not.toThrow();
+    }
+  });
+});
