@@ -13,8 +13,8 @@ import { SUITES } from './suites/index.js';
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 
 function usage(): string {
-  const list = SUITES.map(s => `  ${s.name.padEnd(8)} ${s.summary}`).join('\n');
-  return `Usage: npm run bench [-- SUITE...]\n\nSuites (all of them when none is named):\n${list}\n`;
+  const list = SUITES.map(s => `  ${s.name.padEnd(12)} ${s.summary}`).join('\n');
+  return `Usage: npm run bench [-- [--quick] SUITE...]\n\n  --quick  shorter runs (development only: noisier, no unpinned RPC runs)\n\nSuites (all of them when none is named):\n${list}\n`;
 }
 
 function selectSuites(args: readonly string[]): Suite[] {
@@ -38,19 +38,20 @@ async function main(args: readonly string[]): Promise<number> {
   }
   let suites: Suite[];
   try {
-    suites = selectSuites(args);
+    suites = selectSuites(args.filter(a => a !== '--quick'));
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`${error.message}\n\n${usage()}`);
     return 2;
   }
 
+  const quick = args.includes('--quick');
   const machine = machineInfo();
   const started = performance.now();
   const figures: Figure[] = [];
   for (const suite of suites) {
     const suiteStart = performance.now();
-    const measurements = await suite.run(line => process.stderr.write(`  ${line}\n`));
+    const measurements = await suite.run(line => process.stderr.write(`  ${line}\n`), { quick });
     // Baselines are resolved within a suite: a ratio only compares figures of the same run.
     figures.push(...toFigures(measurements));
     process.stderr.write(`${suite.name}: done in ${((performance.now() - suiteStart) / 1000).toFixed(1)} s\n`);
@@ -64,7 +65,7 @@ async function main(args: readonly string[]): Promise<number> {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const file = `${RESULTS_DIR}latest.json`;
   const results = figures.map(f => ({ ...f, value: significant(f.value), ratio: f.ratio === null ? null : significant(f.ratio) }));
-  const report = { machine, suites: suites.map(s => s.name), durationSeconds: Math.round(seconds), results };
+  const report = { machine, suites: suites.map(s => s.name), quick, durationSeconds: Math.round(seconds), results };
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(`Written to bench/results/latest.json.\n`);
   return 0;

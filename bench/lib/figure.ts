@@ -5,7 +5,7 @@
  */
 
 /** Units in use. Rates ("…/s") are better when higher; times are better when lower. */
-export type Unit = 'µs/op' | 'ms/op' | 'ms' | 's' | 'updates/s' | 'blocks/s' | 'tx/s';
+export type Unit = 'µs/op' | 'ms/op' | 'ms' | 's' | 'updates/s' | 'blocks/s' | 'tx/s' | 'req/s';
 
 export interface Measurement {
   readonly name: string;

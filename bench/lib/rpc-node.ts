@@ -1,0 +1,80 @@
+/**
+ * The servers of the RPC load runs, each its own process so it can be pinned: a Basalt node on
+ * the dev chain fixture (replayed into a temporary data directory with `basalt
+ * blockchain:replay`, then `basalt start` with the fixture's config, which holds no generator
+ * keys: the chain stays at height 420 and no block production disturbs the runs), and the
+ * plain uWebSockets.js ceiling (ceiling-server.ts).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../../test/support/node-process.js';
+import { DEV_BLOCKS_FILE, DEV_CONFIG_FILE, DEV_GENESIS_FILE } from './dev-chain.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CLI_MAIN = `${ROOT}src/cli/main.ts`;
+const CEILING_SERVER = fileURLToPath(new URL('./ceiling-server.ts', import.meta.url));
+
+export interface Server {
+  readonly port: number;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+/** Replays the dev chain (420 blocks) into `dataPath`; a few seconds. */
+export function replayDevChain(dataPath: string): void {
+  const args = ['--import', 'tsx', CLI_MAIN, 'blockchain:replay', DEV_BLOCKS_FILE, '--genesis', DEV_GENESIS_FILE, '--config', DEV_CONFIG_FILE, '--data-path', dataPath];
+  const result = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`blockchain:replay failed (${result.status}):\n${result.stderr}`);
+}
+
+/** JSON-RPC over HTTP; the raw answer text. */
+export async function rpcText(port: number, method: string, params?: unknown): Promise<string> {
+  const response = await fetch(`http://127.0.0.1:${port}/rpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return response.text();
+}
+
+function spawnServer(args: string[], port: number, ready: () => Promise<boolean>): Promise<Server> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', chunk => (output += String(chunk)));
+  child.stderr?.on('data', chunk => (output += String(chunk)));
+  const server: Server = { port, pid: child.pid!, stop: () => stopChild(child) };
+  return new Promise((resolve, reject) => {
+    const deadline = Date.now() + 60_000;
+    const poll = async (): Promise<void> => {
+      if (child.exitCode !== null) return reject(new Error(`Server exited (${child.exitCode}):\n${output}`));
+      if (await ready().catch(() => false)) return resolve(server);
+      if (Date.now() > deadline) {
+        await stopChild(child);
+        return reject(new Error(`Server not ready within 60 s:\n${output}`));
+      }
+      setTimeout(() => void poll(), 200);
+    };
+    void poll();
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise(resolve => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGINT');
+  });
+}
+
+/** `basalt start` on a data directory holding the replayed dev chain; resolves once it answers. */
+export async function startDevChainNode(dataPath: string): Promise<Server> {
+  const port = await freePort();
+  const args = ['--import', 'tsx', CLI_MAIN, 'start', '--data-path', dataPath, '--config', DEV_CONFIG_FILE, '--genesis', DEV_GENESIS_FILE, '--api-port', String(port), '--log', 'warn'];
+  return spawnServer(args, port, async () => (await rpcText(port, 'system_getNodeInfo')).includes('"height":420'));
+}
+
+/** The uWS ceiling, answering each method with `answers[method]` (see ceiling-server.ts). */
+export async function startCeiling(answersFile: string): Promise<Server> {
+  const port = await freePort();
+  return spawnServer(['--import', 'tsx', CEILING_SERVER, String(port), answersFile], port, async () => (await rpcText(port, 'chain_getLastBlock')).includes('"result"'));
+}

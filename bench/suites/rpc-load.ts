@@ -1,0 +1,132 @@
+/**
+ * RPC load on a live node (issue 7 item 4): `basalt start` on the replayed dev chain, loaded over
+ * HTTP POST /rpc (wrk, 64 connections) and WS /rpc-ws (our client: 4 sockets × 16 requests in
+ * flight), method by method. Right after each node run the same load hits the uWS ceiling
+ * (ceiling-server.ts) answering a pre-serialized body of the node's answer size: the node's
+ * requests/s is reported as a ratio to it.
+ *
+ * Pinned runs put the server process (all its threads, workers included) on core 0 and the load
+ * generator on core 1; unpinned runs follow, for information. txpool_postTransaction cycles
+ * through 103 × 39 distinct valid transfers: the first pass is accepted (signature checks and
+ * all), every later request re-posts one the pool holds, which Lisk answers OK as well: the
+ * figure is mostly that resubmission path, and the progress lines say how many were new.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Measurement } from '../lib/figure.js';
+import { devAccounts, devTransfersHex, DEV_TOKEN_ID } from '../lib/dev-transfers.js';
+import { hasTaskset, hasWrk, pinProcess, runLoad, type LoadResult } from '../lib/load-run.js';
+import { replayDevChain, rpcText, startCeiling, startDevChainNode, type Server } from '../lib/rpc-node.js';
+import type { Suite } from '../lib/suite.js';
+
+const CONNECTIONS = 64;
+const WS_SOCKETS = 4;
+const WS_IN_FLIGHT = 16;
+
+interface Target {
+  readonly method: string;
+  readonly bodies: string[];
+}
+
+const body = (method: string, params?: unknown) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+
+async function targets(port: number): Promise<Target[]> {
+  const [account] = devAccounts();
+  const nonceOf = async (address: string) => {
+    const answer = JSON.parse(await rpcText(port, 'auth_getAuthAccount', { address })) as { result: { nonce: string } };
+    return BigInt(answer.result.nonce);
+  };
+  // 39 per account keeps 103 accounts under the pool's 4,096 and each under its 64.
+  const transfers = await devTransfersHex(39, nonceOf);
+  return [
+    // Height 106: the dev chain's largest block with transactions (17 transfers and stakes).
+    { method: 'chain_getBlockByHeight', bodies: [body('chain_getBlockByHeight', { height: 106 })] },
+    { method: 'chain_getLastBlock', bodies: [body('chain_getLastBlock')] },
+    { method: 'token_getBalance', bodies: [body('token_getBalance', { address: account!.address, tokenID: DEV_TOKEN_ID.toString('hex') })] },
+    { method: 'txpool_postTransaction', bodies: transfers.map(transaction => body('txpool_postTransaction', { transaction })) },
+  ];
+}
+
+function describe(r: LoadResult): string {
+  const errors = r.socketErrors + r.non2xx > 0 ? `, ${r.socketErrors} socket errors, ${r.non2xx} non-2xx` : '';
+  return `${Math.round(r.requestsPerSecond)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, ${r.rpcErrors} error answers${errors} (${r.client})`;
+}
+
+export const rpcLoadSuite: Suite = {
+  name: 'rpc-load',
+  summary: 'live node on the dev chain under wrk (HTTP) and a WS client, next to a plain uWS ceiling',
+  async run(progress, options) {
+    const seconds = options.quick ? 2 : 5;
+    const warmupSeconds = options.quick ? 0 : 1;
+    const work = mkdtempSync(join(tmpdir(), 'basalt-bench-rpc-'));
+    const servers: Server[] = [];
+    try {
+      progress('rpc-load: replaying the dev chain into a temporary data directory');
+      replayDevChain(join(work, 'node'));
+      const node = await startDevChainNode(join(work, 'node'));
+      servers.push(node);
+      const list = await targets(node.port);
+      // The ceiling's answers: the node's own answers, byte for byte (postTransaction's comes from
+      // a transfer outside the loaded set, so the set stays new).
+      const answers: Record<string, string> = {};
+      for (const t of list.slice(0, 3)) answers[t.method] = await rpcText(node.port, t.method, JSON.parse(t.bodies[0]!).params);
+      answers.txpool_postTransaction = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { transactionId: '0'.repeat(64) } });
+      const files = list.map((t, i) => {
+        const file = join(work, `bodies-${i}.txt`);
+        writeFileSync(file, `${t.bodies.join('\n')}\n`);
+        return file;
+      });
+      writeFileSync(join(work, 'answers.json'), JSON.stringify(answers));
+      const ceiling = await startCeiling(join(work, 'answers.json'));
+      servers.push(ceiling);
+
+      if (!hasWrk()) progress('rpc-load: wrk not found (apt-get install wrk): HTTP runs use the basalt http client, whose figures are lower');
+      const pinnings = hasTaskset() ? (options.quick ? [true] : [true, false]) : [false];
+      if (!hasTaskset()) progress('rpc-load: taskset not found: unpinned runs only');
+      const results: Measurement[] = [];
+      const httpClient = hasWrk() ? '' : ' [basalt http client]';
+      for (const pinned of pinnings) {
+        for (const s of servers) pinProcess(s.pid, pinned ? '0' : '0-1');
+        const suffix = pinned ? '' : ' (unpinned)';
+        for (const [i, target] of list.entries()) {
+          for (const transport of ['http', 'ws'] as const) {
+            const load = (server: Server, secs: number) =>
+              runLoad({
+                transport,
+                port: server.port,
+                bodiesFile: files[i]!,
+                seconds: secs,
+                connections: transport === 'http' ? CONNECTIONS : WS_SOCKETS,
+                inFlight: WS_IN_FLIGHT,
+                cpus: pinned ? '1' : undefined,
+                countErrors: true,
+              });
+            if (warmupSeconds > 0 && pinned) {
+              await load(node, warmupSeconds);
+              await load(ceiling, warmupSeconds);
+            }
+            const ours = await load(node, seconds);
+            const top = await load(ceiling, seconds);
+            const name = `rpc ${transport}${transport === 'http' ? httpClient : ''} ${target.method}${suffix}`;
+            const topName = `rpc ${transport}${transport === 'http' ? httpClient : ''} uWS ceiling, ${target.method} answer${suffix}`;
+            progress(`${name}: ${describe(ours)}`);
+            progress(`${topName}: ${describe(top)}`);
+            results.push({ name, value: ours.requestsPerSecond, unit: 'req/s', baseline: topName });
+            if (pinned) {
+              results.push({ name: `${name} p50`, value: ours.p50Ms, unit: 'ms' });
+              results.push({ name: `${name} p99`, value: ours.p99Ms, unit: 'ms' });
+            }
+            results.push({ name: topName, value: top.requestsPerSecond, unit: 'req/s' });
+          }
+        }
+      }
+      const info = JSON.parse(await rpcText(node.port, 'system_getNodeInfo')) as { result: { unconfirmedTransactions: number } };
+      progress(`rpc-load: txpool_postTransaction: ${info.result.unconfirmedTransactions} of the ${list[3]!.bodies.length} transfers were new and are in the pool; every other request was a resubmission`);
+      return results;
+    } finally {
+      for (const s of servers) await s.stop();
+      rmSync(work, { recursive: true, force: true });
+    }
+  },
+};
