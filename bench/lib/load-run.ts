@@ -40,8 +40,9 @@ export interface LoadResult {
 
 let wrkPresent: boolean | undefined;
 
+/** BENCH_NO_WRK=1 takes the fallback path on purpose (to check it on a machine that has wrk). */
 export function hasWrk(): boolean {
-  wrkPresent ??= spawnSync('wrk', ['--version']).error === undefined;
+  wrkPresent ??= process.env.BENCH_NO_WRK !== '1' && spawnSync('wrk', ['--version']).error === undefined;
   return wrkPresent;
 }
 
