@@ -32,8 +32,8 @@ export interface LoadResult {
   readonly requestsPerSecond: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
-  /** Answers with a JSON-RPC error, when counted; transport failures; non-2xx HTTP answers. */
-  readonly rpcErrors: number;
+  /** Answers with a JSON-RPC error (null: not counted); transport failures; non-2xx HTTP answers. */
+  readonly rpcErrors: number | null;
   readonly socketErrors: number;
   readonly non2xx: number;
 }
@@ -97,7 +97,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     requestsPerSecond: r.requests / (r.durationUs / 1e6),
     p50Ms: r.p50Us / 1000,
     p99Ms: r.p99Us / 1000,
-    rpcErrors: r.rpcErrors,
+    rpcErrors: options.countErrors ? r.rpcErrors : null,
     socketErrors: r.socketErrors,
     non2xx: r.non2xx,
   };
