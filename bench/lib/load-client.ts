@@ -5,19 +5,21 @@
  * is the fallback when wrk is not installed (node:http keep-alive, one request in flight per
  * connection, as wrk does); it costs far more CPU per request than wrk, so its figures are lower.
  *
- * Usage: node --import tsx bench/lib/load-client.ts ws|http URL BODIES_FILE SECONDS CONNECTIONS [IN_FLIGHT]
+ * Usage: node --import tsx bench/lib/load-client.ts ws|http URL BODIES_FILE SECONDS CONNECTIONS [IN_FLIGHT] [once]
+ * `once`: send every body exactly once, then stop (SECONDS is then only an upper bound).
  * Prints one line: BENCH {requests, durationUs, p50Us, p99Us, socketErrors, non2xx, rpcErrors}.
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import WebSocket from 'ws';
 
-const [mode, url, bodiesFile, secondsArg, connectionsArg, inFlightArg] = process.argv.slice(2);
+const [mode, url, bodiesFile, secondsArg, connectionsArg, inFlightArg, onceArg] = process.argv.slice(2);
 if (!mode || !url || !bodiesFile || !secondsArg || !connectionsArg) throw new Error('Usage: load-client.ts ws|http URL BODIES SECONDS CONNECTIONS [IN_FLIGHT]');
 const bodies = readFileSync(bodiesFile, 'utf8').split('\n').filter(line => line !== '');
 const durationMs = Number(secondsArg) * 1000;
 const connections = Number(connectionsArg);
 const inFlight = Number(inFlightArg ?? 1);
+const once = onceArg === 'once';
 
 const latenciesUs: number[] = [];
 let socketErrors = 0;
@@ -29,6 +31,11 @@ const deadline = startedAt + durationMs;
 
 function countAnswer(text: string): void {
   if (text.includes('"error"')) rpcErrors++;
+}
+
+/** Whether another request may be sent now. */
+function more(now: number): boolean {
+  return now < deadline && (!once || next < bodies.length);
 }
 
 /** The next body with a fresh id, so a WS answer can be matched to its request. */
@@ -60,19 +67,20 @@ async function wsConnection(): Promise<void> {
       const now = performance.now();
       latenciesUs.push((now - sent) * 1000);
       countAnswer(text);
-      if (now < deadline) send();
+      if (more(now)) send();
       else if (sentAt.size === 0) resolve();
     });
     socket.on('error', () => socketErrors++);
     socket.on('close', () => resolve());
-    for (let i = 0; i < inFlight; i++) send();
+    for (let i = 0; i < inFlight && more(performance.now()); i++) send();
+    if (sentAt.size === 0) resolve();
   });
   socket.close();
 }
 
 async function httpConnection(agent: http.Agent): Promise<void> {
   const target = new URL(url!);
-  while (performance.now() < deadline) {
+  while (more(performance.now())) {
     const body = nextRequest(1);
     const sent = performance.now();
     try {

@@ -24,6 +24,8 @@ export interface LoadOptions {
   readonly cpus?: string;
   /** Count answers carrying a JSON-RPC error (slower for wrk: it must scan every body). */
   readonly countErrors?: boolean;
+  /** Send every body exactly once (our client only; wrk cannot stop after N requests). */
+  readonly once?: boolean;
 }
 
 export interface LoadResult {
@@ -58,7 +60,7 @@ export function pinProcess(pid: number, cpus: string): void {
 
 function command(options: LoadOptions): { file: string; args: string[]; env: NodeJS.ProcessEnv; client: string } {
   const { transport, port, bodiesFile, seconds, connections } = options;
-  if (transport === 'http' && hasWrk()) {
+  if (transport === 'http' && hasWrk() && !options.once) {
     // One wrk thread when pinned: two threads on one core would only take turns.
     const threads = options.cpus === undefined ? 2 : 1;
     return {
@@ -71,7 +73,7 @@ function command(options: LoadOptions): { file: string; args: string[]; env: Nod
   const url = transport === 'ws' ? `ws://127.0.0.1:${port}/rpc-ws` : `http://127.0.0.1:${port}/rpc`;
   return {
     file: process.execPath,
-    args: ['--import', 'tsx', LOAD_CLIENT, transport, url, bodiesFile, String(seconds), String(connections), String(options.inFlight ?? 1)],
+    args: ['--import', 'tsx', LOAD_CLIENT, transport, url, bodiesFile, String(seconds), String(connections), String(options.inFlight ?? 1), ...(options.once ? ['once'] : [])],
     env: {},
     client: transport === 'ws' ? 'basalt ws client' : 'basalt http client',
   };
