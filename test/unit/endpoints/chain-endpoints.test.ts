@@ -38,6 +38,7 @@ function countingReader(store: ChainReader, reads: Map<number, number>): ChainRe
     genesisHeight: () => store.genesisHeight(),
     finalizedHeight: () => store.finalizedHeight(),
     getHeightById: id => store.getHeightById(id),
+    getHeaderByHeight: height => store.getHeaderByHeight(height),
     getTransaction: id => store.getTransaction(id),
     getEvents: height => store.getEvents(height),
     getBlockByHeight: height => {
