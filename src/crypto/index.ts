@@ -7,6 +7,7 @@ export * from './random.js';
 export * from './tags.js';
 export * from './message.js';
 export * from './ed25519.js';
+export * from './signature-verifier.js';
 export * from './lisk32.js';
 export * from './address.js';
 export * from './bls.js';

@@ -1,0 +1,4 @@
+/** The worker pool and the verifiers that run on it (DESIGN.md "Shape", "Verifier pattern"). */
+export { WorkerPool, WorkerPoolError, type WorkerPoolOptions } from './worker-pool.js';
+export { PoolSignatureVerifier, type PoolSignatureVerifierOptions } from './pool-signature-verifier.js';
+export { WORKER_TASKS, type WorkerTask } from './task-registry.js';

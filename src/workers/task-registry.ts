@@ -1,0 +1,19 @@
+/**
+ * The tasks a worker can run, by name. The worker entry dispatches on this list and the pool
+ * refuses names that are not in it, so a task exists in exactly one place.
+ */
+import { ed25519VerifyBatchTask } from './tasks/ed25519-verify-batch.js';
+
+/** A unit of work for a worker thread: plain data in (structured clone), plain data out. */
+export interface WorkerTask<I, O> {
+  readonly name: string;
+  run(input: I): O | Promise<O>;
+}
+
+/** Every task; typed loosely here because each one checks the input it is given. */
+export const WORKER_TASKS: readonly WorkerTask<never, unknown>[] = [ed25519VerifyBatchTask];
+
+/** The task called `name`, or undefined. */
+export function findWorkerTask(name: string): WorkerTask<never, unknown> | undefined {
+  return WORKER_TASKS.find(task => task.name === name);
+}

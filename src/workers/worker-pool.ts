@@ -1,0 +1,72 @@
+/**
+ * The node's worker threads (DESIGN.md "Shape": the main thread serves the network, CPU-heavy
+ * work goes to a Piscina pool). One pool per process, sized to the cores; tasks are named and
+ * listed in task-registry.ts.
+ *
+ * Piscina costs 30-100 µs per task (DESIGN.md "Performance notes"), so callers send batches, never
+ * single items. From the TypeScript sources (tests, `npm start`) the threads load worker-entry.ts
+ * through tsx; from dist/ they load the built worker-entry.js.
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { WorkerRequest } from './worker-entry.js';
+
+export interface WorkerPoolOptions {
+  /** Threads; defaults to the machine's available parallelism (at least 1). */
+  readonly threads?: number;
+  /** Data handed to every thread as `workerData` (e.g. the data path for read-only LMDB views). */
+  readonly workerData?: unknown;
+}
+
+/** Raised for a task sent to a closed pool. */
+export class WorkerPoolError extends Error {
+  readonly code = 'WORKER_POOL_UNAVAILABLE';
+}
+
+function entryFile(): { filename: string; execArgv: string[] } {
+  const built = fileURLToPath(new URL('./worker-entry.js', import.meta.url));
+  if (existsSync(built)) return { filename: built, execArgv: [] };
+  return { filename: fileURLToPath(new URL('./worker-entry.ts', import.meta.url)), execArgv: ['--import', 'tsx'] };
+}
+
+export class WorkerPool {
+  private readonly piscina: Piscina;
+  private closed = false;
+
+  constructor(options: WorkerPoolOptions = {}) {
+    const threads = Math.max(1, options.threads ?? availableParallelism());
+    const { filename, execArgv } = entryFile();
+    this.piscina = new Piscina({
+      filename,
+      execArgv,
+      minThreads: threads,
+      maxThreads: threads,
+      // Threads stay up: a node verifies signatures all day, and a cold start costs milliseconds.
+      idleTimeout: Number.POSITIVE_INFINITY,
+      workerData: options.workerData,
+    });
+  }
+
+  get threads(): number {
+    return this.piscina.options.maxThreads;
+  }
+
+  /**
+   * Runs task `name` on some thread. Rejects with the task's own error, with Piscina's when the
+   * thread running it died (Piscina then starts a new thread, so later tasks run normally), or
+   * with WorkerPoolError once the pool is closed.
+   */
+  async run<O>(name: string, input: unknown): Promise<O> {
+    if (this.closed) throw new WorkerPoolError('The worker pool is closed.');
+    const request: WorkerRequest = { task: name, input };
+    return (await this.piscina.run(request)) as O;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.piscina.destroy();
+  }
+}
