@@ -7,6 +7,7 @@ import type { ChainStore } from '../chain/chain-store.js';
 import type { Bft } from '../engine/consensus/bft/bft.js';
 import { createAppEndpoints } from './endpoints/app-endpoints.js';
 import { createChainEndpoints, type ChainEndpointLimits } from './endpoints/chain-endpoints.js';
+import { storeTip, type ChainReadOffload } from './endpoints/chain-read-offload.js';
 import { createConsensusEndpoints } from './endpoints/consensus-endpoints.js';
 import { NODE_EVENTS } from './endpoints/engine-events.js';
 import type { NodeInfoSource } from './endpoints/node-info.js';
@@ -45,6 +46,8 @@ export interface BuildRegistryOptions {
   /** Events the node publishes; NODE_EVENTS by default. */
   readonly events?: readonly string[];
   readonly logger?: Logger;
+  /** Given: heavy chain and state reads run in the worker pool on read-only LMDB views. */
+  readonly readOffload?: ChainReadOffload;
 }
 
 export interface BuiltRegistry {
@@ -63,12 +66,19 @@ export function buildRegistry(options: BuildRegistryOptions): BuiltRegistry {
   const engineState = () => stateDb.engineReader;
   const registry = new RpcRegistry();
 
-  const chain = createChainEndpoints({ chainStore, bft, engineState, now: options.now, limits: options.chainLimits });
+  const offload = options.readOffload;
+  const chain = createChainEndpoints({ chainStore, bft, engineState, now: options.now, limits: options.chainLimits, offload });
   const context = committedChainContext({ chainStore, moduleState: stateDb.moduleReader, chainID: options.chainID, logger });
   const methods: RpcMethod[] = [
     ...chain.methods,
     ...endpointsToRpcMethods('consensus', createConsensusEndpoints(bft, engineState), context),
-    ...(options.stateProver ? createStateEndpoints({ prover: options.stateProver, maxQueryKeys: options.maxStateProofKeys }) : []),
+    ...(options.stateProver
+      ? createStateEndpoints({
+          prover: options.stateProver,
+          maxQueryKeys: options.maxStateProofKeys,
+          offload: offload && { reads: offload, tip: () => storeTip(chainStore) },
+        })
+      : []),
     ...createSystemEndpoints({
       chainStore,
       chainID: options.chainID,

@@ -2,7 +2,10 @@
  * The tasks a worker can run, by name. The worker entry dispatches on this list and the pool
  * refuses names that are not in it, so a task exists in exactly one place.
  */
+import { chainReadBlocks } from './tasks/chain-read-blocks.js';
+import { chainReadEventProof } from './tasks/chain-read-event-proof.js';
 import { ed25519VerifyBatchTask } from './tasks/ed25519-verify-batch.js';
+import { stateReadProve } from './tasks/state-read-prove.js';
 
 /** A unit of work for a worker thread: plain data in (structured clone), plain data out. */
 export interface WorkerTask<I, O> {
@@ -11,7 +14,7 @@ export interface WorkerTask<I, O> {
 }
 
 /** Every task; typed loosely here because each one checks the input it is given. */
-export const WORKER_TASKS: readonly WorkerTask<never, unknown>[] = [ed25519VerifyBatchTask];
+export const WORKER_TASKS: readonly WorkerTask<never, unknown>[] = [ed25519VerifyBatchTask, chainReadBlocks, chainReadEventProof, stateReadProve];
 
 /** The task called `name`, or undefined. */
 export function findWorkerTask(name: string): WorkerTask<never, unknown> | undefined {

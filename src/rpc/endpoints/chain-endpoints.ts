@@ -18,10 +18,10 @@ import {
   idsRequest,
   proveEventsRequest,
 } from './chain-requests.js';
-import { proveEvents } from './event-proof.js';
 import { generatorList, type GeneratorListBft } from './generator-list.js';
 import { ChainJsonReader, type ChainReader } from './chain-json-reader.js';
-import { smtProofToJSON } from './proof-json.js';
+import { OffloadedChainReads, type ChainReadOffload } from './chain-read-offload.js';
+import { eventProofJsonText } from '../../workers/tasks/chain-read-proofs.js';
 
 export type { ChainReader } from './chain-json-reader.js';
 
@@ -57,6 +57,8 @@ export interface ChainEndpointsOptions {
   /** Unix seconds; injectable so tests can fix "now" for getGeneratorList. */
   readonly now?: () => number;
   readonly limits?: Partial<ChainEndpointLimits>;
+  /** Given: long block spans, long ID lists and event proofs are read in the worker pool. */
+  readonly offload?: ChainReadOffload;
 }
 
 /** The `chain_*` methods plus the hook that keeps their cache right when blocks are reverted. */
@@ -76,6 +78,10 @@ export interface ChainEndpoints {
 export function createChainEndpoints(options: ChainEndpointsOptions): ChainEndpoints {
   const limits = { ...CHAIN_ENDPOINT_DEFAULTS, ...options.limits };
   const reader = new ChainJsonReader(options.chainStore, limits);
+  const offloaded = options.offload && new OffloadedChainReads(reader, options.chainStore, options.offload);
+  // A pool answer is a promise, a main-thread one a string: both become RawJson.
+  const raw = (json: string | Promise<string>): RawJson | Promise<RawJson> =>
+    typeof json === 'string' ? new RawJson(json) : json.then(text => new RawJson(text));
   const { chainStore, bft, engineState } = options;
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   const method = (name: string, invoke: RpcMethod['invoke'], request?: object): RpcMethod => ({
@@ -87,11 +93,11 @@ export function createChainEndpoints(options: ChainEndpointsOptions): ChainEndpo
 
   const methods: RpcMethod[] = [
     method('getBlockByID', params => new RawJson(reader.blockJsonById(params.id as string)), idRequest),
-    method('getBlocksByIDs', params => new RawJson(reader.blocksJsonByIds(params.ids as string[])), idsRequest(limits.maxIdsPerRequest)),
+    method('getBlocksByIDs', params => raw((offloaded ?? reader).blocksJsonByIds(params.ids as string[])), idsRequest(limits.maxIdsPerRequest)),
     method('getBlockByHeight', params => new RawJson(reader.blockJsonAt(params.height as number)), heightRequest),
     method(
       'getBlocksByHeightBetween',
-      params => new RawJson(reader.blocksJsonBetween(params.from as number, params.to as number, limits.maxHeightSpan)),
+      params => raw((offloaded ?? reader).blocksJsonBetween(params.from as number, params.to as number, limits.maxHeightSpan)),
       heightRangeRequest,
     ),
     method('getTransactionByID', params => new RawJson(reader.transactionJsonById(params.id as string)), idRequest),
@@ -111,8 +117,9 @@ export function createChainEndpoints(options: ChainEndpointsOptions): ChainEndpo
     method(
       'proveEvents',
       params => {
-        const queries = (params.queries as string[]).map(query => Buffer.from(query, 'hex'));
-        return smtProofToJSON(proveEvents(reader.eventsAt(params.height as number), queries));
+        const height = params.height as number;
+        const queries = params.queries as string[];
+        return raw(offloaded ? offloaded.eventProofJson(height, queries) : eventProofJsonText(reader.eventsAt(height), queries));
       },
       proveEventsRequest(limits.maxProofQueries),
     ),

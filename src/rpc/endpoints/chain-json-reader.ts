@@ -147,6 +147,16 @@ export class ChainJsonReader {
     return json;
   }
 
+  /** A finalized block's cached JSON, without reading the store. */
+  cachedBlockJson(height: number): string | undefined {
+    return this.blocks.get(height);
+  }
+
+  /** Keeps a block's JSON built elsewhere (a worker) when `height` is at or below `finalizedHeight`. */
+  keepBlockJson(height: number, json: string, finalizedHeight: number): void {
+    if (height <= finalizedHeight) this.blocks.set(height, json);
+  }
+
   dropEventsUpTo(height: number): void {
     this.events.deleteWhere(cachedHeight => cachedHeight <= height);
   }
@@ -174,7 +184,8 @@ export class ChainJsonReader {
     return json;
   }
 
-  private tipRef(): BlockRef {
+  /** The tip block, for a request answered elsewhere (a worker) as of this tip. */
+  tipRef(): BlockRef {
     const height = this.store.tipHeight();
     const cached = this.tip.tip;
     if (cached !== undefined && cached.height === height && isStillStored(this.store, cached)) return cached;
@@ -183,7 +194,8 @@ export class ChainJsonReader {
     return { id: header.id, height };
   }
 
-  private requireStoredHeight(height: number): void {
+  /** NotFoundError naming the height and the chain's bounds unless `height` is stored. */
+  requireStoredHeight(height: number): void {
     const tip = this.store.tipHeight();
     if (height > tip) throw new NotFoundError(`No block at height ${height} (the tip is at ${tip}).`);
     const genesis = this.store.genesisHeight();

@@ -10,7 +10,10 @@
 import type { SmtProof } from '../../merkle/index.js';
 import type { RpcMethod } from '../registry.js';
 import { stateProveRequest } from './chain-requests.js';
-import { smtProofToJSON, type ProofJSON } from './proof-json.js';
+import { OFFLOAD_MIN_STATE_PROOF_KEYS, stateProofJson, type ChainReadOffload } from './chain-read-offload.js';
+import { stateProofJsonText } from '../../workers/tasks/chain-read-proofs.js';
+import type { ReadTip } from '../../workers/tasks/chain-read-env.js';
+import { RawJson } from '../raw-json.js';
 
 /**
  * Proofs over the committed state tree, meant to be provided by StateDb: the multiproof of the
@@ -23,6 +26,8 @@ export interface StateTreeProver {
 
 export interface StateEndpointsOptions {
   readonly prover: StateTreeProver;
+  /** Given: proofs of OFFLOAD_MIN_STATE_PROOF_KEYS keys or more are built in the worker pool. */
+  readonly offload?: { readonly reads: ChainReadOffload; readonly tip: () => ReadTip };
   /** Most query keys in one call. */
   readonly maxQueryKeys?: number;
 }
@@ -35,9 +40,12 @@ export function createStateEndpoints(options: StateEndpointsOptions): RpcMethod[
       namespace: 'state',
       name: 'prove',
       request: stateProveRequest(options.maxQueryKeys ?? 1000),
-      invoke: (params): { proof: ProofJSON } => {
-        const keys = (params.queryKeys as string[]).map(key => Buffer.from(key, 'hex'));
-        return { proof: smtProofToJSON(prover.prove(keys)) };
+      invoke: params => {
+        const keysHex = params.queryKeys as string[];
+        const inMainThread = () => stateProofJsonText(prover.prove(keysHex.map(key => Buffer.from(key, 'hex'))));
+        const { offload } = options;
+        if (offload === undefined || keysHex.length < OFFLOAD_MIN_STATE_PROOF_KEYS) return new RawJson(inMainThread());
+        return stateProofJson(offload.reads, offload.tip(), keysHex, inMainThread).then(json => new RawJson(json));
       },
     },
   ];

@@ -1,0 +1,144 @@
+/**
+ * Sends the heavy chain reads to the worker pool (issue 7 item 3; DESIGN.md "LMDB is read by
+ * workers"), where tasks open the same LMDB environment read-only and build the same JSON text
+ * (src/workers/tasks/chain-read-*.ts). Small requests stay on the main thread: a pool round trip
+ * costs the main thread a message each way plus copying the answer, and adds queueing latency,
+ * which a read of a few cached or small blocks does not repay.
+ *
+ * Consistency: each task carries the tip the main thread saw (height and block ID). The worker
+ * answers from a snapshot in which that block is still stored, never above its height, so its
+ * answer is the one the main thread would have given when the request arrived; if the block was
+ * reverted meanwhile the worker says "stale" and the main thread answers itself, on the chain as
+ * it is then.
+ */
+import type { ChainStore } from '../../chain/chain-store.js';
+import { chainReadBlocks, type ChainReadBlocksInput, type ChainReadBlocksOutput } from '../../workers/tasks/chain-read-blocks.js';
+import type { ReadTip } from '../../workers/tasks/chain-read-env.js';
+import {
+  chainReadEventProof,
+  type ChainReadEventProofInput,
+  type ChainReadJsonOutput,
+} from '../../workers/tasks/chain-read-event-proof.js';
+import { jsonArrayText } from '../../workers/tasks/chain-read-json.js';
+import { stateReadProve, type StateReadProveInput } from '../../workers/tasks/state-read-prove.js';
+import { eventProofJsonText } from '../../workers/tasks/chain-read-proofs.js';
+import { requireSpan, type ChainJsonReader } from './chain-json-reader.js';
+import type { BlockRef } from './tip-json-cache.js';
+
+/**
+ * Blocks whose JSON is not cached that a request must need before it goes to a worker. Building
+ * one block's JSON on the main thread takes from about 30 µs (an empty block) to over 1 ms (a
+ * full one); a pool task costs the main thread some 20-50 µs. At 8 blocks the worker saves the
+ * main thread several times its cost even for empty blocks, while the usual explorer page (a few
+ * recent blocks) stays on the synchronous path without a queue in front of it.
+ */
+export const OFFLOAD_MIN_UNCACHED_BLOCKS = 8;
+
+/**
+ * state_prove query keys from which the proof is built in a worker: one key walks up to a few
+ * dozen tree nodes in LMDB (some 20-40 µs), about a pool round trip, so a handful of keys is where
+ * moving the walk off the main thread starts to pay.
+ */
+export const OFFLOAD_MIN_STATE_PROOF_KEYS = 4;
+
+/** The worker pool as the read endpoints use it (src/workers provides it). */
+export interface ReadTaskPool {
+  /** Runs the registered task named `name` on `input` in a worker. */
+  run(name: string, input: unknown): Promise<unknown>;
+}
+
+/** Where heavy reads go: the pool and the data directory whose environment the workers open. */
+export interface ChainReadOffload {
+  readonly pool: ReadTaskPool;
+  readonly dataPath: string;
+}
+
+export function readTip(ref: BlockRef): ReadTip {
+  return { height: ref.height, id: ref.id };
+}
+
+/** The tip block of `store` (for state_prove, whose answer is as of the tip). */
+export function storeTip(store: Pick<ChainStore, 'tipHeight' | 'getHeaderByHeight'>): ReadTip {
+  const height = store.tipHeight();
+  const header = store.getHeaderByHeight(height);
+  if (header === undefined) throw new Error(`Store inconsistency: the tip header at ${height} is missing.`);
+  return { height, id: header.id };
+}
+
+/** The chain reads with a pool behind them; each stays on the main thread when small. */
+export class OffloadedChainReads {
+  constructor(
+    private readonly reader: ChainJsonReader,
+    private readonly store: Pick<ChainStore, 'tipHeight' | 'genesisHeight' | 'finalizedHeight' | 'getHeightById'>,
+    private readonly offload: ChainReadOffload,
+  ) {}
+
+  /** chain_getBlocksByHeightBetween, with the reader's span limit and order. */
+  blocksJsonBetween(from: number, to: number, maxSpan: number): string | Promise<string> {
+    requireSpan(from, to, maxSpan);
+    const heights: number[] = [];
+    const lowest = Math.max(from, this.store.genesisHeight());
+    for (let height = Math.min(to, this.store.tipHeight()); height >= lowest; height -= 1) heights.push(height);
+    return this.blocksJson(heights, () => this.reader.blocksJsonBetween(from, to, maxSpan));
+  }
+
+  /** chain_getBlocksByIDs: the leading known IDs, resolved here (one index read each). */
+  blocksJsonByIds(idsHex: readonly string[]): string | Promise<string> {
+    const heights: number[] = [];
+    for (const idHex of idsHex) {
+      const height = this.store.getHeightById(Buffer.from(idHex, 'hex'));
+      if (height === undefined) break;
+      heights.push(height);
+    }
+    return this.blocksJson(heights, () => this.reader.blocksJsonByIds(idsHex));
+  }
+
+  /** chain_proveEvents: always in a worker, as rebuilding a block's event tree is hashing. */
+  async eventProofJson(height: number, queries: readonly string[]): Promise<string> {
+    this.reader.requireStoredHeight(height);
+    const input: ChainReadEventProofInput = { dataPath: this.offload.dataPath, tip: readTip(this.reader.tipRef()), height, queries };
+    const answer = (await this.offload.pool.run(chainReadEventProof.name, input)) as ChainReadJsonOutput;
+    return answer.stale ? eventProofJsonText(this.reader.eventsAt(height), queries) : answer.json;
+  }
+
+  /**
+   * The blocks at `heights` in that order: cached ones from the cache, the others from a worker
+   * when there are enough of them, else everything by `inMainThread`.
+   */
+  private blocksJson(heights: readonly number[], inMainThread: () => string): string | Promise<string> {
+    const parts = heights.map(height => this.reader.cachedBlockJson(height));
+    const missing = heights.filter((_height, index) => parts[index] === undefined);
+    if (missing.length < OFFLOAD_MIN_UNCACHED_BLOCKS) return inMainThread();
+    return this.blocksFromWorker(parts, missing, inMainThread);
+  }
+
+  private async blocksFromWorker(parts: (string | undefined)[], missing: number[], inMainThread: () => string): Promise<string> {
+    const finalizedHeight = this.store.finalizedHeight();
+    const input: ChainReadBlocksInput = { dataPath: this.offload.dataPath, tip: readTip(this.reader.tipRef()), heights: missing };
+    const answer = (await this.offload.pool.run(chainReadBlocks.name, input)) as ChainReadBlocksOutput;
+    if (answer.stale) return inMainThread();
+    let next = 0;
+    const texts = parts.map(part => {
+      if (part !== undefined) return part;
+      const height = missing[next] as number;
+      const json = answer.texts[next] as string;
+      next += 1;
+      // Finalized when the request arrived, hence forever: worth keeping for the next request.
+      this.reader.keepBlockJson(height, json, finalizedHeight);
+      return json;
+    });
+    return jsonArrayText(texts);
+  }
+}
+
+/** The `state_prove` answer for `queryKeys`, from a worker when there are enough keys. */
+export async function stateProofJson(
+  offload: ChainReadOffload,
+  tip: ReadTip,
+  queryKeys: readonly string[],
+  inMainThread: () => string,
+): Promise<string> {
+  const input: StateReadProveInput = { dataPath: offload.dataPath, tip, queryKeys };
+  const answer = (await offload.pool.run(stateReadProve.name, input)) as ChainReadJsonOutput;
+  return answer.stale ? inMainThread() : answer.json;
+}

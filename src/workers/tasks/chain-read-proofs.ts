@@ -1,0 +1,52 @@
+/**
+ * Proofs as the RPC answers them (rpc.md §3.1 ProofJSON, §3.2 chain_proveEvents, §3.4
+ * state_prove). Shared by the main-thread endpoints and the chain-read worker tasks, so both give
+ * the same text; here, below the rpc room, because worker tasks may not import rpc.
+ */
+import { eventSmtLeaves, type EventProps } from '../../chain/event.js';
+import { EMPTY_HASH, EVENT_KEY_LENGTH, InMemorySmtNodeStore, SparseMerkleTree, type SmtProof } from '../../merkle/index.js';
+
+/** A sparse Merkle multiproof as the RPC shows it (rpc.md §3.1 ProofJSON), keys in lisk's order. */
+export interface ProofJSON {
+  queries: { bitmap: string; key: string; value: string }[];
+  siblingHashes: string[];
+}
+
+/** The JSON form of an SMT multiproof (rpc.md §3.1): every byte string as hex. */
+export function smtProofToJSON(proof: SmtProof): ProofJSON {
+  return {
+    queries: proof.queries.map(query => ({
+      bitmap: query.bitmap.toString('hex'),
+      key: query.key.toString('hex'),
+      value: query.value.toString('hex'),
+    })),
+    siblingHashes: proof.siblingHashes.map(hash => hash.toString('hex')),
+  };
+}
+
+/**
+ * Multiproof for `queryKeys` in the event tree of one block (rpc.md §3.2 `chain_proveEvents`;
+ * protocol.md §4.3, LIP 0065): the tree is rebuilt from the block's events, whose root is the
+ * header's eventRoot, then proved like any SMT. Query keys are 12-byte event keys
+ * (8 bytes of H(topic) ‖ uint32be(index << 2 + topic index)); a key of another length throws
+ * FormatError.
+ */
+export function proveEvents(events: readonly EventProps[], queryKeys: readonly Uint8Array[]): SmtProof {
+  const leaves = events.flatMap(event => eventSmtLeaves(event));
+  const store = new InMemorySmtNodeStore();
+  const tree = new SparseMerkleTree(store, EVENT_KEY_LENGTH);
+  // The tree object never writes: keep the nodes of the new root so that `prove` can walk them.
+  const update = tree.updateEntries(EMPTY_HASH, leaves);
+  store.apply(update);
+  return tree.prove(update.root, queryKeys);
+}
+
+/** chain_proveEvents' answer text (no `proof` wrapper, as lisk-sdk). */
+export function eventProofJsonText(events: readonly EventProps[], queriesHex: readonly string[]): string {
+  return JSON.stringify(smtProofToJSON(proveEvents(events, queriesHex.map(query => Buffer.from(query, 'hex')))));
+}
+
+/** state_prove's answer text: `{proof: ProofJSON}`. */
+export function stateProofJsonText(proof: SmtProof): string {
+  return JSON.stringify({ proof: smtProofToJSON(proof) });
+}
