@@ -53,6 +53,20 @@ export interface ChainReadOffload {
   readonly dataPath: string;
 }
 
+/**
+ * Runs a read task; a pool that cannot run it (closed while the node stops, a thread that died:
+ * WorkerPoolError, code WORKER_POOL_UNAVAILABLE) counts as "stale", so the main thread answers
+ * instead of the client getting an error for a read it could have had. A failing task still fails.
+ */
+async function runInWorker<O>(pool: ReadTaskPool, name: string, input: unknown): Promise<O | { readonly stale: true }> {
+  try {
+    return (await pool.run(name, input)) as O;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'WORKER_POOL_UNAVAILABLE') return { stale: true };
+    throw error;
+  }
+}
+
 export function readTip(ref: BlockRef): ReadTip {
   return { height: ref.height, id: ref.id };
 }
@@ -97,7 +111,7 @@ export class OffloadedChainReads {
   async eventProofJson(height: number, queries: readonly string[]): Promise<string> {
     this.reader.requireStoredHeight(height);
     const input: ChainReadEventProofInput = { dataPath: this.offload.dataPath, tip: readTip(this.reader.tipRef()), height, queries };
-    const answer = (await this.offload.pool.run(chainReadEventProof.name, input)) as ChainReadJsonOutput;
+    const answer = await runInWorker<ChainReadJsonOutput>(this.offload.pool, chainReadEventProof.name, input);
     return answer.stale ? eventProofJsonText(this.reader.eventsAt(height), queries) : answer.json;
   }
 
@@ -115,7 +129,7 @@ export class OffloadedChainReads {
   private async blocksFromWorker(parts: (string | undefined)[], missing: number[], inMainThread: () => string): Promise<string> {
     const finalizedHeight = this.store.finalizedHeight();
     const input: ChainReadBlocksInput = { dataPath: this.offload.dataPath, tip: readTip(this.reader.tipRef()), heights: missing };
-    const answer = (await this.offload.pool.run(chainReadBlocks.name, input)) as ChainReadBlocksOutput;
+    const answer = await runInWorker<ChainReadBlocksOutput>(this.offload.pool, chainReadBlocks.name, input);
     if (answer.stale) return inMainThread();
     let next = 0;
     const texts = parts.map(part => {
@@ -139,6 +153,6 @@ export async function stateProofJson(
   inMainThread: () => string,
 ): Promise<string> {
   const input: StateReadProveInput = { dataPath: offload.dataPath, tip, queryKeys };
-  const answer = (await offload.pool.run(stateReadProve.name, input)) as ChainReadJsonOutput;
+  const answer = await runInWorker<ChainReadJsonOutput>(offload.pool, stateReadProve.name, input);
   return answer.stale ? inMainThread() : answer.json;
 }

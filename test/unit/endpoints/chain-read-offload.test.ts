@@ -17,6 +17,7 @@ import { createChainEndpoints } from '../../../src/rpc/endpoints/chain-endpoints
 import { OFFLOAD_MIN_UNCACHED_BLOCKS, type ReadTaskPool } from '../../../src/rpc/endpoints/chain-read-offload.js';
 import type { GeneratorListBft } from '../../../src/rpc/endpoints/generator-list.js';
 import type { StateReader } from '../../../src/state/state-view.js';
+import { WorkerPoolError } from '../../../src/workers/worker-pool.js';
 import { chainReadBlocks } from '../../../src/workers/tasks/chain-read-blocks.js';
 import { CHAIN_ENV_OPTIONS, chainEnvPath, closeChainReadViews } from '../../../src/workers/tasks/chain-read-env.js';
 import { chainReadEventProof } from '../../../src/workers/tasks/chain-read-event-proof.js';
@@ -33,6 +34,7 @@ describe('chain reads offloaded to worker tasks', () => {
   let store: ChainStore;
   const ran: string[] = [];
   let answerStale = false;
+  let poolClosed = false;
   let mainThread: Call;
   let offloaded: Call;
 
@@ -47,6 +49,7 @@ describe('chain reads offloaded to worker tasks', () => {
       run: async (name, input) => {
         ran.push(name);
         if (answerStale) return { stale: true };
+        if (poolClosed) throw new WorkerPoolError('The worker pool is closed.');
         const task = TASKS.find(candidate => candidate.name === name);
         return task?.run(input as never);
       },
@@ -104,6 +107,17 @@ describe('chain reads offloaded to worker tasks', () => {
       expect(ran).toEqual(['chain-read-blocks', 'chain-read-event-proof']);
     } finally {
       answerStale = false;
+    }
+  });
+
+  it('answers on the main thread when the pool cannot run the task (closed while the node stops)', async () => {
+    poolClosed = true;
+    try {
+      ran.length = 0;
+      await same('chain_getBlocksByHeightBetween', { from: 10, to: 29 });
+      expect(ran).toEqual(['chain-read-blocks']);
+    } finally {
+      poolClosed = false;
     }
   });
 
