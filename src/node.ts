@@ -6,6 +6,7 @@ import { open, type RootDatabase } from 'lmdb';
 import type { Block } from './chain/block.js';
 import { ChainStore } from './chain/chain-store.js';
 import type { ChainConfig } from './config/lisk-config.js';
+import type { SignatureVerifier } from './crypto/signature-verifier.js';
 import { BlockExecutor } from './engine/block-executor.js';
 import { ChainProcessor } from './engine/chain-processor.js';
 import { Bft } from './engine/consensus/bft/bft.js';
@@ -24,6 +25,11 @@ export interface OpenChainOptions {
   readonly now?: () => number;
   /** Custom modules (plugins) appended after the mainchain modules, in the order returned. */
   readonly extraModules?: (mainchain: MainchainModules) => readonly Module[];
+  /**
+   * Checks the signatures of each block's transactions in one batch (the worker pool in a node);
+   * without it they are checked one by one on this thread, with the same results.
+   */
+  readonly signatureVerifier?: SignatureVerifier;
 }
 
 export interface OpenChain {
@@ -62,7 +68,7 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
       env,
       chainStore,
       stateDb,
-      executor: new BlockExecutor(stateMachine, bft),
+      executor: new BlockExecutor(stateMachine, bft, options.signatureVerifier),
       bft,
       genesisConfig: genesis,
       logger,

@@ -2,6 +2,7 @@ import { BlockAssets } from '../chain/block-assets.js';
 import type { Block } from '../chain/block.js';
 import type { EventProps } from '../chain/event.js';
 import type { Transaction } from '../chain/transaction.js';
+import type { SignatureVerifier } from '../crypto/signature-verifier.js';
 import { InvalidBlockError } from '../errors.js';
 import {
   EventQueue,
@@ -15,6 +16,7 @@ import type { StateReader } from '../state/state-view.js';
 import type { Bft } from './consensus/bft/bft.js';
 import { selectTransactionsForBlock, StateMachineInclusion } from './txpool/block-selection.js';
 import type { ProcessableTransactions } from './txpool/transaction-pool.js';
+import { verifySignaturesAhead } from './signatures-ahead.js';
 import { StateMachine, TransactionExecutionResult, type BlockExecution } from './state-machine/state-machine.js';
 
 export interface NextValidatorsUpdate {
@@ -61,9 +63,15 @@ export interface GeneratedExecution {
  * module hooks, new BFT parameters. Nothing is written to the database here.
  */
 export class BlockExecutor {
+  /**
+   * `signatureVerifier`, when given, checks the signatures of a block's transactions in one batch
+   * (the worker pool by default in a node) before they execute; without it each transaction's
+   * signatures are checked on this thread as it is verified. The results are the same.
+   */
   constructor(
     private readonly stateMachine: StateMachine,
     private readonly bft: Bft,
+    private readonly signatureVerifier?: SignatureVerifier,
   ) {}
 
   async executeGenesis(block: Block, moduleBase: StateReader, engineBase: StateReader): Promise<ExecutedBlock> {
@@ -107,6 +115,7 @@ export class BlockExecutor {
     this.bft.beforeTransactionsExecute(engineState, header, maxRemovalHeight);
     await this.guard(header.height, () => this.stateMachine.beforeTransactionsExecute(execution));
 
+    const verifiedSignatures = await verifySignaturesAhead(this.stateMachine, this.signatureVerifier, block.transactions, moduleState);
     const transactionResults: TransactionExecutionResult[] = [];
     for (const transaction of block.transactions) {
       const verification = await this.stateMachine.verifyTransaction(
@@ -114,6 +123,8 @@ export class BlockExecutor {
         moduleState,
         { height: header.height, timestamp: header.timestamp },
         execution.contextStore,
+        false,
+        verifiedSignatures,
       );
       if (verification.status !== VerifyStatus.OK) {
         const reason = verification.error?.message ?? (verification.status === VerifyStatus.PENDING ? 'nonce is in the future' : 'unknown');

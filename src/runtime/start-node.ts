@@ -34,6 +34,7 @@ import { createTxpoolEndpoints } from '../rpc/endpoints/txpool-endpoints.js';
 import { IpcTransport } from '../rpc/ipc-transport.js';
 import { buildRegistry } from '../rpc/registry-builder.js';
 import { RpcServer } from '../rpc/server.js';
+import { openWorkerPool, PoolSignatureVerifier, WORKERS_ENV } from '../workers/index.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { importGeneratorKeysFile, storedPlainKeypairs } from './generator-keys-import.js';
 
@@ -73,12 +74,17 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
   };
   try {
     const plugins = await loadPlugins(config.plugins, { logger, baseDir: plan.dataPath });
+    const workers = openWorkerPool({ workerData: { dataPath: plan.dataPath } });
+    if (workers !== undefined) cleanups.push(() => workers.close());
+    logger.info({ threads: workers?.threads ?? 0 }, workers ? 'Worker pool started' : `No worker threads (${WORKERS_ENV}=0): all work on the main thread`);
+    const signatureVerifier = workers ? new PoolSignatureVerifier(workers) : undefined;
     const chain = await openChain({
       dataPath: plan.dataPath,
       config: plan.chainConfig,
       genesisBlock: plan.genesisBlock,
       logger,
       now: options.now,
+      signatureVerifier,
       extraModules: mainchain =>
         plugins.createModules({ mainchain, genesisConfig: plan.chainConfig.genesis, moduleConfigs: plan.chainConfig.modules }),
     });
@@ -88,7 +94,7 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
 
     const pool = new TransactionPool({
       config: parseTransactionPoolConfig(config.transactionPool, genesis.maxTransactionsSize),
-      verifier: new StateMachinePoolVerifier(chain.stateMachine),
+      verifier: new StateMachinePoolVerifier(chain.stateMachine, signatureVerifier),
       tip: tipOf(chain),
       logger,
     });

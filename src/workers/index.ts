@@ -2,3 +2,4 @@
 export { WorkerPool, WorkerPoolError, type WorkerPoolOptions } from './worker-pool.js';
 export { PoolSignatureVerifier, type PoolSignatureVerifierOptions } from './pool-signature-verifier.js';
 export { WORKER_TASKS, type WorkerTask } from './task-registry.js';
+export { openWorkerPool, WORKERS_ENV } from './open-worker-pool.js';

@@ -34,6 +34,7 @@ import type { ProcessableTransactions } from '../../src/engine/txpool/transactio
 import { InvalidBlockError, type BlockRejectionReason } from '../../src/errors.js';
 import { registerMultisignatureParamsSchema, multisigRegMsgSchema } from '../../src/modules/auth/schemas.js';
 import { openChain, type OpenChain } from '../../src/node.js';
+import { PoolSignatureVerifier, WorkerPool } from '../../src/workers/index.js';
 import {
   devValidatorAccounts,
   flipByte,
@@ -154,9 +155,15 @@ describe('bad blocks are refused with a typed error and leave the store unchange
   /** V's transactions: [plain transfer, multisignature transfer]. */
   const validTransactions = (): Transaction[] => [...valid.transactions];
 
+  let workers: WorkerPool | undefined;
+
   beforeAll(async () => {
     workDir = mkdtempSync(join(tmpdir(), 'basalt-negative-'));
-    chain = await openChain({ dataPath: join(workDir, 'node'), config, genesisBlock: devGenesisBlock(), now: () => clock });
+    // The node's production path: signatures batched through real worker threads, even for the
+    // small blocks here (minPoolSet 1), so every signature rule below is proven through the pool.
+    workers = new WorkerPool({ threads: 2 });
+    const signatureVerifier = new PoolSignatureVerifier(workers, { minPoolSet: 1 });
+    chain = await openChain({ dataPath: join(workDir, 'node'), config, genesisBlock: devGenesisBlock(), now: () => clock, signatureVerifier });
     for (const line of devBlockLines().slice(1)) {
       const block = Block.fromBytes(Buffer.from(line.blockHex, 'hex'));
       clock = block.header.timestamp;
@@ -248,6 +255,7 @@ describe('bad blocks are refused with a typed error and leave the store unchange
 
   afterAll(async () => {
     await chain?.close();
+    await workers?.close();
     rmSync(workDir, { recursive: true, force: true });
   });
 

@@ -5,6 +5,7 @@ import { Block } from '../../chain/block.js';
 import { loadChainConfig } from '../../config/lisk-config.js';
 import { InvalidBlockError } from '../../errors.js';
 import { openChain } from '../../node.js';
+import { openWorkerPool, PoolSignatureVerifier } from '../../workers/index.js';
 import { EXIT_CHAIN_MISMATCH, EXIT_OK, UsageError, type CliCommand, type CliIO } from '../command.js';
 import { ProgressReporter } from '../progress.js';
 
@@ -51,7 +52,13 @@ export const replayCommand: CliCommand = {
 
     const config = loadChainConfig(values.config as string);
     const genesisBlock = Block.fromBytes(readFileSync(values.genesis as string));
-    const chain = await openChain({ dataPath: values['data-path'] as string, config, genesisBlock });
+    // Replay is block processing at full speed: signatures go to the worker pool in batches.
+    const workers = openWorkerPool();
+    const signatureVerifier = workers ? new PoolSignatureVerifier(workers) : undefined;
+    const chain = await openChain({ dataPath: values['data-path'] as string, config, genesisBlock, signatureVerifier }).catch(async error => {
+      await workers?.close();
+      throw error;
+    });
     try {
       const startHeight = chain.processor.tipHeader().height;
       const progress = new ProgressReporter(io.stderr, 'blocks');
@@ -79,6 +86,7 @@ export const replayCommand: CliCommand = {
       return EXIT_OK;
     } finally {
       await chain.close();
+      await workers?.close();
     }
   },
 };

@@ -1,5 +1,6 @@
 import { standardEventDataSchema } from '../../chain/schemas.js';
 import { codec, validate } from '../../codec/index.js';
+import type { Ed25519Check, VerifiedSignatures } from '../../crypto/signature-verifier.js';
 import type { Logger } from '../../logger.js';
 import {
   EventQueue,
@@ -119,6 +120,28 @@ export class StateMachine {
   }
 
   /**
+   * Every Ed25519 check the modules' verifyTransaction hooks would make for `transactions`
+   * against `state`, for one batched verification ahead of them. A module that cannot say (its
+   * hook throws on a malformed transaction) contributes nothing: verifyTransaction reports that
+   * transaction's error itself.
+   */
+  signatureChecks(transactions: readonly ExecutionTransaction[], state: StateReader): Ed25519Check[] {
+    const checks: Ed25519Check[] = [];
+    for (const transaction of transactions) {
+      const context = { state, chainID: this.chainID, logger: this.logger, transaction };
+      for (const module of this.modules) {
+        if (!module.signatureChecks) continue;
+        try {
+          checks.push(...module.signatureChecks(context));
+        } catch {
+          // Left to verifyTransaction, which fails this transaction with the module's own error.
+        }
+      }
+    }
+    return checks;
+  }
+
+  /**
    * Verification of one transaction against `state` (module verify hooks, then params and the
    * command's verify). Never throws: every failure is a FAIL result carrying the error.
    */
@@ -128,8 +151,9 @@ export class StateMachine {
     header: { height: number; timestamp: number },
     contextStore: Map<string, unknown> = new Map(),
     onlyCommand = false,
+    verifiedSignatures?: VerifiedSignatures,
   ): Promise<VerificationResult> {
-    const context = { state, contextStore, chainID: this.chainID, logger: this.logger, header, transaction };
+    const context = { state, contextStore, chainID: this.chainID, logger: this.logger, header, transaction, verifiedSignatures };
     try {
       if (!onlyCommand) {
         for (const module of this.modules) {

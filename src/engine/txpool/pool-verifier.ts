@@ -1,12 +1,13 @@
 /**
  * How the pool checks transactions against the chain tip, behind a small interface (DESIGN.md
- * "Verifier pattern"): the main-thread implementation below runs the state machine; a worker-pool
- * implementation can later batch the signature checks of many transactions without the pool
- * logic changing.
+ * "Verifier pattern"): the implementation below runs the state machine, with the batch's
+ * signature checks done at once through a SignatureVerifier (the worker pool) when it has one.
  */
 import type { Transaction } from '../../chain/transaction.js';
+import type { SignatureVerifier } from '../../crypto/signature-verifier.js';
 import type { VerificationResult } from '../../modules/base/index.js';
 import type { StateReader } from '../../state/state-view.js';
+import { verifySignaturesAhead } from '../signatures-ahead.js';
 import type { StateMachine } from '../state-machine/state-machine.js';
 
 /** The committed chain state the pool verifies against (lisk-sdk: the last block's header). */
@@ -44,17 +45,27 @@ const YIELD_EVERY = 64;
  * served meanwhile.
  */
 export class StateMachinePoolVerifier implements PoolTransactionVerifier {
-  constructor(private readonly stateMachine: StateMachine) {}
+  /**
+   * With a `signatureVerifier` (the worker pool in a node), the signatures of the whole batch are
+   * checked first, at once and off this thread; the state machine then skips those checks. The
+   * results are the same either way (signatures-ahead.ts says why).
+   */
+  constructor(
+    private readonly stateMachine: StateMachine,
+    private readonly signatureVerifier?: SignatureVerifier,
+  ) {}
 
   async verify(transactions: readonly Transaction[], tip: PoolTip): Promise<VerificationResult[]> {
     const header = { height: tip.height, timestamp: tip.timestamp };
+    const verified = await verifySignaturesAhead(this.stateMachine, this.signatureVerifier, transactions, tip.state);
     const results: VerificationResult[] = [];
     for (let i = 0; i < transactions.length; i += 1) {
       if (i > 0 && i % YIELD_EVERY === 0) await new Promise<void>(resolve => setImmediate(resolve));
-      results.push(await this.stateMachine.verifyTransaction(transactions[i] as Transaction, tip.state, header));
+      results.push(await this.stateMachine.verifyTransaction(transactions[i] as Transaction, tip.state, header, new Map(), false, verified));
     }
     return results;
   }
+
 }
 
 /** What `tipOf` needs from a chain (an OpenChain fits). */

@@ -4,6 +4,7 @@
  */
 import type { Schema } from '../../codec/index.js';
 import type { ModuleInitArgs } from '../../config/genesis-config.js';
+import type { Ed25519Check } from '../../crypto/index.js';
 import {
   VERIFY_OK,
   VerifyStatus,
@@ -13,6 +14,7 @@ import {
   type GenesisContext,
   type Module,
   type ModuleMetadata,
+  type SignatureCheckContext,
   type TransactionExecuteContext,
   type TransactionVerifyContext,
   type VerificationResult,
@@ -28,7 +30,7 @@ import { InvalidNonceError } from './errors.js';
 import { nonceStatus } from './nonce.js';
 import { genesisAuthStoreSchema } from './schemas.js';
 import { AuthAccountStore } from './stores.js';
-import { checkTransactionSignatures } from './transaction-signatures.js';
+import { checkTransactionSignatures, transactionSignatureChecks } from './transaction-signatures.js';
 
 const PENDING: VerificationResult = Object.freeze({ status: VerifyStatus.PENDING });
 
@@ -82,9 +84,15 @@ export class AuthModule implements Module {
     if (status === VerifyStatus.FAIL) {
       return { status, error: new InvalidNonceError(transaction.id, transaction.nonce, account.nonce) };
     }
-    const failure = checkTransactionSignatures(transaction, context.chainID, account);
+    const failure = checkTransactionSignatures(transaction, context.chainID, account, context.verifiedSignatures);
     if (failure !== undefined) return verifyFail(failure);
     return status === VerifyStatus.OK ? VERIFY_OK : PENDING;
+  }
+
+  /** The checks verifyTransaction makes against this state, for batch verification. */
+  signatureChecks(context: SignatureCheckContext): readonly Ed25519Check[] {
+    const account = this.accounts.getOrDefault(context.state, context.transaction.senderAddress());
+    return transactionSignatureChecks(context.transaction, context.chainID, account);
   }
 
   /** Consumes the nonce: the sender's account is written (created if new) with nonce + 1. */

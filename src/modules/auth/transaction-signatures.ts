@@ -4,7 +4,7 @@
  * signing digest H("LSK_TX_" ‖ chainID ‖ signingBytes) is computed once per transaction and
  * every signature is checked against it directly (libsodium strict verification).
  */
-import { MESSAGE_TAG_TRANSACTION, taggedDigest, verifyDigest } from '../../crypto/index.js';
+import { MESSAGE_TAG_TRANSACTION, taggedDigest, verifyDigest, type Ed25519Check, type VerifiedSignatures } from '../../crypto/index.js';
 import type { ExecutionTransaction } from '../base/index.js';
 import type { AuthAccount } from './stores.js';
 
@@ -75,19 +75,33 @@ export function invalidSignatureMessage(signature: Buffer, transactionID: Buffer
 
 /**
  * Verifies the signatures of `transaction` for the sender's `account`; returns the reason it
- * fails (lisk-sdk's message), or undefined when every required signature is valid.
+ * fails (lisk-sdk's message), or undefined when every required signature is valid. Checks found
+ * in `verified` (a batch verified them already) are not made again; the order, and so the error
+ * reported, stays lisk-sdk's.
  */
 export function checkTransactionSignatures(
   transaction: ExecutionTransaction,
   chainID: Buffer,
   account: AuthAccount,
+  verified?: VerifiedSignatures,
 ): string | undefined {
   const plan = planTransactionSignatures(transaction, account);
   if (plan.checks.length > 0) {
     const digest = transactionSigningDigest(transaction, chainID);
     for (const { publicKey, signature } of plan.checks) {
-      if (!verifyDigest(digest, signature, publicKey)) return invalidSignatureMessage(signature, transaction.id);
+      const check = { digest, signature, publicKey };
+      if (verified?.has(check) !== true && !verifyDigest(digest, signature, publicKey)) {
+        return invalidSignatureMessage(signature, transaction.id);
+      }
     }
   }
   return plan.failure;
+}
+
+/** The Ed25519 checks checkTransactionSignatures makes, as a batch verifier takes them. */
+export function transactionSignatureChecks(transaction: ExecutionTransaction, chainID: Buffer, account: AuthAccount): Ed25519Check[] {
+  const { checks } = planTransactionSignatures(transaction, account);
+  if (checks.length === 0) return [];
+  const digest = transactionSigningDigest(transaction, chainID);
+  return checks.map(({ publicKey, signature }) => ({ digest, signature, publicKey }));
 }

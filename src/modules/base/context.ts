@@ -3,6 +3,7 @@
  * reshaped): plain objects whose `state` is the block's overlay state and whose `events` is the
  * block's event queue, already scoped with the stage's default topic.
  */
+import type { VerifiedSignatures } from '../../crypto/signature-verifier.js';
 import type { Logger } from '../../logger.js';
 import type { StateReader, StateWriter } from '../../state/state-view.js';
 import type { EventQueue } from './event-queue.js';
@@ -86,6 +87,16 @@ export interface TransactionVerifyContext extends ReadContext, ChainScoped {
   readonly header: { readonly height: number; readonly timestamp: number };
   readonly transaction: ExecutionTransaction;
   readonly contextStore: Map<string, unknown>;
+  /**
+   * Signature checks already verified in a batch (Basalt; see Module.signatureChecks): a hook may
+   * skip a check found here, and must still make any check that is not.
+   */
+  readonly verifiedSignatures?: VerifiedSignatures;
+}
+
+/** What a module needs to say which signatures a transaction's verification will check. */
+export interface SignatureCheckContext extends ReadContext, ChainScoped {
+  readonly transaction: ExecutionTransaction;
 }
 
 export interface CommandVerifyContext<P> extends TransactionVerifyContext {

@@ -1,4 +1,5 @@
 import type { Schema } from '../../codec/index.js';
+import type { Ed25519Check } from '../../crypto/signature-verifier.js';
 import type { ModuleInitArgs } from '../../config/genesis-config.js';
 import type { Command } from './command.js';
 import type {
@@ -7,6 +8,7 @@ import type {
   BlockVerifyContext,
   GenesisContext,
   InsertAssetContext,
+  SignatureCheckContext,
   TransactionExecuteContext,
   TransactionVerifyContext,
 } from './context.js';
@@ -50,6 +52,12 @@ export interface Module {
   insertAssets?(context: InsertAssetContext): void | Promise<void>;
   verifyAssets?(context: BlockVerifyContext): void | Promise<void>;
   verifyTransaction?(context: TransactionVerifyContext): VerificationResult | Promise<VerificationResult>;
+  /**
+   * The Ed25519 checks verifyTransaction would make for this transaction against this state
+   * (Basalt, not lisk-sdk): the engine verifies those of a whole block in one batch off the main
+   * thread and hands the verified ones to verifyTransaction, which then only checks the rest.
+   */
+  signatureChecks?(context: SignatureCheckContext): readonly Ed25519Check[];
   beforeCommandExecute?(context: TransactionExecuteContext): void | Promise<void>;
   afterCommandExecute?(context: TransactionExecuteContext): void | Promise<void>;
   beforeTransactionsExecute?(context: BlockExecuteContext): void | Promise<void>;

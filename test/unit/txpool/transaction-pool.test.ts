@@ -14,6 +14,8 @@ import {
   TransactionPool,
   type AddTransactionResult,
 } from '../../../src/engine/txpool/index.js';
+import type { VerificationResult } from '../../../src/modules/base/index.js';
+import { PoolSignatureVerifier, WorkerPool } from '../../../src/workers/index.js';
 import { loadJsonFixture } from '../../support/fixtures.js';
 import {
   accountNonce,
@@ -369,6 +371,31 @@ describe('TransactionPool entry rules on the dev chain', () => {
     expect(reason).toBe('verification-unavailable');
     expect(message).toBe('Transaction could not be verified: worker exited');
     expect(pool.size).toBe(0);
+  });
+
+  it('gives the same verdicts, errors included, when signatures are batched through worker threads', async () => {
+    const workers = new WorkerPool({ threads: 2 });
+    try {
+      const batched = new StateMachinePoolVerifier(replayed.chain.stateMachine, new PoolSignatureVerifier(workers, { minPoolSet: 1 }));
+      const plain = new StateMachinePoolVerifier(replayed.chain.stateMachine);
+      const transactions = fresh.slice(0, 40).map((account, i) => {
+        const tx = transfer(account, i % 5 === 4 ? 3n : 0n);
+        if (i % 3 !== 1) return tx;
+        const signature = Buffer.from(tx.signatures[0] as Buffer);
+        signature[i % 64] ^= 0x10;
+        return tx.withSignatures([signature]);
+      });
+      transactions.push(transfer(used, 0n));
+      const tip = tipOf(replayed.chain)();
+      const simplify = (results: VerificationResult[]) => results.map(result => ({ status: result.status, error: result.error?.message }));
+      const expected = simplify(await plain.verify(transactions, tip));
+      expect(simplify(await batched.verify(transactions, tip))).toEqual(expected);
+      // The set covers every verdict: valid, pending (future nonce), bad signature, spent nonce.
+      expect(new Set(expected.map(result => result.status)).size).toBe(3);
+      expect(expected.filter(result => result.error?.startsWith('Failed to validate signature'))).toHaveLength(13);
+    } finally {
+      await workers.close();
+    }
   });
 
   it('validates its configuration', () => {
