@@ -6,7 +6,7 @@ import { eventSmtLeaves, type EventProps } from '../chain/event.js';
 import type { GenesisConfig } from '../config/genesis-config.js';
 import { InvalidBlockError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { computeEventRoot } from '../merkle/index.js';
+import { computeEventRoot } from '../native/index.js';
 import type { StateDb } from '../state/state-db.js';
 import { isAggregateCommitValid } from './consensus/aggregate-commit.js';
 import type { Bft } from './consensus/bft/bft.js';

@@ -19,3 +19,4 @@ export type { MemoryNodeStore } from './create-node-store.js';
 export { loadAddon, DEFAULT_ADDON_PATH, NATIVE_DISABLE_ENV, NATIVE_PATH_ENV } from './load-addon.js';
 export type { AddonLoadResult } from './load-addon.js';
 export type { NativeAddon, NativeNodeReader } from './native-addon.js';
+export { computeEventRoot } from './event-root.js';
