@@ -179,6 +179,8 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
       chainID: genesis.chainID,
       metrics,
       stateProver: chain.stateDb,
+      // Heavy reads (long spans, many IDs, proofs) run in the pool on read-only LMDB views.
+      readOffload: workers && { pool: workers, dataPath: plan.dataPath },
       now: options.now,
       logger,
       chainLimits: { maxIdsPerRequest: config.rpc.maxIDsPerRequest, maxHeightSpan: config.rpc.maxHeightSpan },
