@@ -15,6 +15,7 @@ import { BlockGenerator } from '../../src/engine/generator/block-generator.js';
 import { Forger } from '../../src/engine/generator/forger.js';
 import { GeneratorStore } from '../../src/engine/generator/generator-store.js';
 import { silentLogger } from '../../src/logger.js';
+import type { SignatureVerifier } from '../../src/crypto/signature-verifier.js';
 import { openChain, type OpenChain } from '../../src/node.js';
 import { devValidatorKeypairs } from '../../test/support/dev-keys.js';
 import { readDevBlocks } from './dev-chain.js';
@@ -22,9 +23,14 @@ import { devAccounts, DEV_CHAIN_ID, DEV_TOKEN_ID } from './dev-transfers.js';
 import { signedTransfer } from './transfer-block.js';
 
 /** Opens a store at `dataPath` and applies the 420 dev chain blocks; `clock` follows their timestamps. */
-export async function openReplayedDevChain(dataPath: string, config: ChainConfig, clock: { now: number }): Promise<OpenChain> {
+export async function openReplayedDevChain(
+  dataPath: string,
+  config: ChainConfig,
+  clock: { now: number },
+  signatureVerifier?: SignatureVerifier,
+): Promise<OpenChain> {
   const [genesis, ...blocks] = readDevBlocks();
-  const chain = await openChain({ dataPath, config, genesisBlock: Block.fromBytes(genesis!.bytes), now: () => clock.now });
+  const chain = await openChain({ dataPath, config, genesisBlock: Block.fromBytes(genesis!.bytes), now: () => clock.now, signatureVerifier });
   try {
     for (const { bytes } of blocks) {
       const block = Block.fromBytes(bytes);
