@@ -4,8 +4,9 @@
  * a KeyObject imported once beforehand (its fastest use). Both hash the tagged message first,
  * so both rows measure the same job.
  */
-import { createPublicKey, verify as nodeVerify } from 'node:crypto';
-import { MESSAGE_TAG_TRANSACTION, taggedDigest, verifyData } from '../../src/crypto/index.js';
+import { createHash, createPublicKey, verify as nodeVerify } from 'node:crypto';
+import { MESSAGE_TAG_TRANSACTION, signDigest, taggedDigest, verifyData } from '../../src/crypto/index.js';
+import { PoolSignatureVerifier, WorkerPool } from '../../src/workers/index.js';
 import { loadChainConfig } from '../../src/config/lisk-config.js';
 import { DEV_CONFIG_FILE } from '../lib/dev-chain.js';
 import type { Measurement } from '../lib/figure.js';
@@ -15,7 +16,7 @@ import { benchKeyPair, signedTransfer } from '../lib/transfer-block.js';
 
 export const ed25519Suite: Suite = {
   name: 'ed25519',
-  summary: 'libsodium verifyData vs node:crypto verify (pre-imported KeyObject), one thread',
+  summary: 'libsodium verifyData, one thread and through the worker pool, vs node:crypto verify (pre-imported KeyObject), one thread',
   async run(progress) {
     progress('ed25519: verify');
     const { chainID } = loadChainConfig(DEV_CONFIG_FILE).genesis;
@@ -37,10 +38,42 @@ export const ed25519Suite: Suite = {
       { name: 'libsodium', fn: ours },
       { name: 'node:crypto', fn: node },
     ]);
+    progress('ed25519: worker pool');
+    const pooled = await poolMicrosPerSignature();
     const results: Measurement[] = [
       { name: 'ed25519 verifyData libsodium', value: libsodium! * 1000, unit: 'µs/op', baseline },
+      { name: `ed25519 verify, worker pool (${pooled.threads} threads, sets of ${POOL_SET})`, value: pooled.micros, unit: 'µs/op', baseline },
       { name: baseline, value: nodeCrypto! * 1000, unit: 'µs/op' },
     ];
     return results;
   },
 };
+
+/** Signatures per set handed to the pool: about one full block of transfers, or a pool re-check. */
+const POOL_SET = 1024;
+
+/**
+ * Throughput of the node's PoolSignatureVerifier: wall time per signature over sets of POOL_SET
+ * distinct signatures, after the threads have started.
+ */
+async function poolMicrosPerSignature(): Promise<{ micros: number; threads: number }> {
+  const checks = Array.from({ length: POOL_SET }, (_, i) => {
+    const { publicKey, privateKey } = benchKeyPair(`ed25519-pool-${i % 64}`);
+    const digest = createHash('sha256').update(`message ${i}`).digest();
+    return { digest, signature: signDigest(digest, privateKey), publicKey };
+  });
+  const pool = new WorkerPool();
+  try {
+    const verifier = new PoolSignatureVerifier(pool);
+    for (let i = 0; i < 3; i += 1) await verifier.verifyEd25519(checks);
+    const rounds = 20;
+    const start = performance.now();
+    for (let i = 0; i < rounds; i += 1) {
+      const answers = await verifier.verifyEd25519(checks);
+      if (answers.some(ok => !ok)) throw new Error('A pooled benchmark signature does not verify.');
+    }
+    return { micros: ((performance.now() - start) * 1000) / (rounds * POOL_SET), threads: pool.threads };
+  } finally {
+    await pool.close();
+  }
+}
