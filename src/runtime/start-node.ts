@@ -34,6 +34,7 @@ import { createTxpoolEndpoints } from '../rpc/endpoints/txpool-endpoints.js';
 import { IpcTransport } from '../rpc/ipc-transport.js';
 import { buildRegistry } from '../rpc/registry-builder.js';
 import { RpcServer } from '../rpc/server.js';
+import { nativeAvailable, nativeStatus } from '../native/index.js';
 import { openWorkerPool, PoolSignatureVerifier, WORKERS_ENV } from '../workers/index.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { importGeneratorKeysFile, storedPlainKeypairs } from './generator-keys-import.js';
@@ -77,6 +78,8 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
     const workers = openWorkerPool({ workerData: { dataPath: plan.dataPath } });
     if (workers !== undefined) cleanups.push(() => workers.close());
     logger.info({ threads: workers?.threads ?? 0 }, workers ? 'Worker pool started' : `No worker threads (${WORKERS_ENV}=0): all work on the main thread`);
+    // Once per start: which SHA-256 and SMT the node hashes with (native/README.md).
+    logger.info({ native: nativeAvailable }, nativeStatus);
     const signatureVerifier = workers ? new PoolSignatureVerifier(workers) : undefined;
     const chain = await openChain({
       dataPath: plan.dataPath,

@@ -9,6 +9,7 @@ import {
   type SmtNodeWrite,
   type SmtProof,
 } from '../merkle/index.js';
+import { createSparseMerkleTree } from '../native/index.js';
 import { LmdbReader } from './lmdb-reader.js';
 import type { StateChange } from './overlay-state.js';
 
@@ -99,7 +100,9 @@ export class StateDb {
     this.meta = open('state.meta');
     this.moduleReader = new LmdbReader(this.values);
     this.engineReader = new LmdbReader(this.engine);
-    this.tree = new SparseMerkleTree({ get: hash => this.nodes.getBinary(hash) ?? undefined }, STATE_KEY_LENGTH);
+    // Native (Rust) tree when the addon is built, the TypeScript one otherwise: same roots, same
+    // write sets, same proofs (test/unit/native), so the store's bytes do not depend on which.
+    this.tree = createSparseMerkleTree({ get: hash => this.nodes.getBinary(hash) ?? undefined }, STATE_KEY_LENGTH);
   }
 
   /** The root of the committed state (the empty hash before genesis). */
