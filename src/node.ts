@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { open, type RootDatabase } from 'lmdb';
 import type { Block } from './chain/block.js';
 import { ChainStore } from './chain/chain-store.js';
+import { CHAIN_ENV_OPTIONS, chainEnvPath } from './chain/lmdb-environment.js';
 import type { ChainConfig } from './config/lisk-config.js';
 import type { SignatureVerifier } from './crypto/signature-verifier.js';
 import { BlockExecutor } from './engine/block-executor.js';
@@ -51,9 +52,8 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
   const logger = options.logger ?? silentLogger;
   const { genesis } = options.config;
   mkdirSync(options.dataPath, { recursive: true });
-  // One environment per data dir; durable commits (the LMDB default) so a crash never loses a
-  // committed block; no compression: values are already compact binary encodings.
-  const env = open({ path: `${options.dataPath}/basalt.lmdb`, compression: false, maxDbs: 32, mapSize: 2 ** 34 });
+  // One environment per data dir (src/chain/lmdb-environment.ts says why these options).
+  const env = open({ path: chainEnvPath(options.dataPath), ...CHAIN_ENV_OPTIONS });
   try {
     const chainStore = new ChainStore(env);
     const stateDb = new StateDb(env);

@@ -7,13 +7,10 @@
  */
 import { open, type RootDatabase } from 'lmdb';
 import { ChainStore } from '../../chain/chain-store.js';
+import { CHAIN_ENV_OPTIONS, chainEnvPath } from '../../chain/lmdb-environment.js';
 import { StateDb } from '../../state/state-db.js';
 
-/** The environment file of a data directory and its options, as node.ts opens it. */
-export function chainEnvPath(dataPath: string): string {
-  return `${dataPath}/basalt.lmdb`;
-}
-export const CHAIN_ENV_OPTIONS = { compression: false, maxDbs: 32, mapSize: 2 ** 34 } as const;
+export { CHAIN_ENV_OPTIONS, chainEnvPath };
 
 /** The tip the main thread saw when it sent a request: the answer is as of this block. */
 export interface ReadTip {
