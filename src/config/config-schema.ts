@@ -144,6 +144,7 @@ export const nodeConfigSchema = {
         host: { type: 'string', minLength: 1 },
         port: port(1),
         configFile: { type: 'string', minLength: 1 },
+        trustedProxyHeader: { type: 'string', pattern: '^[A-Za-z0-9-]{1,64}$' },
       },
     },
   },

@@ -101,6 +101,13 @@ export interface LegacyApiConfig {
   port: number;
   /** Path of a legacy forging config (`forging.delegates`, whitelist). */
   configFile?: string;
+  /**
+   * Off by default. The name of a request header (e.g. `x-forwarded-for`) that a reverse proxy
+   * on this machine sets to the real client address; honoured only on loopback connections,
+   * last entry wins. Anyone who can reach the port through a proxy that passes the header
+   * unchanged could claim a whitelisted address: see README "Legacy forging API".
+   */
+  trustedProxyHeader?: string;
 }
 
 export interface NodeConfig {

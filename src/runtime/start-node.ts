@@ -36,6 +36,8 @@ import { buildRegistry } from '../rpc/registry-builder.js';
 import { RpcServer } from '../rpc/server.js';
 import { nativeAvailable, nativeStatus } from '../native/index.js';
 import { openWorkerPool, PoolSignatureVerifier, WORKERS_ENV } from '../workers/index.js';
+import { startLegacyApi } from '../legacy-api/index.js';
+import { validatorStore } from '../modules/pos/stores.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { importGeneratorKeysFile, storedPlainKeypairs } from './generator-keys-import.js';
 
@@ -246,6 +248,24 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
     }
     forger.start();
     cleanups.push(() => forger.stop());
+    if (config.legacyApi.enabled) {
+      // Lisk Core 1.x–3.x forging API (issue 8, cli_migration.md §6), on the same Forger and store.
+      const legacyApi = await startLegacyApi(config.legacyApi, {
+        forger,
+        store: generatorStore,
+        chainID: genesis.chainID,
+        isValidator: address => validatorStore.get(chain.stateDb.moduleReader, address) !== undefined,
+        status: {
+          height: () => chain.chainStore.tipHeight(),
+          tipId: () => chain.chainStore.getHeaderByHeight(chain.chainStore.tipHeight())?.id.toString('hex') ?? '',
+          syncing: () => false, // standalone: with no peers the node counts as synced
+          networkHeight: () => 0,
+          poolSize: () => pool.size,
+        },
+        logger,
+      });
+      cleanups.push(() => legacyApi.stop());
+    }
 
     logger.info(
       { dataPath: plan.dataPath, height: chain.chainStore.tipHeight(), rpc: `${config.rpc.host}:${server.port}`, generators: 'enabled' },

@@ -1,0 +1,133 @@
+/**
+ * The forging toggle of the legacy API (cli_migration.md §6.2 "Toggle semantics") on top of the
+ * engine's generator: the same Forger switch and GeneratorStore info that `generator_*` drives,
+ * so forging status and v4 generator status are one thing.
+ *
+ * Order of checks, as Lisk Core 2.x: entry by publicKey (exact, case-sensitive string match) →
+ * decrypt with the password → derived key must equal publicKey → account must be a validator →
+ * enable (refused while syncing) or disable. Every failure is a ToggleError (HTTP 404). Nothing
+ * about keys is persisted (lost on restart, as in 2.x); the generator info is the store's.
+ */
+import { pbkdf2 } from 'node:crypto';
+import { createDecipheriv } from 'node:crypto';
+import { promisify } from 'node:util';
+import { addressFromPublicKey } from '../crypto/address.js';
+import { decodeHexField } from '../crypto/hex-input.js';
+import { parseEncryptedPassphraseV3 } from '../crypto/passphrase-v3.js';
+import { deriveLegacyValidatorKeys } from '../crypto/validator-keys.js';
+import type { GeneratorKeypair } from '../engine/generator/generator-keypair.js';
+import { ZERO_GENERATED_INFO, type GeneratorStore } from '../engine/generator/generator-store.js';
+import type { Logger } from '../logger.js';
+import type { LegacyDelegate } from './legacy-config.js';
+
+const pbkdf2Async = promisify(pbkdf2);
+
+export const INVALID_PASSWORD_MESSAGE = 'Invalid password and public key combination';
+export const DELEGATE_NOT_FOUND_MESSAGE = 'Delegate not found';
+export const NOT_SYNCED_MESSAGE = 'Failed to enable forging as the node is not synced to the network.';
+
+/** A refused toggle: Lisk Core 2.x answers 404 `{message}` for all of them (§6.2). */
+export class ToggleError extends Error {}
+
+/** The part of the engine's Forger the toggle drives (see generator-endpoints.ts). */
+export interface ForgerSwitch {
+  enable(keypair: GeneratorKeypair): void;
+  disable(address: Buffer): void;
+  isEnabled(address: Buffer): boolean;
+}
+
+export interface ForgingServiceOptions {
+  readonly delegates: readonly LegacyDelegate[];
+  readonly forger: ForgerSwitch;
+  readonly store: Pick<GeneratorStore, 'getInfo' | 'setInfo'>;
+  /** The integer of the BLS key path m/12381/134/<chainIndex>/99999 (§2.2, keys:create --add-legacy). */
+  readonly chainIndex: number;
+  /** True when the address is a registered validator (pos) — 2.x "account not a delegate". */
+  readonly isValidator: (address: Buffer) => boolean;
+  /** True while catching up with the network; a standalone node is synced. */
+  readonly syncing: () => boolean;
+  readonly logger: Logger;
+}
+
+export interface ForgingEntry {
+  readonly forging: boolean;
+  readonly publicKey?: string;
+  /** Only for a 3.x entry that names an address and no public key. */
+  readonly address?: string;
+}
+
+/**
+ * PBKDF2 on libuv's thread pool: 1 000 000 iterations take about a second, which the event loop
+ * (block production, RPC) must not wait for. Same algorithm as crypto/passphrase-v3.ts (§2.4).
+ */
+async function decryptPassphrase(encrypted: string, password: string): Promise<string | undefined> {
+  const parsed = parseEncryptedPassphraseV3(encrypted);
+  const tag = decodeHexField(parsed.tag, 'Tag');
+  const key = await pbkdf2Async(password, decodeHexField(parsed.salt, 'Salt'), parsed.iterations, 32, 'sha256');
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, decodeHexField(parsed.iv, 'IV'));
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(decodeHexField(parsed.cipherText, 'Cipher text')), decipher.final()]).toString('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    key.fill(0);
+  }
+}
+
+const addressOfEntry = (delegate: LegacyDelegate): Buffer =>
+  delegate.publicKey !== undefined ? addressFromPublicKey(Buffer.from(delegate.publicKey, 'hex')) : Buffer.from(delegate.address as string, 'hex');
+
+export class ForgingService {
+  constructor(private readonly options: ForgingServiceOptions) {}
+
+  /** Every configured delegate with whether its keys are enabled (§6.2 GET /node/status/forging). */
+  status(publicKey?: string): ForgingEntry[] {
+    const entries = publicKey === undefined ? this.options.delegates : this.options.delegates.filter(d => d.publicKey === publicKey);
+    return entries.map(delegate => {
+      const forging = this.options.forger.isEnabled(addressOfEntry(delegate));
+      return delegate.publicKey !== undefined ? { forging, publicKey: delegate.publicKey } : { forging, address: delegate.address as string };
+    });
+  }
+
+  /** The entry a PUT names: by public key, or for 3.x entries by the address of that key. */
+  private find(publicKey: string): LegacyDelegate | undefined {
+    const byKey = this.options.delegates.find(d => d.publicKey === publicKey);
+    if (byKey !== undefined) return byKey;
+    // 3.x entries carry no public key; an exact lower-case key is still required, as in 2.x.
+    if (publicKey !== publicKey.toLowerCase()) return undefined;
+    const address = addressFromPublicKey(Buffer.from(publicKey, 'hex')).toString('hex');
+    return this.options.delegates.find(d => d.publicKey === undefined && d.address === address);
+  }
+
+  /** Enables or disables block generation for one delegate; throws ToggleError when refused. */
+  async toggle(publicKey: string, password: string, forging: boolean): Promise<ForgingEntry> {
+    const { forger, store, logger } = this.options;
+    const delegate = this.find(publicKey);
+    if (delegate === undefined) throw new ToggleError(`Delegate with publicKey: ${publicKey} not found`);
+    const passphrase = await decryptPassphrase(delegate.encryptedPassphrase, password);
+    if (passphrase === undefined) throw new ToggleError(INVALID_PASSWORD_MESSAGE);
+    const keys = deriveLegacyValidatorKeys(passphrase, this.options.chainIndex);
+    if (keys.publicKey.toString('hex') !== publicKey) throw new ToggleError(INVALID_PASSWORD_MESSAGE);
+    const address = addressFromPublicKey(keys.publicKey);
+    if (!this.options.isValidator(address)) throw new ToggleError(DELEGATE_NOT_FOUND_MESSAGE);
+    if (!forging) {
+      forger.disable(address);
+      logger.info({ address: address.toString('hex') }, 'Legacy API: forging disabled');
+      return { publicKey, forging: false };
+    }
+    if (this.options.syncing()) throw new ToggleError(NOT_SYNCED_MESSAGE);
+    // Lisk Core 2.x kept no forger info; the v4 generator info (§5.8) starts at zero when none is
+    // stored, as generator_updateStatus requires for a first enable, and is kept when present.
+    if (store.getInfo(address) === undefined) store.setInfo(address, ZERO_GENERATED_INFO);
+    forger.enable({
+      address,
+      generatorKey: keys.generatorKey,
+      generatorPrivateKey: keys.generatorPrivateKey,
+      blsKey: keys.blsKey,
+      blsSecretKey: keys.blsPrivateKey,
+    });
+    logger.info({ address: address.toString('hex') }, 'Legacy API: forging enabled');
+    return { publicKey, forging: true };
+  }
+}

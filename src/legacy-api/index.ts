@@ -1,0 +1,61 @@
+/**
+ * The legacy forging HTTP API for operators coming from Lisk Core 1.x–3.x (issue 8,
+ * cli_migration.md §6): reads their previous config, serves §6.2's endpoints and switches block
+ * generation through the engine's Forger and GeneratorStore.
+ */
+import type { LegacyApiConfig } from '../config/node-config.js';
+import type { Logger } from '../logger.js';
+import { ForgingService, type ForgerSwitch } from './forging-service.js';
+import { readLegacyConfig } from './legacy-config.js';
+import { LegacyApiServer, type NodeStatusSource } from './server.js';
+import { parseWhitelist } from './whitelist.js';
+import type { GeneratorStore } from '../engine/generator/generator-store.js';
+
+export { LegacyConfigError, parseLegacyConfig, readLegacyConfig } from './legacy-config.js';
+export { ForgingService, ToggleError } from './forging-service.js';
+export { LegacyApiServer } from './server.js';
+export { parseWhitelist, allowedBy, normalizeAddress } from './whitelist.js';
+
+export interface LegacyApiDependencies {
+  readonly forger: ForgerSwitch;
+  readonly store: Pick<GeneratorStore, 'getInfo' | 'setInfo'>;
+  readonly chainID: Buffer;
+  readonly isValidator: (address: Buffer) => boolean;
+  readonly status: NodeStatusSource;
+  readonly logger: Logger;
+}
+
+/** Reads the operator's config and starts listening; rejects with a clear error for a bad file or port. */
+export async function startLegacyApi(config: LegacyApiConfig, deps: LegacyApiDependencies): Promise<LegacyApiServer> {
+  if (config.configFile === undefined) throw new Error('legacyApi.configFile is required when legacyApi.enabled is true.');
+  const legacy = readLegacyConfig(config.configFile);
+  const apiWhitelist = parseWhitelist(legacy.apiAccess.whiteList);
+  const forgingWhitelist = parseWhitelist(legacy.forgingWhiteList);
+  for (const entry of [...apiWhitelist.skipped, ...forgingWhitelist.skipped]) {
+    deps.logger.warn({ entry }, 'Legacy API: whitelist entry is not an address or CIDR range; skipped');
+  }
+  const service = new ForgingService({
+    delegates: legacy.delegates,
+    forger: deps.forger,
+    store: deps.store,
+    // keys:create --chainid N uses the chain's network byte (0 mainnet, 1 testnet, 4 devnet).
+    chainIndex: deps.chainID.readUInt8(0),
+    isValidator: deps.isValidator,
+    syncing: deps.status.syncing,
+    logger: deps.logger,
+  });
+  const server = new LegacyApiServer({
+    host: config.host,
+    port: config.port,
+    service,
+    status: deps.status,
+    apiPublic: legacy.apiAccess.public,
+    apiWhitelist,
+    forgingWhitelist,
+    trustedProxyHeader: config.trustedProxyHeader?.toLowerCase(),
+    logger: deps.logger,
+  });
+  await server.start();
+  deps.logger.info({ host: config.host, port: server.port, delegates: legacy.delegates.length }, 'Legacy forging API listening');
+  return server;
+}

@@ -1,0 +1,230 @@
+/**
+ * The Lisk Core 1.x/2.x forging HTTP API (cli_migration.md §6.2) on uWebSockets.js:
+ * `GET /api/node/status`, `GET|PUT /api/node/status/forging`. Order of checks as 2.x's swagger
+ * pipe: general API gate (403) → body size (413) → JSON parse and validation (400) → forging
+ * whitelist (403) → action (200 / 404). So a malformed body from a non-whitelisted address gets
+ * 400, not 403 (§6.2). Answers use 2.x's envelope `{meta, data, links}`.
+ *
+ * The client address is the socket's peer, or, only when `trustedProxyHeader` is configured, the
+ * first address in that header (a reverse proxy's X-Forwarded-For). No request body is logged.
+ */
+import uWS from 'uWebSockets.js';
+import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import { BasaltError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { ForgingService, ToggleError } from './forging-service.js';
+import { isValidationFailure, malformedBody, validatePublicKeyQuery, validateToggleBody } from './validation.js';
+import { allowedBy, type Whitelist } from './whitelist.js';
+
+/** A toggle request is about 150 bytes; anything far above it is not one. */
+export const MAX_BODY_BYTES = 8 * 1024;
+
+export interface NodeStatusSource {
+  readonly height: () => number;
+  /** Hex id of the tip block; 2.x's broadhash is derived from the last blocks' ids. */
+  readonly tipId: () => string;
+  readonly syncing: () => boolean;
+  /** Most common height among connected peers, 0 without peers (§6.2). */
+  readonly networkHeight: () => number;
+  readonly poolSize: () => number;
+  /** Unix ms. */
+  readonly now?: () => number;
+}
+
+export interface LegacyApiServerOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly service: ForgingService;
+  readonly status: NodeStatusSource;
+  /** The general API gate (§6.3): `access.public` opens non-forging endpoints to everyone. */
+  readonly apiPublic: boolean;
+  readonly apiWhitelist: Whitelist;
+  readonly forgingWhitelist: Whitelist;
+  /** Lower-case header name whose value is the client address; undefined = the socket's peer. */
+  readonly trustedProxyHeader?: string;
+  readonly logger: Logger;
+}
+
+type ClosableApp = TemplatedApp & { close?: () => void };
+type ListenWithOptions = (host: string, port: number, options: number, callback: (socket: us_listen_socket | false) => void) => TemplatedApp;
+const LISTEN_EXCLUSIVE_PORT = (uWS as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT?: number }).LIBUS_LISTEN_EXCLUSIVE_PORT ?? 1;
+
+/** Lisk epoch (§6.2 secondsSinceEpoch): 2016-05-24T17:00:00Z. */
+const LISK_EPOCH_MS = Date.UTC(2016, 4, 24, 17, 0, 0);
+
+const STATUS_TEXT: Record<number, string> = {
+  200: '200 OK',
+  400: '400 Bad Request',
+  403: '403 Forbidden',
+  404: '404 Not Found',
+  413: '413 Payload Too Large',
+  500: '500 Internal Server Error',
+};
+
+export const ACCESS_DENIED = { message: 'Access Denied' };
+export const API_ACCESS_DENIED = { message: 'API access denied', errors: ['API access blocked.'] };
+export const UNEXPECTED_ERROR = { message: 'An unexpected error occurred while handling this request' };
+
+/** 2.x response formatter for array results. */
+const envelope = (data: unknown): unknown => ({ meta: {}, data, links: {} });
+
+interface Exchange {
+  readonly res: HttpResponse;
+  aborted: boolean;
+}
+
+export class LegacyApiServer {
+  private app: ClosableApp | undefined;
+  private listenSocket: us_listen_socket | undefined;
+  private boundPort = 0;
+
+  constructor(private readonly options: LegacyApiServerOptions) {}
+
+  get port(): number {
+    return this.boundPort;
+  }
+
+  start(): Promise<void> {
+    const app: ClosableApp = uWS.App();
+    this.app = app;
+    app.get('/api/node/status', (res, req) => this.nodeStatus(res, req));
+    app.get('/api/node/status/forging', (res, req) => this.forgingStatus(res, req));
+    app.put('/api/node/status/forging', (res, req) => this.toggle(res, req));
+    app.any('/*', res => this.write({ res, aborted: false }, 404, { message: 'Route not found' }));
+    const { host, port } = this.options;
+    return new Promise((resolve, reject) => {
+      (app.listen as unknown as ListenWithOptions)(host, port, LISTEN_EXCLUSIVE_PORT, socket => {
+        if (socket === false) {
+          reject(new BasaltError('ERR_LEGACY_API_LISTEN', `The legacy forging API cannot listen on ${host}:${port}: the port is in use or the address is not available here.`));
+          return;
+        }
+        this.listenSocket = socket;
+        this.boundPort = uWS.us_socket_local_port(socket as unknown as uWS.us_socket);
+        resolve();
+      });
+    });
+  }
+
+  stop(): void {
+    if (this.listenSocket !== undefined) uWS.us_listen_socket_close(this.listenSocket);
+    this.listenSocket = undefined;
+    this.app?.close?.();
+    this.app = undefined;
+  }
+
+  /** Must run synchronously in the route handler: uWS invalidates `req` afterwards. */
+  private clientAddress(res: HttpResponse, req: HttpRequest): string {
+    const header = this.options.trustedProxyHeader;
+    if (header !== undefined) {
+      const value = req.getHeader(header);
+      // X-Forwarded-For: "client, proxy1, proxy2": the first is the original client.
+      const first = value.split(',')[0]?.trim();
+      if (first) return first;
+    }
+    return Buffer.from(res.getRemoteAddressAsText()).toString();
+  }
+
+  /** General API gate (§6.3): forging endpoints pass it too, unless public. */
+  private apiAllowed(address: string): boolean {
+    return this.options.apiPublic || allowedBy(this.options.apiWhitelist, address);
+  }
+
+  private nodeStatus(res: HttpResponse, req: HttpRequest): void {
+    const exchange = { res, aborted: false };
+    if (!this.apiAllowed(this.clientAddress(res, req))) return this.write(exchange, 403, API_ACCESS_DENIED);
+    const { status } = this.options;
+    const now = status.now?.() ?? Date.now();
+    const height = status.height();
+    const poolSize = status.poolSize();
+    this.write(exchange, 200, {
+      meta: {},
+      data: {
+        broadhash: status.tipId(),
+        // Standalone or in step with its peers: Basalt has no 2.x broadhash consensus to measure.
+        consensus: 100,
+        currentTime: now,
+        secondsSinceEpoch: Math.floor((now - LISK_EPOCH_MS) / 1000),
+        height,
+        loaded: true,
+        networkHeight: status.networkHeight(),
+        syncing: status.syncing(),
+        // Only the pool's count is known here; 2.x's per-stage queues do not exist in v4.
+        transactions: { ready: poolSize, pending: 0, verified: 0, validated: 0, received: 0, total: poolSize },
+      },
+      links: {},
+    });
+  }
+
+  private forgingStatus(res: HttpResponse, req: HttpRequest): void {
+    const exchange = { res, aborted: false };
+    const address = this.clientAddress(res, req);
+    const query = validatePublicKeyQuery(req.getQuery('publicKey') ?? undefined);
+    if (!this.apiAllowed(address)) return this.write(exchange, 403, API_ACCESS_DENIED);
+    if (isValidationFailure(query)) return this.write(exchange, 400, query);
+    if (!allowedBy(this.options.forgingWhitelist, address)) return this.write(exchange, 403, ACCESS_DENIED);
+    this.write(exchange, 200, envelope(this.options.service.status(query)));
+  }
+
+  private toggle(res: HttpResponse, req: HttpRequest): void {
+    const exchange: Exchange = { res, aborted: false };
+    const address = this.clientAddress(res, req);
+    if (!this.apiAllowed(address)) return this.write(exchange, 403, API_ACCESS_DENIED);
+    const lengthHeader = req.getHeader('content-length');
+    if (lengthHeader !== '' && Number(lengthHeader) > MAX_BODY_BYTES) return this.write(exchange, 413, { message: 'Request body too large' });
+    res.onAborted(() => {
+      exchange.aborted = true;
+    });
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let done = false;
+    res.onData((chunk, isLast) => {
+      if (done) return;
+      received += chunk.byteLength;
+      if (received > MAX_BODY_BYTES) {
+        done = true;
+        return this.write(exchange, 413, { message: 'Request body too large' });
+      }
+      // uWS reuses the chunk's memory after this callback: copy it.
+      chunks.push(Buffer.from(new Uint8Array(chunk)));
+      if (!isLast) return;
+      done = true;
+      void this.answerToggle(exchange, address, Buffer.concat(chunks).toString('utf8'));
+    });
+  }
+
+  private async answerToggle(exchange: Exchange, address: string, text: string): Promise<void> {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return this.write(exchange, 400, malformedBody());
+    }
+    const request = validateToggleBody(body);
+    if (isValidationFailure(request)) return this.write(exchange, 400, request);
+    if (!allowedBy(this.options.forgingWhitelist, address)) return this.write(exchange, 403, ACCESS_DENIED);
+    try {
+      const entry = await this.options.service.toggle(request.publicKey, request.password, request.forging);
+      this.write(exchange, 200, envelope([entry]));
+    } catch (error) {
+      if (error instanceof ToggleError) return this.write(exchange, 404, { message: error.message });
+      // The error may come from decryption or key derivation: log its kind, not its text.
+      this.options.logger.error({ error: (error as Error).name }, 'Legacy API: forging toggle failed');
+      this.write(exchange, 500, UNEXPECTED_ERROR);
+    }
+  }
+
+  private write(exchange: Exchange, status: number, body: unknown): void {
+    if (exchange.aborted) return;
+    const { res } = exchange;
+    try {
+      res.cork(() => {
+        res
+          .writeStatus(STATUS_TEXT[status] ?? `${status}`)
+          .writeHeader('Content-Type', 'application/json')
+          .end(JSON.stringify(body));
+      });
+    } catch (error) {
+      this.options.logger.warn({ error: (error as Error).name }, 'Legacy API: answer could not be written');
+    }
+  }
+}
