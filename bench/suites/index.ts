@@ -9,6 +9,7 @@ import { replaySuite } from './replay.js';
 import { rmtSuite } from './rmt.js';
 import { rpcLoadSuite } from './rpc-load.js';
 import { sha256Suite } from './sha256.js';
+import { smtStoreSuite } from './smt-store.js';
 import { smtSuite } from './smt.js';
 
-export const SUITES: readonly Suite[] = [codecSuite, sha256Suite, ed25519Suite, blsSuite, rmtSuite, smtSuite, nativeSuite, replaySuite, blockApplySuite, rpcLoadSuite];
+export const SUITES: readonly Suite[] = [codecSuite, sha256Suite, ed25519Suite, blsSuite, rmtSuite, smtSuite, nativeSuite, smtStoreSuite, replaySuite, blockApplySuite, rpcLoadSuite];
