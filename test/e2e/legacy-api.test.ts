@@ -1,0 +1,223 @@
+/**
+ * Issue 8 "Legacy forging HTTP API", end to end: a devnet node with `legacyApi` enabled reads a
+ * Lisk Core 2.x config naming basalt_dev_legacy (its v3 encryptedPassphrase made here with
+ * Basalt's own encryptPassphraseV3), and answers as cli_migration.md §6.2 lists: enable/disable
+ * with the right password, wrong password (no state change), unknown key, a non-validator,
+ * a non-whitelisted remote address (simulated through legacyApi.trustedProxyHeader), a malformed
+ * body. The switch is the engine's: generator_getStatus shows the same state.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encryptPassphraseV3 } from '../../src/crypto/passphrase-v3.js';
+import { freePort, rpc, startBasaltNode, stopProcess, waitFor, waitForHeight, type NodeProcess } from '../support/node-process.js';
+
+// config/devnet/DEV_PASSPHRASES.md: public, devnet only.
+const VALIDATORS_PASSPHRASE =
+  'cash rather pizza south catch ensure planet sorry method million affair nasty enter pottery smooth begin record issue olive pen digital laptop oppose report';
+const LEGACY_PUBLIC_KEY = '24cd45e37a7bb412cd7b65b2aa3db6d54527a7747b8a1be67342c20e9cff4e30';
+const LEGACY_ADDRESS = 'lskkefqb2rhqovmyeabtwcnte8u5fykj2e39bysrb';
+const RECLAIM_PASSPHRASE =
+  'admit snow cruel stable ring kangaroo skirt tumble brief beach wing label equip ghost episode already gloom step garlic coffee photo gentle ready omit';
+const RECLAIM_PUBLIC_KEY = 'f7e18a87a8c9a8f9eeb7c0ebd205c75620994f6d1f4a9d69ab8217dd220c1ff7';
+const PASSWORD = 'elephant tree paris dragon chair galaxy';
+// Fewer PBKDF2 rounds than Lisk's default 1 000 000 keep the test light; the format is the same.
+const ITERATIONS = 100_000;
+const PROXY_HEADER = 'x-forwarded-for';
+
+interface Answer {
+  status: number;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+describe('legacy forging HTTP API (devnet)', () => {
+  let dir: string;
+  let rpcPort: number;
+  let apiPort: number;
+  let node: NodeProcess;
+
+  const call = async (method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<Answer> => {
+    const response = await fetch(`http://127.0.0.1:${apiPort}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
+      ...(body !== undefined ? { body } : {}),
+    });
+    return { status: response.status, body: await response.json() };
+  };
+  const put = (body: unknown, headers?: Record<string, string>): Promise<Answer> =>
+    call('PUT', '/api/node/status/forging', typeof body === 'string' ? body : JSON.stringify(body), headers);
+  const forgingOf = async (publicKey: string): Promise<boolean> => {
+    const { body } = await call('GET', `/api/node/status/forging?publicKey=${publicKey}`);
+    return body.data[0].forging as boolean;
+  };
+  const generatorEnabled = async (): Promise<boolean | undefined> => {
+    const { status } = await rpc<{ status: { address: string; enabled: boolean }[] }>(rpcPort, 'generator_getStatus');
+    return status.find(entry => entry.address === LEGACY_ADDRESS)?.enabled;
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'basalt-legacy-api-'));
+    rpcPort = await freePort();
+    apiPort = await freePort();
+    const legacyConfig = join(dir, 'lisk-core-2-config.json');
+    writeFileSync(
+      legacyConfig,
+      JSON.stringify({
+        modules: {
+          chain: {
+            forging: {
+              force: false,
+              delegates: [
+                { publicKey: LEGACY_PUBLIC_KEY, encryptedPassphrase: encryptPassphraseV3(VALIDATORS_PASSPHRASE, PASSWORD, { iterations: ITERATIONS }) },
+                { publicKey: RECLAIM_PUBLIC_KEY, encryptedPassphrase: encryptPassphraseV3(RECLAIM_PASSPHRASE, PASSWORD, { iterations: ITERATIONS }) },
+              ],
+            },
+          },
+          http_api: {
+            access: { public: false, whiteList: ['127.0.0.1', '10.0.0.0/8'] },
+            forging: { access: { whiteList: ['127.0.0.1', '10.1.2.3'] } },
+          },
+        },
+      }),
+    );
+    const config = join(dir, 'config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        rpc: { modes: ['ipc', 'ws', 'http'], allowedMethods: ['generator'] },
+        legacyApi: { enabled: true, host: '127.0.0.1', port: apiPort, configFile: legacyConfig, trustedProxyHeader: PROXY_HEADER },
+      }),
+    );
+    node = startBasaltNode(['--config', config, '--data-path', join(dir, 'data'), '--api-port', String(rpcPort)]);
+    await waitForHeight(rpcPort, 1, 90_000, { output: node.output });
+    await waitFor('the legacy API', async () => (await call('GET', '/api/node/status')).status === 200 || undefined, 30_000, { output: node.output });
+  }, 150_000);
+
+  afterAll(async () => {
+    if (node) await stopProcess(node.child);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('GET /api/node/status answers the node status in the 2.x envelope', async () => {
+    const { status, body } = await call('GET', '/api/node/status');
+    expect(status).toBe(200);
+    expect(body.meta).toEqual({});
+    expect(body.links).toEqual({});
+    expect(body.data.height).toBeGreaterThanOrEqual(1);
+    expect(body.data).toMatchObject({ loaded: true, syncing: false, consensus: 100 });
+    expect(body.data.broadhash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('GET /api/node/status/forging lists every configured delegate', async () => {
+    const { status, body } = await call('GET', '/api/node/status/forging');
+    expect(status).toBe(200);
+    // The node's devnet key file already enables basalt_dev_legacy; the reclaim account is no validator.
+    expect(body).toEqual({
+      meta: {},
+      data: [
+        { forging: true, publicKey: LEGACY_PUBLIC_KEY },
+        { forging: false, publicKey: RECLAIM_PUBLIC_KEY },
+      ],
+      links: {},
+    });
+    expect((await call('GET', `/api/node/status/forging?publicKey=${'ab'.repeat(32)}`)).body.data).toEqual([]);
+    const bad = await call('GET', '/api/node/status/forging?publicKey=xyz');
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('Validation errors');
+    expect(bad.body.errors[0]).toMatchObject({ code: 'INVALID_REQUEST_PARAMETER', in: 'query', name: 'publicKey' });
+  });
+
+  it('disables and enables with the right password, idempotently, through the engine generator', async () => {
+    const off = await put({ publicKey: LEGACY_PUBLIC_KEY, password: PASSWORD, forging: false });
+    expect(off).toEqual({ status: 200, body: { meta: {}, data: [{ publicKey: LEGACY_PUBLIC_KEY, forging: false }], links: {} } });
+    expect(await forgingOf(LEGACY_PUBLIC_KEY)).toBe(false);
+    // generator_getStatus lists only validators with stored generator info, which may not exist yet.
+    expect((await generatorEnabled()) ?? false).toBe(false);
+
+    const on = await put({ publicKey: LEGACY_PUBLIC_KEY, password: PASSWORD, forging: true });
+    expect(on).toEqual({ status: 200, body: { meta: {}, data: [{ publicKey: LEGACY_PUBLIC_KEY, forging: true }], links: {} } });
+    const again = await put({ publicKey: LEGACY_PUBLIC_KEY, password: PASSWORD, forging: true });
+    expect(again).toEqual(on);
+    expect(await forgingOf(LEGACY_PUBLIC_KEY)).toBe(true);
+    expect(await generatorEnabled()).toBe(true);
+  });
+
+  it('refuses a wrong password with 404 and changes nothing', async () => {
+    const wrong = await put({ publicKey: LEGACY_PUBLIC_KEY, password: 'not the password', forging: false });
+    expect(wrong).toEqual({ status: 404, body: { message: 'Invalid password and public key combination' } });
+    expect(await forgingOf(LEGACY_PUBLIC_KEY)).toBe(true);
+    expect(await generatorEnabled()).toBe(true);
+    expect(node.output()).not.toContain('not the password');
+    expect(node.output()).not.toContain(PASSWORD);
+  });
+
+  it('answers 404 for an unknown public key (exact match) and for an account that is no validator', async () => {
+    const unknown = 'ab'.repeat(32);
+    expect(await put({ publicKey: unknown, password: PASSWORD, forging: true })).toEqual({
+      status: 404,
+      body: { message: `Delegate with publicKey: ${unknown} not found` },
+    });
+    const upper = LEGACY_PUBLIC_KEY.toUpperCase();
+    expect(await put({ publicKey: upper, password: PASSWORD, forging: true })).toEqual({
+      status: 404,
+      body: { message: `Delegate with publicKey: ${upper} not found` },
+    });
+    expect(await put({ publicKey: RECLAIM_PUBLIC_KEY, password: PASSWORD, forging: true })).toEqual({
+      status: 404,
+      body: { message: 'Delegate not found' },
+    });
+  });
+
+  it('answers 400 for a malformed or invalid body, before the whitelist', async () => {
+    const malformed = await put('{"publicKey": ');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toEqual({
+      message: 'Validation errors',
+      errors: [
+        {
+          code: 'INVALID_REQUEST_PARAMETER',
+          errors: [{ code: 'INVALID_JSON', message: 'Request body is not valid JSON', path: [] }],
+          in: 'body',
+          message: 'Invalid parameter (data): Request body is not valid JSON',
+          name: 'data',
+        },
+      ],
+    });
+    const invalid = await put({ publicKey: LEGACY_PUBLIC_KEY, password: 'abc' });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.errors[0].message).toBe('Invalid parameter (data): Value failed JSON Schema validation');
+    expect(invalid.body.errors[0].errors).toEqual([
+      { code: 'OBJECT_MISSING_REQUIRED_PROPERTY', message: 'Missing required property: forging', path: [] },
+      { code: 'MIN_LENGTH', message: 'String is too short (3 chars), minimum 5', path: ['password'] },
+    ]);
+    // §6.2: validation comes before the forging whitelist.
+    expect((await put('not json', { [PROXY_HEADER]: '10.9.9.9' })).status).toBe(400);
+  });
+
+  it('answers 403 to a remote address outside the forging whitelist, and lets a whitelisted one in', async () => {
+    const remote = { [PROXY_HEADER]: '10.9.9.9' };
+    expect(await put({ publicKey: LEGACY_PUBLIC_KEY, password: PASSWORD, forging: false }, remote)).toEqual({
+      status: 403,
+      body: { message: 'Access Denied' },
+    });
+    expect(await call('GET', '/api/node/status/forging', undefined, remote)).toEqual({ status: 403, body: { message: 'Access Denied' } });
+    expect(await forgingOf(LEGACY_PUBLIC_KEY)).toBe(true);
+    // In the API whitelist but not the forging one: node status is open to it.
+    expect((await call('GET', '/api/node/status', undefined, remote)).status).toBe(200);
+    // Outside both: the general API gate answers first.
+    expect(await call('GET', '/api/node/status', undefined, { [PROXY_HEADER]: '192.168.7.7' })).toEqual({
+      status: 403,
+      body: { message: 'API access denied', errors: ['API access blocked.'] },
+    });
+    const whitelisted = await call('GET', '/api/node/status/forging', undefined, { [PROXY_HEADER]: '10.1.2.3' });
+    expect(whitelisted.status).toBe(200);
+  });
+
+  it('disables with the right password', async () => {
+    const off = await put({ publicKey: LEGACY_PUBLIC_KEY, password: PASSWORD, forging: false });
+    expect(off.body.data).toEqual([{ publicKey: LEGACY_PUBLIC_KEY, forging: false }]);
+    expect(await forgingOf(LEGACY_PUBLIC_KEY)).toBe(false);
+    expect(await generatorEnabled()).toBe(false);
+  });
+});
