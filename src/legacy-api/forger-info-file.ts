@@ -8,13 +8,14 @@
  *                       "maxHeightPreviouslyForged": 0 } ] }
  *
  * maxHeightPreviouslyForged is v4's maxHeightGenerated (§5.8). Written whole (temp file and
- * rename) after every toggle and at shutdown; entries of other addresses are kept.
+ * rename); entries of other addresses are kept. Meant for the forging toggle: on enable, resume
+ * from `laterInfo(generator store, file)` and save after each toggle and at shutdown.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeLisk32, encodeLisk32 } from '../crypto/index.js';
 import type { GeneratedInfo } from '../engine/generator/generator-store.js';
-import { LegacyApiConfigError } from './legacy-api-error.js';
+import { LegacyConfigError } from './legacy-config.js';
 
 export const FORGER_INFO_FILE = 'forger_info.json';
 
@@ -27,10 +28,10 @@ interface ForgerInfoJSON {
 
 const isHeight = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= 0xffff_ffff;
 
-/** Validates the file's content; throws LegacyApiConfigError naming the bad entry. */
+/** Validates the file's content; throws LegacyConfigError naming the bad entry. */
 export function parseForgerInfo(json: unknown, source: string): Map<string, GeneratedInfo> {
   const list = (json as { forgerInfo?: unknown } | null)?.forgerInfo;
-  if (!Array.isArray(list)) throw new LegacyApiConfigError(`${source}: expected {"forgerInfo": [...]}.`);
+  if (!Array.isArray(list)) throw new LegacyConfigError(`${source}: expected {"forgerInfo": [...]}.`);
   const info = new Map<string, GeneratedInfo>();
   list.forEach((entry: Partial<ForgerInfoJSON>, index) => {
     const where = `${source}: forgerInfo[${index}]`;
@@ -38,10 +39,10 @@ export function parseForgerInfo(json: unknown, source: string): Map<string, Gene
     try {
       address = decodeLisk32(String(entry?.address));
     } catch {
-      throw new LegacyApiConfigError(`${where}.address must be a lisk32 address.`);
+      throw new LegacyConfigError(`${where}.address must be a lisk32 address.`);
     }
     if (!isHeight(entry.height) || !isHeight(entry.maxHeightPrevoted) || !isHeight(entry.maxHeightPreviouslyForged)) {
-      throw new LegacyApiConfigError(`${where}: height, maxHeightPrevoted and maxHeightPreviouslyForged must be integers ≥ 0.`);
+      throw new LegacyConfigError(`${where}: height, maxHeightPrevoted and maxHeightPreviouslyForged must be integers ≥ 0.`);
     }
     info.set(address.toString('hex'), {
       height: entry.height,
@@ -81,7 +82,7 @@ export class ForgerInfoFile {
     try {
       json = JSON.parse(readFileSync(this.path, 'utf8'));
     } catch {
-      throw new LegacyApiConfigError(`${this.path} is not valid JSON.`);
+      throw new LegacyConfigError(`${this.path} is not valid JSON.`);
     }
     this.entries = parseForgerInfo(json, this.path);
   }
