@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'lmdb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHAIN_ENV_OPTIONS, chainEnvPath } from '../../src/chain/lmdb-environment.js';
 import { nativeAvailable } from '../../src/native/index.js';
 import { runBasalt } from '../support/cli.js';
 import { DEV_CHAIN_DIR, devFinalState } from '../support/dev-chain.js';
@@ -49,7 +50,7 @@ describe.skipIf(!nativeAvailable)('dev chain replay, native and TypeScript', () 
 
   /** Every (hash, node) pair of the state SMT, hex, in key order. */
   const smtNodes = (dataPath: string): string[] => {
-    const env = open({ path: join(dataPath, 'basalt.lmdb'), readOnly: true, maxDbs: 32 });
+    const env = open({ path: chainEnvPath(dataPath), ...CHAIN_ENV_OPTIONS, readOnly: true });
     try {
       const db = env.openDB<Buffer, Buffer>('state.smt', { keyEncoding: 'binary', encoding: 'binary' });
       return [...db.getRange()].map(({ key, value }) => `${key.toString('hex')}:${value.toString('hex')}`);
