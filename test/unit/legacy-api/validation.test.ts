@@ -1,6 +1,6 @@
 /** Body and query validation of the legacy forging API, with Lisk Core 2.x's 400 shape (§6.2). */
 import { describe, expect, it } from 'vitest';
-import { isValidationFailure, malformedBody, validatePublicKeyQuery, validateToggleBody } from '../../../src/legacy-api/validation.js';
+import { isValidationFailure, malformedBody, validatePublicKeyQuery, validateToggleBody, type ValidationFailure } from '../../../src/legacy-api/validation.js';
 
 const PK = 'ab'.repeat(32);
 
@@ -29,7 +29,7 @@ describe('validateToggleBody', () => {
   it('reports several errors under "Value failed JSON Schema validation", never echoing the password', () => {
     const failure = validateToggleBody({ publicKey: 'xyz', password: 'pw1', forging: 'yes' });
     expect(isValidationFailure(failure)).toBe(true);
-    const [parameter] = (failure as { errors: { message: string; errors: unknown[] }[] }).errors;
+    const [parameter] = (failure as ValidationFailure).errors;
     expect(parameter?.message).toBe('Invalid parameter (data): Value failed JSON Schema validation');
     expect(parameter?.errors).toEqual([
       { code: 'INVALID_FORMAT', message: "Object didn't pass validation for format publicKey: xyz", path: ['publicKey'] },
@@ -57,6 +57,6 @@ describe('validatePublicKeyQuery', () => {
     expect(validatePublicKeyQuery(PK)).toBe(PK);
     const failure = validatePublicKeyQuery('zz');
     expect(isValidationFailure(failure)).toBe(true);
-    expect((failure as { errors: { in: string; name: string }[] }).errors[0]).toMatchObject({ in: 'query', name: 'publicKey' });
+    expect((failure as ValidationFailure).errors[0]).toMatchObject({ in: 'query', name: 'publicKey' });
   });
 });
