@@ -18,6 +18,10 @@ import { deriveLegacyValidatorKeys } from '../crypto/validator-keys.js';
 import type { GeneratorKeypair } from '../engine/generator/generator-keypair.js';
 import { ZERO_GENERATED_INFO, type GeneratorStore } from '../engine/generator/generator-store.js';
 import type { Logger } from '../logger.js';
+import type { HashOnionStore } from '../modules/random/hash-onion-store.js';
+import type { StateReader } from '../state/state-view.js';
+import { laterInfo, type ForgerInfoFile } from './forger-info-file.js';
+import { installHashOnion } from './hash-onion-resume.js';
 import type { LegacyDelegate } from './legacy-config.js';
 
 const pbkdf2Async = promisify(pbkdf2);
@@ -46,6 +50,10 @@ export interface ForgingServiceOptions {
   readonly isValidator: (address: Buffer) => boolean;
   /** True while catching up with the network; a standalone node is synced. */
   readonly syncing: () => boolean;
+  /** `forger_info.json` (copied from another node): resumed from on enable, rewritten after each toggle. */
+  readonly forgerInfo?: Pick<ForgerInfoFile, 'get' | 'save'>;
+  /** The random module's onion store and the chain state: a configured hashOnion becomes the seed-reveal source. */
+  readonly hashOnions?: { readonly store: HashOnionStore; readonly state: () => StateReader };
   readonly logger: Logger;
 }
 
@@ -113,13 +121,22 @@ export class ForgingService {
     if (!this.options.isValidator(address)) throw new ToggleError(DELEGATE_NOT_FOUND_MESSAGE);
     if (!forging) {
       forger.disable(address);
+      this.saveForgerInfo([address]);
       logger.info({ address: address.toString('hex') }, 'Legacy API: forging disabled');
       return { publicKey, forging: false };
     }
     if (this.options.syncing()) throw new ToggleError(NOT_SYNCED_MESSAGE);
-    // Lisk Core 2.x kept no forger info; the v4 generator info (§5.8) starts at zero when none is
-    // stored, as generator_updateStatus requires for a first enable, and is kept when present.
-    if (store.getInfo(address) === undefined) store.setInfo(address, ZERO_GENERATED_INFO);
+    // The v4 generator info (§5.8) resumes from the later of the store's and forger_info.json's
+    // (a file copied from another node must not let this one sign below what that one signed);
+    // with neither it starts at zero, as generator_updateStatus requires for a first enable.
+    const resumed = laterInfo(store.getInfo(address), this.options.forgerInfo?.get(address)) ?? ZERO_GENERATED_INFO;
+    store.setInfo(address, resumed);
+    const onion = delegate.hashOnion;
+    if (onion !== undefined && this.options.hashOnions !== undefined) {
+      // §3.5: the same onion keeps the delegate's reveals valid on a new node.
+      const { store: onions, state } = this.options.hashOnions;
+      installHashOnion(onions, state(), address, { count: onion.count, distance: onion.distance, hashes: onion.hashes.map(hash => Buffer.from(hash, 'hex')) });
+    }
     forger.enable({
       address,
       generatorKey: keys.generatorKey,
@@ -127,7 +144,25 @@ export class ForgingService {
       blsKey: keys.blsKey,
       blsSecretKey: keys.blsPrivateKey,
     });
+    this.saveForgerInfo([address]);
     logger.info({ address: address.toString('hex') }, 'Legacy API: forging enabled');
     return { publicKey, forging: true };
+  }
+
+  /** Mirrors the generator info of `addresses` (default: every configured delegate) into forger_info.json. */
+  saveForgerInfo(addresses: readonly Buffer[] = this.options.delegates.map(addressOfEntry)): void {
+    const { forgerInfo, store, logger } = this.options;
+    if (forgerInfo === undefined) return;
+    const updates = addresses.flatMap(address => {
+      const info = store.getInfo(address);
+      return info === undefined ? [] : [{ address, info }];
+    });
+    if (updates.length === 0) return;
+    try {
+      forgerInfo.save(updates);
+    } catch (error) {
+      // Forging goes on: the generator store is the record; the file is its portable copy.
+      logger.warn({ code: (error as NodeJS.ErrnoException).code }, 'Legacy API: forger_info.json could not be written');
+    }
   }
 }

@@ -10,6 +10,9 @@ import { readLegacyConfig } from './legacy-config.js';
 import { LegacyApiServer, type NodeStatusSource } from './server.js';
 import { parseWhitelist } from './whitelist.js';
 import type { GeneratorStore } from '../engine/generator/generator-store.js';
+import type { HashOnionStore } from '../modules/random/hash-onion-store.js';
+import type { StateReader } from '../state/state-view.js';
+import { ForgerInfoFile } from './forger-info-file.js';
 
 export { LegacyConfigError, parseLegacyConfig, readLegacyConfig } from './legacy-config.js';
 export { ForgingService, ToggleError } from './forging-service.js';
@@ -22,11 +25,20 @@ export interface LegacyApiDependencies {
   readonly chainID: Buffer;
   readonly isValidator: (address: Buffer) => boolean;
   readonly status: NodeStatusSource;
+  /** The data directory: forger_info.json lives there (§5.8). */
+  readonly dataPath: string;
+  readonly hashOnions?: { readonly store: HashOnionStore; readonly state: () => StateReader };
   readonly logger: Logger;
 }
 
+export interface RunningLegacyApi {
+  readonly port: number;
+  /** Stops listening and writes forger_info.json; call after block generation has stopped. */
+  stop(): void;
+}
+
 /** Reads the operator's config and starts listening; rejects with a clear error for a bad file or port. */
-export async function startLegacyApi(config: LegacyApiConfig, deps: LegacyApiDependencies): Promise<LegacyApiServer> {
+export async function startLegacyApi(config: LegacyApiConfig, deps: LegacyApiDependencies): Promise<RunningLegacyApi> {
   if (config.configFile === undefined) throw new Error('legacyApi.configFile is required when legacyApi.enabled is true.');
   const legacy = readLegacyConfig(config.configFile);
   const apiWhitelist = parseWhitelist(legacy.apiAccess.whiteList);
@@ -42,6 +54,8 @@ export async function startLegacyApi(config: LegacyApiConfig, deps: LegacyApiDep
     chainIndex: deps.chainID.readUInt8(0),
     isValidator: deps.isValidator,
     syncing: deps.status.syncing,
+    forgerInfo: new ForgerInfoFile(deps.dataPath),
+    ...(deps.hashOnions !== undefined ? { hashOnions: deps.hashOnions } : {}),
     logger: deps.logger,
   });
   const server = new LegacyApiServer({
@@ -57,5 +71,11 @@ export async function startLegacyApi(config: LegacyApiConfig, deps: LegacyApiDep
   });
   await server.start();
   deps.logger.info({ host: config.host, port: server.port, delegates: legacy.delegates.length }, 'Legacy forging API listening');
-  return server;
+  return {
+    port: server.port,
+    stop: () => {
+      server.stop();
+      service.saveForgerInfo();
+    },
+  };
 }

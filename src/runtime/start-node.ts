@@ -246,8 +246,6 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
       for (const transaction of transactions) await pool.add(transaction);
       logger.info({ count: transactions.length }, 'Submitted the network bootstrap transactions');
     }
-    forger.start();
-    cleanups.push(() => forger.stop());
     if (config.legacyApi.enabled) {
       // Lisk Core 1.x–3.x forging API (issue 8, cli_migration.md §6), on the same Forger and store.
       const legacyApi = await startLegacyApi(config.legacyApi, {
@@ -262,10 +260,15 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
           networkHeight: () => 0,
           poolSize: () => pool.size,
         },
+        dataPath: plan.dataPath,
+        hashOnions: { store: chain.modules.random.hashOnionStore, state: () => chain.stateDb.moduleReader },
         logger,
       });
+      // Registered before the Forger's stop, so it runs after it: forger_info.json gets the last block's info.
       cleanups.push(() => legacyApi.stop());
     }
+    forger.start();
+    cleanups.push(() => forger.stop());
 
     logger.info(
       { dataPath: plan.dataPath, height: chain.chainStore.tipHeight(), rpc: `${config.rpc.host}:${server.port}`, generators: 'enabled' },

@@ -6,10 +6,11 @@
  * a non-whitelisted remote address (simulated through legacyApi.trustedProxyHeader), a malformed
  * body. The switch is the engine's: generator_getStatus shows the same state.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateHashOnion } from '../../src/crypto/hash-onion.js';
 import { encryptPassphraseV3 } from '../../src/crypto/passphrase-v3.js';
 import { freePort, rpc, startBasaltNode, stopProcess, waitFor, waitForHeight, type NodeProcess } from '../support/node-process.js';
 
@@ -25,6 +26,9 @@ const PASSWORD = 'elephant tree paris dragon chair galaxy';
 // Fewer PBKDF2 rounds than Lisk's default 1 000 000 keep the test light; the format is the same.
 const ITERATIONS = 100_000;
 const PROXY_HEADER = 'x-forwarded-for';
+// A Core 3.x-style hashOnion {count, distance, hashes} for the delegate (§6.4); hashes[last] is the seed.
+const ONION_SEED = Buffer.from('0f1e2d3c4b5a69788796a5b4c3d2e1f0', 'hex');
+const HASH_ONION = { count: 1000, distance: 100, hashes: generateHashOnion(ONION_SEED, 1000, 100).map(hash => hash.toString('hex')) };
 
 interface Answer {
   status: number;
@@ -69,7 +73,11 @@ describe('legacy forging HTTP API (devnet)', () => {
             forging: {
               force: false,
               delegates: [
-                { publicKey: LEGACY_PUBLIC_KEY, encryptedPassphrase: encryptPassphraseV3(VALIDATORS_PASSPHRASE, PASSWORD, { iterations: ITERATIONS }) },
+                {
+                  publicKey: LEGACY_PUBLIC_KEY,
+                  encryptedPassphrase: encryptPassphraseV3(VALIDATORS_PASSPHRASE, PASSWORD, { iterations: ITERATIONS }),
+                  hashOnion: HASH_ONION,
+                },
                 { publicKey: RECLAIM_PUBLIC_KEY, encryptedPassphrase: encryptPassphraseV3(RECLAIM_PASSPHRASE, PASSWORD, { iterations: ITERATIONS }) },
               ],
             },
@@ -85,7 +93,7 @@ describe('legacy forging HTTP API (devnet)', () => {
     writeFileSync(
       config,
       JSON.stringify({
-        rpc: { modes: ['ipc', 'ws', 'http'], allowedMethods: ['generator'] },
+        rpc: { modes: ['ipc', 'ws', 'http'], allowedMethods: ['generator', 'random'] },
         legacyApi: { enabled: true, host: '127.0.0.1', port: apiPort, configFile: legacyConfig, trustedProxyHeader: PROXY_HEADER },
       }),
     );
@@ -141,6 +149,14 @@ describe('legacy forging HTTP API (devnet)', () => {
     expect(again).toEqual(on);
     expect(await forgingOf(LEGACY_PUBLIC_KEY)).toBe(true);
     expect(await generatorEnabled()).toBe(true);
+    // The configured hash onion became the delegate's seed-reveal source (§3.5).
+    const { seeds } = await rpc<{ seeds: { address: string; seed: string; count: number; distance: number }[] }>(rpcPort, 'random_getHashOnionSeeds');
+    expect(seeds.find(entry => entry.address === LEGACY_ADDRESS)).toEqual({
+      address: LEGACY_ADDRESS,
+      seed: ONION_SEED.toString('hex'),
+      count: 1000,
+      distance: 100,
+    });
   });
 
   it('refuses a wrong password with 404 and changes nothing', async () => {
@@ -219,5 +235,9 @@ describe('legacy forging HTTP API (devnet)', () => {
     expect(off.body.data).toEqual([{ publicKey: LEGACY_PUBLIC_KEY, forging: false }]);
     expect(await forgingOf(LEGACY_PUBLIC_KEY)).toBe(false);
     expect(await generatorEnabled()).toBe(false);
+    // The forging status in Core's terms, in the data dir, to be copied to another node (§5.8).
+    const file = JSON.parse(readFileSync(join(dir, 'data', 'forger_info.json'), 'utf8')) as { forgerInfo: { address: string }[] };
+    expect(file.forgerInfo.map(entry => entry.address)).toContain(LEGACY_ADDRESS);
+    expect(Object.keys(file.forgerInfo[0] as object)).toEqual(['address', 'height', 'maxHeightPrevoted', 'maxHeightPreviouslyForged']);
   });
 });
