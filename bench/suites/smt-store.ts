@@ -11,10 +11,12 @@
  * made by src/native at import; BASALT_NATIVE=0 gives the TypeScript figure) and the row says so.
  *
  * Where the time goes (2-core dev machine, quick run): the tree update reading nodes from LMDB
- * ran at ~21,000 updates/s, the whole block at ~1,500/s. The commit writes one LMDB entry per new
- * node and deletes one per replaced node (~20 of each per update at this depth), and a random
- * put in a large environment costs ~15-20 µs in lmdb-js: the node-per-hash layout, not the
- * hashing, is what keeps this far from the 60,000/s target.
+ * ran at ~21,000 updates/s, the whole block at ~1,500/s. A block of 10,000 updates writes ~91,000
+ * nodes and deletes ~79,000; with nodes keyed by hash every one lands on a random LMDB page, which
+ * LMDB copies on write: ~30 µs per put/remove inside the transaction (5-6 s), against 0.3-0.6 s
+ * for the durable commit itself. So the node-per-hash layout, not hashing or fsync, keeps this far
+ * from the 60,000/s target. (In a 1,000,000-entry micro test, lmdb's useWritemap halved the per-op
+ * cost; keys that keep a path's nodes together, or deferred deletion, would cut the page count.)
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
