@@ -3,12 +3,16 @@
  * own example), key check, validator check, sync refusal, idempotence, and the generator info it
  * leaves in the store. The forger side is a plain keypair map, the shape the engine's Forger has.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addressFromPublicKey } from '../../../src/crypto/address.js';
 import { legacyKeyPairFromPassphrase } from '../../../src/crypto/legacy-keys.js';
 import { encryptPassphraseV3 } from '../../../src/crypto/passphrase-v3.js';
 import type { GeneratorKeypair } from '../../../src/engine/generator/generator-keypair.js';
 import type { GeneratedInfo } from '../../../src/engine/generator/generator-store.js';
+import { ForgerInfoFile } from '../../../src/legacy-api/forger-info-file.js';
 import { ForgingService, ToggleError } from '../../../src/legacy-api/forging-service.js';
 import type { LegacyDelegate } from '../../../src/legacy-api/legacy-config.js';
 import { silentLogger } from '../../../src/logger.js';
@@ -20,7 +24,7 @@ const SPEC_KEY = legacyKeyPairFromPassphrase('some passphrase').publicKey.toStri
 const OTHER_PASSPHRASE = 'another legacy passphrase';
 const OTHER_KEY = legacyKeyPairFromPassphrase(OTHER_PASSPHRASE).publicKey;
 
-function setup(options: { delegates: LegacyDelegate[]; validators?: Buffer[]; syncing?: boolean }) {
+function setup(options: { delegates: LegacyDelegate[]; validators?: Buffer[]; syncing?: boolean; forgerInfo?: ForgerInfoFile }) {
   const keypairs = new Map<string, GeneratorKeypair>();
   const info = new Map<string, GeneratedInfo>();
   const service = new ForgingService({
@@ -34,6 +38,7 @@ function setup(options: { delegates: LegacyDelegate[]; validators?: Buffer[]; sy
     chainIndex: 4,
     isValidator: address => (options.validators ?? []).some(validator => validator.equals(address)),
     syncing: () => options.syncing ?? false,
+    ...(options.forgerInfo ? { forgerInfo: options.forgerInfo } : {}),
     logger: silentLogger,
   });
   return { service, keypairs, info };
@@ -94,5 +99,27 @@ describe('ForgingService', () => {
     expect(service.status()).toEqual([{ forging: false, address: address.toString('hex') }]);
     expect(await service.toggle(OTHER_KEY.toString('hex'), 'password', true)).toEqual({ publicKey: OTHER_KEY.toString('hex'), forging: true });
     expect(service.status()).toEqual([{ forging: true, address: address.toString('hex') }]);
+  });
+
+  it('resumes from the later of the store and a copied forger_info.json, and rewrites the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'basalt-forger-info-'));
+    try {
+      const address = addressFromPublicKey(OTHER_KEY);
+      const copied = new ForgerInfoFile(dir);
+      copied.save([{ address, info: { height: 120, maxHeightPrevoted: 100, maxHeightGenerated: 90 } }]);
+      const encrypted = encryptPassphraseV3(OTHER_PASSPHRASE, 'password', { iterations: 10 });
+      const { service, info } = setup({
+        delegates: [{ publicKey: OTHER_KEY.toString('hex'), encryptedPassphrase: encrypted }],
+        validators: [address],
+        forgerInfo: new ForgerInfoFile(dir),
+      });
+      info.set(address.toString('hex'), { height: 110, maxHeightPrevoted: 105, maxHeightGenerated: 80 });
+      await service.toggle(OTHER_KEY.toString('hex'), 'password', true);
+      expect(info.get(address.toString('hex'))).toEqual({ height: 120, maxHeightPrevoted: 105, maxHeightGenerated: 90 });
+      const file = JSON.parse(readFileSync(join(dir, 'forger_info.json'), 'utf8'));
+      expect(file.forgerInfo[0]).toMatchObject({ height: 120, maxHeightPrevoted: 105, maxHeightPreviouslyForged: 90 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
