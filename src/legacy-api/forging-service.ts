@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { addressFromPublicKey } from '../crypto/address.js';
 import { decodeHexField } from '../crypto/hex-input.js';
 import { parseEncryptedPassphraseV3 } from '../crypto/passphrase-v3.js';
-import { deriveLegacyValidatorKeys } from '../crypto/validator-keys.js';
+import { deriveLegacyValidatorKeys, type ValidatorKeys } from '../crypto/validator-keys.js';
 import type { GeneratorKeypair } from '../engine/generator/generator-keypair.js';
 import { ZERO_GENERATED_INFO, type GeneratorStore } from '../engine/generator/generator-store.js';
 import type { Logger } from '../logger.js';
@@ -110,7 +110,7 @@ export class ForgingService {
 
   /** Enables or disables block generation for one delegate; throws ToggleError when refused. */
   async toggle(publicKey: string, password: string, forging: boolean): Promise<ForgingEntry> {
-    const { forger, store, logger } = this.options;
+    const { forger, logger } = this.options;
     const delegate = this.find(publicKey);
     if (delegate === undefined) throw new ToggleError(`Delegate with publicKey: ${publicKey} not found`);
     const passphrase = await decryptPassphrase(delegate.encryptedPassphrase, password);
@@ -126,6 +126,32 @@ export class ForgingService {
       return { publicKey, forging: false };
     }
     if (this.options.syncing()) throw new ToggleError(NOT_SYNCED_MESSAGE);
+    this.enable(delegate, keys, address);
+    return { publicKey, forging: true };
+  }
+
+  /**
+   * §6.4 auto-load (`force` with `defaultPassword`): every delegate is enabled at start; one that
+   * does not decrypt to its own key, or is no validator, stops the start, as in Lisk Core.
+   */
+  async enableAll(defaultPassword: string): Promise<void> {
+    for (const delegate of this.options.delegates) {
+      const id = delegate.publicKey ?? delegate.address;
+      const passphrase = await decryptPassphrase(delegate.encryptedPassphrase, defaultPassword);
+      const keys = passphrase === undefined ? undefined : deriveLegacyValidatorKeys(passphrase, this.options.chainIndex);
+      const address = keys === undefined ? undefined : addressFromPublicKey(keys.publicKey);
+      const matches =
+        keys !== undefined &&
+        address !== undefined &&
+        (delegate.publicKey !== undefined ? keys.publicKey.toString('hex') === delegate.publicKey : address.toString('hex') === delegate.address);
+      if (!matches || keys === undefined || address === undefined) throw new ToggleError(`Invalid encryptedPassphrase for ${id}. Check forging.defaultPassword and the entry.`);
+      if (!this.options.isValidator(address)) throw new ToggleError(`Account ${id} is not a delegate.`);
+      this.enable(delegate, keys, address);
+    }
+  }
+
+  private enable(delegate: LegacyDelegate, keys: ValidatorKeys, address: Buffer): void {
+    const { forger, store, logger } = this.options;
     // The v4 generator info (§5.8) resumes from the later of the store's and forger_info.json's
     // (a file copied from another node must not let this one sign below what that one signed);
     // with neither it starts at zero, as generator_updateStatus requires for a first enable.
@@ -146,7 +172,6 @@ export class ForgingService {
     });
     this.saveForgerInfo([address]);
     logger.info({ address: address.toString('hex') }, 'Legacy API: forging enabled');
-    return { publicKey, forging: true };
   }
 
   /** Mirrors the generator info of `addresses` (default: every configured delegate) into forger_info.json. */

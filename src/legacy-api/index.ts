@@ -5,8 +5,8 @@
  */
 import type { LegacyApiConfig } from '../config/node-config.js';
 import type { Logger } from '../logger.js';
-import { ForgingService, type ForgerSwitch } from './forging-service.js';
-import { readLegacyConfig } from './legacy-config.js';
+import { ForgingService, ToggleError, type ForgerSwitch } from './forging-service.js';
+import { LegacyConfigError, readLegacyConfig } from './legacy-config.js';
 import { LegacyApiServer, type NodeStatusSource } from './server.js';
 import { parseWhitelist } from './whitelist.js';
 import type { GeneratorStore } from '../engine/generator/generator-store.js';
@@ -69,6 +69,16 @@ export async function startLegacyApi(config: LegacyApiConfig, deps: LegacyApiDep
     trustedProxyHeader: config.trustedProxyHeader?.toLowerCase(),
     logger: deps.logger,
   });
+  if (legacy.defaultPassword !== undefined) {
+    // §6.4: forced forging in the old config: a delegate that does not load stops the start.
+    try {
+      await service.enableAll(legacy.defaultPassword);
+    } catch (error) {
+      if (error instanceof ToggleError) throw new LegacyConfigError(`${config.configFile}: ${error.message}`);
+      throw error;
+    }
+    deps.logger.info({ delegates: legacy.delegates.length }, 'Legacy API: forging enabled for every configured delegate (forging.force)');
+  }
   await server.start();
   deps.logger.info({ host: config.host, port: server.port, delegates: legacy.delegates.length }, 'Legacy forging API listening');
   return {

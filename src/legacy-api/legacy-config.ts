@@ -45,6 +45,11 @@ export interface LegacyForgingConfig {
   readonly apiAccess: LegacyAccess;
   /** The forging gate: raw entries, parsed by whitelist.ts (invalid ones skipped, §6.3). */
   readonly forgingWhiteList: unknown;
+  /**
+   * §6.4 auto-load: set only when `force` is true, `defaultPassword` is a string and delegates
+   * exist; every delegate is then enabled at start with it. A secret: never logged.
+   */
+  readonly defaultPassword?: string;
 }
 
 /** §6.3 defaults: only localhost, API not public. */
@@ -110,6 +115,9 @@ export function parseLegacyConfig(root: unknown, source = 'legacy config'): Lega
   const v1v3 = at(root, 'forging', 'delegates');
   const v2 = at(root, 'modules', 'chain', 'forging', 'delegates');
   const [raw, path] = v1v3 !== undefined ? [v1v3, '.forging.delegates'] : [v2, '.modules.chain.forging.delegates'];
+  const forging = v1v3 !== undefined ? at(root, 'forging') : at(root, 'modules', 'chain', 'forging');
+  const force = at(forging, 'force') === true;
+  const defaultPassword = at(forging, 'defaultPassword');
   if (raw !== undefined && !Array.isArray(raw)) throw new LegacyConfigError(`${source}: ${path} must be an array.`);
   const delegates = ((raw as unknown[] | undefined) ?? []).map((entry, i) => parseDelegate(entry, `${source}: ${path}[${i}]`));
 
@@ -123,6 +131,7 @@ export function parseLegacyConfig(root: unknown, source = 'legacy config'): Lega
     delegates,
     apiAccess: { public: publicFlag === true, whiteList: apiWhiteList ?? DEFAULT_WHITELIST },
     forgingWhiteList: forgingWhiteList === undefined ? DEFAULT_WHITELIST : forgingWhiteList,
+    ...(force && typeof defaultPassword === 'string' && delegates.length > 0 ? { defaultPassword } : {}),
   };
 }
 

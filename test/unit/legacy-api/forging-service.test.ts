@@ -122,4 +122,16 @@ describe('ForgingService', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('auto-loads every delegate with forging.defaultPassword (§6.4) and stops on one that does not load', async () => {
+    const address = addressFromPublicKey(OTHER_KEY);
+    const encrypted = encryptPassphraseV3(OTHER_PASSPHRASE, 'default pw', { iterations: 10 });
+    const ok = setup({ delegates: [{ address: address.toString('hex'), encryptedPassphrase: encrypted }], validators: [address] });
+    await ok.service.enableAll('default pw');
+    expect(ok.keypairs.has(address.toString('hex'))).toBe(true);
+    const wrong = setup({ delegates: [{ publicKey: OTHER_KEY.toString('hex'), encryptedPassphrase: encrypted }], validators: [address] });
+    expect(await refusal(wrong.service.enableAll('not it'))).toBe(`Invalid encryptedPassphrase for ${OTHER_KEY.toString('hex')}. Check forging.defaultPassword and the entry.`);
+    const notValidator = setup({ delegates: [{ publicKey: OTHER_KEY.toString('hex'), encryptedPassphrase: encrypted }] });
+    expect(await refusal(notValidator.service.enableAll('default pw'))).toBe(`Account ${OTHER_KEY.toString('hex')} is not a delegate.`);
+  });
 });

@@ -47,6 +47,14 @@ describe('parseLegacyConfig', () => {
     expect(config.apiAccess).toEqual({ public: false, whiteList: ['127.0.0.1'] });
   });
 
+  it('keeps defaultPassword only for forced forging with delegates (§6.4 auto-load)', () => {
+    const delegates = [{ publicKey: PK, encryptedPassphrase: ENCRYPTED }];
+    expect(parseLegacyConfig({ forging: { force: true, defaultPassword: 'pw123', delegates } }).defaultPassword).toBe('pw123');
+    expect(parseLegacyConfig({ modules: { chain: { forging: { force: true, defaultPassword: 'pw123', delegates } } } }).defaultPassword).toBe('pw123');
+    expect(parseLegacyConfig({ forging: { force: false, defaultPassword: 'pw123', delegates } }).defaultPassword).toBeUndefined();
+    expect(parseLegacyConfig({ forging: { force: true, defaultPassword: 'pw123', delegates: [] } }).defaultPassword).toBeUndefined();
+  });
+
   it('has no delegates when none are configured', () => {
     expect(parseLegacyConfig({}).delegates).toEqual([]);
   });
