@@ -207,6 +207,8 @@ describe('legacy forging HTTP API (devnet)', () => {
       { code: 'OBJECT_MISSING_REQUIRED_PROPERTY', message: 'Missing required property: forging', path: [] },
       { code: 'MIN_LENGTH', message: 'String is too short (3 chars), minimum 5', path: ['password'] },
     ]);
+    const tooLarge = await put({ publicKey: LEGACY_PUBLIC_KEY, password: 'x'.repeat(10_000), forging: true });
+    expect(tooLarge).toEqual({ status: 413, body: { message: 'Request body too large' } });
     // §6.2: validation comes before the forging whitelist.
     expect((await put('not json', { [PROXY_HEADER]: '10.9.9.9' })).status).toBe(400);
   });
