@@ -6,11 +6,16 @@ import { open, type RootDatabase } from 'lmdb';
 import type { Block } from './chain/block.js';
 import { ChainStore } from './chain/chain-store.js';
 import { CHAIN_ENV_OPTIONS, chainEnvPath } from './chain/lmdb-environment.js';
+import type { GenesisConfig } from './config/genesis-config.js';
 import type { ChainConfig } from './config/lisk-config.js';
 import type { SignatureVerifier } from './crypto/signature-verifier.js';
 import { BlockExecutor } from './engine/block-executor.js';
 import { ChainProcessor } from './engine/chain-processor.js';
 import { Bft } from './engine/consensus/bft/bft.js';
+import { CommitPool } from './engine/consensus/commit-pool.js';
+import { BlockGenerator } from './engine/generator/block-generator.js';
+import { Forger, type ForgerOptions } from './engine/generator/forger.js';
+import { GeneratorStore } from './engine/generator/generator-store.js';
 import { StateMachine } from './engine/state-machine/state-machine.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { Module } from './modules/base/index.js';
@@ -80,4 +85,48 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
     await env.close();
     throw error;
   }
+}
+
+/** What block production over an open chain needs besides the chain itself. */
+export type ChainForgerOptions = Pick<ForgerOptions, 'candidates' | 'now' | 'onBlockProcessed' | 'onInvalidTransactions'> & {
+  readonly genesisConfig: GenesisConfig;
+  readonly logger?: Logger;
+};
+
+export interface ChainForger {
+  readonly forger: Forger;
+  readonly generator: BlockGenerator;
+  readonly commitPool: CommitPool;
+  readonly generatorStore: GeneratorStore;
+}
+
+/**
+ * Block production over `chain`, wired as the running node wires it: a generator on the chain's
+ * stores, a commit pool, and the generator info kept in the chain's environment.
+ */
+export function createChainForger(chain: OpenChain, options: ChainForgerOptions): ChainForger {
+  const { genesisConfig } = options;
+  const commitPool = new CommitPool(chain.bft, genesisConfig.minimumCertifyHeight);
+  const generatorStore = new GeneratorStore(chain.env);
+  const generator = new BlockGenerator({
+    chainStore: chain.chainStore,
+    stateDb: chain.stateDb,
+    executor: new BlockExecutor(chain.stateMachine, chain.bft),
+    bft: chain.bft,
+    commitPool,
+    generatorStore,
+    genesisConfig,
+  });
+  const forger = new Forger({
+    ...options,
+    generator,
+    processor: chain.processor,
+    chainStore: chain.chainStore,
+    stateDb: chain.stateDb,
+    bft: chain.bft,
+    commitPool,
+    genesisConfig,
+    logger: options.logger ?? silentLogger,
+  });
+  return { forger, generator, commitPool, generatorStore };
 }

@@ -9,14 +9,8 @@ import { Block } from '../../src/chain/block.js';
 import type { Transaction } from '../../src/chain/transaction.js';
 import type { ChainConfig } from '../../src/config/lisk-config.js';
 import { decodeLisk32 } from '../../src/crypto/index.js';
-import { BlockExecutor } from '../../src/engine/block-executor.js';
-import { CommitPool } from '../../src/engine/consensus/commit-pool.js';
-import { BlockGenerator } from '../../src/engine/generator/block-generator.js';
-import { Forger } from '../../src/engine/generator/forger.js';
-import { GeneratorStore } from '../../src/engine/generator/generator-store.js';
-import { silentLogger } from '../../src/logger.js';
 import type { SignatureVerifier } from '../../src/crypto/signature-verifier.js';
-import { openChain, type OpenChain } from '../../src/node.js';
+import { createChainForger, openChain, type OpenChain } from '../../src/node.js';
 import { devValidatorKeypairs } from '../../test/support/dev-keys.js';
 import { readDevBlocks } from './dev-chain.js';
 import { devAccounts, DEV_CHAIN_ID, DEV_TOKEN_ID } from './dev-transfers.js';
@@ -68,28 +62,10 @@ export async function produceTransferBlocks(dataPath: string, config: ChainConfi
   const clock = { now: 0 };
   const chain = await openReplayedDevChain(dataPath, config, clock);
   try {
-    const commitPool = new CommitPool(chain.bft, config.genesis.minimumCertifyHeight);
-    const generatorStore = new GeneratorStore(chain.env);
-    const generator = new BlockGenerator({
-      chainStore: chain.chainStore,
-      stateDb: chain.stateDb,
-      executor: new BlockExecutor(chain.stateMachine, chain.bft),
-      bft: chain.bft,
-      commitPool,
-      generatorStore,
-      genesisConfig: config.genesis,
-    });
     // Enough per account for `count` blocks of about 100, spread over the 103 senders.
     const pending = pendingTransfers(chain, Math.ceil((count * 110) / 103) + 1);
-    const forger = new Forger({
-      generator,
-      processor: chain.processor,
-      chainStore: chain.chainStore,
-      stateDb: chain.stateDb,
-      bft: chain.bft,
-      commitPool,
+    const { forger, generatorStore } = createChainForger(chain, {
       genesisConfig: config.genesis,
-      logger: silentLogger,
       candidates: () => ({ byAccount: pending, feePriority: tx => tx.fee }),
       now: () => clock.now,
     });

@@ -1,18 +1,14 @@
 import { readFileSync } from 'node:fs';
 import type { NodeConfigPlan } from '../config/resolve-node-config.js';
-import { BlockExecutor } from '../engine/block-executor.js';
 import { BlockReceiver } from '../engine/block-receiver.js';
 import type { ProcessedBlock } from '../engine/chain-processor.js';
-import { CommitPool } from '../engine/consensus/commit-pool.js';
-import { BlockGenerator } from '../engine/generator/block-generator.js';
 import { Forger } from '../engine/generator/forger.js';
-import { GeneratorStore } from '../engine/generator/generator-store.js';
 import { parseTransactionPoolConfig } from '../engine/txpool/config.js';
 import { StateMachinePoolVerifier, tipOf } from '../engine/txpool/pool-verifier.js';
 import { TransactionPool } from '../engine/txpool/transaction-pool.js';
 import { readBootstrapTransactions } from '../genesis/devnet/devnet-bootstrap.js';
 import type { Logger } from '../logger.js';
-import { openChain, type OpenChain } from '../node.js';
+import { createChainForger, openChain, type OpenChain } from '../node.js';
 import { genesisInfoJSON } from '../rpc/endpoints/node-info.js';
 import { NodeMetrics } from '../rpc/endpoints/node-metrics.js';
 import { loadPlugins } from '../plugins/load-plugins.js';
@@ -104,28 +100,12 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
       logger,
     });
 
-    const generatorStore = new GeneratorStore(chain.env);
-    const commitPool = new CommitPool(chain.bft, genesis.minimumCertifyHeight);
     let rpc: RpcServer | undefined;
     const publish = (event: string, data: unknown): void => {
       rpc?.publish(event, data);
       plugins.notify(event, data);
     };
-    const forger = new Forger({
-      generator: new BlockGenerator({
-        chainStore: chain.chainStore,
-        stateDb: chain.stateDb,
-        executor: new BlockExecutor(chain.stateMachine, chain.bft),
-        bft: chain.bft,
-        commitPool,
-        generatorStore,
-        genesisConfig: genesis,
-      }),
-      processor: chain.processor,
-      chainStore: chain.chainStore,
-      stateDb: chain.stateDb,
-      bft: chain.bft,
-      commitPool,
+    const { forger, generatorStore } = createChainForger(chain, {
       genesisConfig: genesis,
       logger,
       now: options.now,

@@ -8,13 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Block } from '../../src/chain/block.js';
-import { BlockGenerator } from '../../src/engine/generator/block-generator.js';
-import { CommitPool } from '../../src/engine/consensus/commit-pool.js';
-import { Forger } from '../../src/engine/generator/forger.js';
-import { GeneratorStore } from '../../src/engine/generator/generator-store.js';
-import { BlockExecutor } from '../../src/engine/block-executor.js';
-import { silentLogger } from '../../src/logger.js';
-import { openChain, type OpenChain } from '../../src/node.js';
+import { createChainForger, openChain, type OpenChain } from '../../src/node.js';
 import { devBlockLines, devChainConfig, devGenesisBlock } from '../support/dev-chain.js';
 import { devValidatorKeypairs } from '../support/dev-keys.js';
 
@@ -42,31 +36,13 @@ describe('block production on the dev chain', () => {
   });
 
   it('generates valid blocks in the slots of local validators, finalizes and certifies them', async () => {
-    const commitPool = new CommitPool(chain.bft, config.genesis.minimumCertifyHeight);
-    const generator = new BlockGenerator({
-      chainStore: chain.chainStore,
-      stateDb: chain.stateDb,
-      executor: new BlockExecutor(chain.stateMachine, chain.bft),
-      bft: chain.bft,
-      commitPool,
-      generatorStore: new GeneratorStore(chain.env),
+    const { forger, generatorStore } = createChainForger(chain, {
       genesisConfig: config.genesis,
-    });
-    const forger = new Forger({
-      generator,
-      processor: chain.processor,
-      chainStore: chain.chainStore,
-      stateDb: chain.stateDb,
-      bft: chain.bft,
-      commitPool,
-      genesisConfig: config.genesis,
-      logger: silentLogger,
       candidates: () => ({ byAccount: new Map(), feePriority: () => 0n }),
       now: () => clock,
     });
     // As an operator moving validators to this node would (generator:enable with the values of
     // their last blocks): without them the first new header would contradict the chain.
-    const generatorStore = new GeneratorStore(chain.env);
     for (let height = 1; height <= chain.chainStore.tipHeight(); height += 1) {
       const header = chain.chainStore.getHeaderByHeight(height);
       if (!header) continue;

@@ -37,12 +37,9 @@ import {
   type Ed25519KeyPair,
   type ValidatorKeys,
 } from '../../src/crypto/index.js';
-import { BlockExecutor } from '../../src/engine/block-executor.js';
-import { CommitPool } from '../../src/engine/consensus/commit-pool.js';
-import { BlockGenerator } from '../../src/engine/generator/block-generator.js';
-import { Forger } from '../../src/engine/generator/forger.js';
+import type { BlockGenerator } from '../../src/engine/generator/block-generator.js';
+import type { Forger } from '../../src/engine/generator/forger.js';
 import type { GeneratorKeypair } from '../../src/engine/generator/generator-keypair.js';
-import { GeneratorStore } from '../../src/engine/generator/generator-store.js';
 import { transactionTopic } from '../../src/engine/state-machine/state-machine.js';
 import { StateMachinePoolVerifier, tipOf, TransactionPool } from '../../src/engine/txpool/index.js';
 import { InvalidBlockError } from '../../src/errors.js';
@@ -67,7 +64,7 @@ import { transferEventSchema, unlockEventDataSchema } from '../../src/modules/to
 import { genesisTokenAssetSchema } from '../../src/modules/token/schemas.js';
 import { blsKeyRegistrationDataSchema, generatorKeyRegistrationDataSchema } from '../../src/modules/validators/events.js';
 import { blsKeysStore } from '../../src/modules/validators/stores.js';
-import { openChain, type OpenChain } from '../../src/node.js';
+import { createChainForger, openChain, type OpenChain } from '../../src/node.js';
 import { signTransaction, snapshotStore, tamperHeader } from '../support/block-tamper.js';
 
 // THESE PASSPHRASES ARE PUBLIC TEST VALUES: any key derived from them belongs to everyone.
@@ -318,28 +315,11 @@ describe('the legacy module through blocks (issue 4)', () => {
       tip: tipOf(chain),
       now: () => clock * 1000,
     });
-    const commitPool = new CommitPool(chain.bft, genesisConfig.minimumCertifyHeight);
-    generator = new BlockGenerator({
-      chainStore: chain.chainStore,
-      stateDb: chain.stateDb,
-      executor: new BlockExecutor(chain.stateMachine, chain.bft),
-      bft: chain.bft,
-      commitPool,
-      generatorStore: new GeneratorStore(chain.env),
+    ({ forger, generator } = createChainForger(chain, {
       genesisConfig,
-    });
-    forger = new Forger({
-      generator,
-      processor: chain.processor,
-      chainStore: chain.chainStore,
-      stateDb: chain.stateDb,
-      bft: chain.bft,
-      commitPool,
-      genesisConfig,
-      logger: silentLogger,
       candidates: () => pool.candidates(),
       now: () => clock,
-    });
+    }));
     keys.ordinary.forEach(k =>
       forger.enable(generatorKeypair(addressFromPublicKey(k.publicKey), { publicKey: k.generatorKey, privateKey: k.generatorPrivateKey }, k)),
     );

@@ -30,11 +30,7 @@ import {
   MESSAGE_TAG_TRANSACTION,
   verifyData,
 } from '../../../src/crypto/index.js';
-import { BlockExecutor } from '../../../src/engine/block-executor.js';
-import { CommitPool } from '../../../src/engine/consensus/commit-pool.js';
-import { BlockGenerator } from '../../../src/engine/generator/block-generator.js';
-import { Forger } from '../../../src/engine/generator/forger.js';
-import { GeneratorStore } from '../../../src/engine/generator/generator-store.js';
+import type { Forger } from '../../../src/engine/generator/forger.js';
 import { transactionTopic } from '../../../src/engine/state-machine/state-machine.js';
 import { StateMachinePoolVerifier, tipOf, TransactionPool } from '../../../src/engine/txpool/index.js';
 import { ValidationError } from '../../../src/errors.js';
@@ -43,13 +39,12 @@ import { devnetMinimumCertifyHeight } from '../../../src/genesis/devnet/devnet-c
 import { deriveDevnetKeys } from '../../../src/genesis/devnet/devnet-keys.js';
 import { DEVNET_SPEC } from '../../../src/genesis/devnet/devnet-spec.js';
 import { buildDevnetFiles, type DevnetFiles } from '../../../src/genesis/devnet/write-devnet-files.js';
-import { silentLogger } from '../../../src/logger.js';
 import { registerKeysParamsSchema } from '../../../src/modules/legacy/schemas.js';
 import { legacyAccountStore } from '../../../src/modules/legacy/stores.js';
 import { parsePosConfig } from '../../../src/modules/pos/config.js';
 import { eligibleValidatorsByWeight, splitEligibleValidatorKey, validatorStore } from '../../../src/modules/pos/index.js';
 import { stakeParamsSchema } from '../../../src/modules/pos/schemas.js';
-import { openChain, type OpenChain } from '../../../src/node.js';
+import { createChainForger, openChain, type OpenChain } from '../../../src/node.js';
 import { importGeneratorKeysFile } from '../../../src/runtime/generator-keys-import.js';
 
 const DEVNET_DIR = join(PRESETS_DIR, 'devnet');
@@ -291,28 +286,13 @@ describe('devnet genesis', () => {
         tip: tipOf(chain),
         now: () => clock * 1000,
       });
-      const generatorStore = new GeneratorStore(chain.env);
-      const commitPool = new CommitPool(chain.bft, genesis.minimumCertifyHeight);
-      forger = new Forger({
-        generator: new BlockGenerator({
-          chainStore: chain.chainStore,
-          stateDb: chain.stateDb,
-          executor: new BlockExecutor(chain.stateMachine, chain.bft),
-          bft: chain.bft,
-          commitPool,
-          generatorStore,
-          genesisConfig: genesis,
-        }),
-        processor: chain.processor,
-        chainStore: chain.chainStore,
-        stateDb: chain.stateDb,
-        bft: chain.bft,
-        commitPool,
+      const created = createChainForger(chain, {
         genesisConfig: genesis,
-        logger: silentLogger,
         candidates: () => pool.candidates(),
         now: () => clock,
       });
+      forger = created.forger;
+      const { generatorStore } = created;
       // As the node does: every key of dev-validators.json, the legacy validator's included.
       const keypairs = importGeneratorKeysFile(plan.generatorKeysFile as string, generatorStore);
       expect(keypairs).toHaveLength(9);
