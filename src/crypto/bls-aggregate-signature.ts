@@ -5,6 +5,7 @@
  */
 import { CryptoError } from '../errors.js';
 import { aggregateSignatures, fastAggregateVerify } from './bls.js';
+import { verifyBlsCheck, type BlsCheck } from './bls-batch.js';
 import { taggedDigest } from './message.js';
 
 export interface PublicKeySignaturePair {
@@ -88,8 +89,26 @@ export function verifyWeightedAggSig(
   weights: readonly bigint[],
   threshold: bigint,
 ): boolean {
-  if (!isValidAggregationBits(keyList.length, aggregationBits)) return false;
-  if (weights.length !== keyList.length) return false;
+  const check = weightedAggSigCheck(keyList, aggregationBits, signature, tag, chainID, message, weights, threshold);
+  return check !== undefined && verifyBlsCheck(check);
+}
+
+/**
+ * The pairing part of verifyWeightedAggSig as a BlsCheck, for a SignatureVerifier to run (the
+ * worker pool), or undefined when the bitmap or the weights already fail it.
+ */
+export function weightedAggSigCheck(
+  keyList: readonly Uint8Array[],
+  aggregationBits: Uint8Array,
+  signature: Uint8Array,
+  tag: string,
+  chainID: Uint8Array,
+  message: Uint8Array,
+  weights: readonly bigint[],
+  threshold: bigint,
+): BlsCheck | undefined {
+  if (!isValidAggregationBits(keyList.length, aggregationBits)) return undefined;
+  if (weights.length !== keyList.length) return undefined;
   let weightSum = 0n;
   const selected: Uint8Array[] = [];
   for (let i = 0; i < keyList.length; i++) {
@@ -98,6 +117,6 @@ export function verifyWeightedAggSig(
       weightSum += weights[i]!;
     }
   }
-  if (weightSum < threshold) return false;
-  return fastAggregateVerify(selected, taggedDigest(tag, chainID, message), signature);
+  if (weightSum < threshold) return undefined;
+  return { kind: 'fastAggregateVerify', publicKeys: selected, message: taggedDigest(tag, chainID, message), signature };
 }

@@ -14,6 +14,7 @@ export * from './bls.js';
 export { BLS_SECRET_KEY_LENGTH, blsSecretScalar } from './bls-secret-key.js';
 export * from './bls-pop.js';
 export * from './bls-aggregate-signature.js';
+export * from './bls-batch.js';
 export { BlsPublicKeyCache, blsPublicKeyCache } from './bls-public-key-cache.js';
 export * from './bip39.js';
 export * from './derivation-path.js';

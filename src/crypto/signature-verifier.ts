@@ -1,5 +1,5 @@
 /**
- * The Ed25519 verifier interface (DESIGN.md "Verifier pattern", after Lodestar's IBlsVerifier):
+ * The signature verifier interface (DESIGN.md "Verifier pattern", after Lodestar's IBlsVerifier):
  * callers hand over whole sets of checks and never know whether they run here or in the worker
  * pool (src/workers/pool-signature-verifier.ts).
  *
@@ -8,8 +8,15 @@
  * order, gives the same answers as checking the items one by one. A set with bad signatures is
  * not a failed set: every item carries its own answer, so callers find exactly the bad items
  * without a second pass (libsodium has no batch equation whose failure would hide which item
- * broke it, unlike BLS aggregates).
+ * broke it).
+ *
+ * BLS checks are pure too, but they are cheapest as one multi-pairing, whose failure does hide
+ * the culprit: a failed batch is split in halves until each bad check stands alone, and a single
+ * check's answer always comes from the exact one-check function (bls-batch.ts), so a bad
+ * signature costs a few more pairings, never a wrong answer for its neighbours.
  */
+import { aggregateSignatures } from './bls.js';
+import { verifyBlsChecks, type BlsCheck } from './bls-batch.js';
 import { verifyDigest } from './ed25519.js';
 
 /** One Ed25519 check over an already tagged digest (LIP 0037: H(tag ‖ chainID ‖ data)). */
@@ -22,6 +29,10 @@ export interface Ed25519Check {
 export interface SignatureVerifier {
   /** `answers[i]` says whether `checks[i]` verifies (libsodium's strict rules, as Lisk's). */
   verifyEd25519(checks: readonly Ed25519Check[]): Promise<boolean[]>;
+  /** `answers[i]` says whether `checks[i]` holds (bls-batch.ts rules, as lisk-cryptography's). */
+  verifyBls(checks: readonly BlsCheck[]): Promise<boolean[]>;
+  /** The aggregate of `signatures` (bls.ts aggregateSignatures); rejects with its CryptoError. */
+  aggregateBlsSignatures(signatures: readonly Uint8Array[]): Promise<Buffer>;
   /** Releases threads or other resources; a closed verifier must not be used again. */
   close(): Promise<void>;
 }
@@ -30,6 +41,14 @@ export interface SignatureVerifier {
 export class MainThreadSignatureVerifier implements SignatureVerifier {
   async verifyEd25519(checks: readonly Ed25519Check[]): Promise<boolean[]> {
     return checks.map(check => verifyDigest(check.digest, check.signature, check.publicKey));
+  }
+
+  async verifyBls(checks: readonly BlsCheck[]): Promise<boolean[]> {
+    return verifyBlsChecks(checks);
+  }
+
+  async aggregateBlsSignatures(signatures: readonly Uint8Array[]): Promise<Buffer> {
+    return aggregateSignatures(signatures);
   }
 
   async close(): Promise<void> {}

@@ -1,11 +1,17 @@
 /**
  * The default SignatureVerifier (src/crypto/signature-verifier.ts): Ed25519 sets split into
- * batches across the worker pool. Small sets stay on the calling thread, where they cost less
- * than one trip to a worker; if the pool fails (a thread died, the pool was closed under us),
- * the set is checked on the calling thread instead, so a verifier problem never turns a valid
+ * batches across the worker pool. Small Ed25519 sets stay on the calling thread, where they cost
+ * less than one trip to a worker; BLS checks always go to the pool (one takes about a
+ * millisecond, ten times a trip). If the pool fails (a thread died, the pool was closed under
+ * us), the work is done on the calling thread instead, so a verifier problem never turns a valid
  * block or transaction into an invalid one.
  */
+import type { BlsCheck } from '../crypto/bls-batch.js';
 import { MainThreadSignatureVerifier, type Ed25519Check, type SignatureVerifier } from '../crypto/signature-verifier.js';
+import { CryptoError } from '../errors.js';
+import { blsAggregateTask, type BlsAggregateOutput } from './tasks/bls-aggregate.js';
+import { blsVerifyBatchTask, packBlsChecks } from './tasks/bls-verify-batch.js';
+import { packBytes, transferablesOf } from './tasks/packed-bytes.js';
 import {
   ed25519VerifyBatchTask,
   PACKED_DIGEST_LENGTH,
@@ -68,13 +74,47 @@ export class PoolSignatureVerifier implements SignatureVerifier {
     const batch = pack(checks, indexes);
     let verdicts: Uint8Array;
     try {
-      verdicts = await this.pool.run<Uint8Array>(ed25519VerifyBatchTask.name, batch);
+      const transfer = [batch.digests.buffer, batch.signatures.buffer, batch.publicKeys.buffer] as ArrayBuffer[];
+      verdicts = await this.pool.run<Uint8Array>(ed25519VerifyBatchTask.name, batch, transfer);
     } catch {
       verdicts = Uint8Array.from(await this.mainThread.verifyEd25519(indexes.map(i => checks[i] as Ed25519Check)), ok => (ok ? 1 : 0));
     }
     indexes.forEach((checkIndex, i) => {
       answers[checkIndex] = verdicts[i] === 1;
     });
+  }
+
+  async verifyBls(checks: readonly BlsCheck[]): Promise<boolean[]> {
+    // One share per thread: each is one multi-pairing when all its checks hold.
+    const perShare = Math.ceil(checks.length / Math.max(1, Math.min(this.pool.threads, checks.length)));
+    const shares: Promise<boolean[]>[] = [];
+    for (let start = 0; start < checks.length; start += perShare) {
+      shares.push(this.verifyBlsShare(checks.slice(start, start + perShare)));
+    }
+    return (await Promise.all(shares)).flat();
+  }
+
+  private async verifyBlsShare(checks: readonly BlsCheck[]): Promise<boolean[]> {
+    const batch = packBlsChecks(checks);
+    try {
+      const transfer = [batch.aggregate.buffer as ArrayBuffer, batch.keyCounts.buffer as ArrayBuffer, ...transferablesOf(batch.publicKeys, batch.messages, batch.signatures)];
+      const verdicts = await this.pool.run<Uint8Array>(blsVerifyBatchTask.name, batch, transfer);
+      return Array.from(verdicts, verdict => verdict === 1);
+    } catch {
+      return this.mainThread.verifyBls(checks);
+    }
+  }
+
+  async aggregateBlsSignatures(signatures: readonly Uint8Array[]): Promise<Buffer> {
+    let output: BlsAggregateOutput;
+    try {
+      const packed = packBytes(signatures);
+      output = await this.pool.run<BlsAggregateOutput>(blsAggregateTask.name, packed, transferablesOf(packed));
+    } catch {
+      return this.mainThread.aggregateBlsSignatures(signatures);
+    }
+    if ('refused' in output) throw new CryptoError(output.refused);
+    return Buffer.from(output.signature);
   }
 
   /** The pool belongs to whoever created it; closing the verifier leaves it running. */

@@ -4,6 +4,8 @@
  */
 import { chainReadBlocks } from './tasks/chain-read-blocks.js';
 import { chainReadEventProof } from './tasks/chain-read-event-proof.js';
+import { blsAggregateTask } from './tasks/bls-aggregate.js';
+import { blsVerifyBatchTask } from './tasks/bls-verify-batch.js';
 import { ed25519VerifyBatchTask } from './tasks/ed25519-verify-batch.js';
 import { stateReadProve } from './tasks/state-read-prove.js';
 
@@ -14,7 +16,14 @@ export interface WorkerTask<I, O> {
 }
 
 /** Every task; typed loosely here because each one checks the input it is given. */
-export const WORKER_TASKS: readonly WorkerTask<never, unknown>[] = [ed25519VerifyBatchTask, chainReadBlocks, chainReadEventProof, stateReadProve];
+export const WORKER_TASKS: readonly WorkerTask<never, unknown>[] = [
+  ed25519VerifyBatchTask,
+  blsVerifyBatchTask,
+  blsAggregateTask,
+  chainReadBlocks,
+  chainReadEventProof,
+  stateReadProve,
+];
 
 /** The task called `name`, or undefined. */
 export function findWorkerTask(name: string): WorkerTask<never, unknown> | undefined {

@@ -20,10 +20,17 @@ export interface WorkerPoolOptions {
   readonly workerData?: unknown;
 }
 
-/** Raised for a task sent to a closed pool. */
+/**
+ * Raised when the pool, not the task, failed: the pool is closed, or the thread running the task
+ * died (Piscina then starts a new thread, so later tasks run normally). Callers that have a
+ * main-thread path fall back to it on this error.
+ */
 export class WorkerPoolError extends Error {
   readonly code = 'WORKER_POOL_UNAVAILABLE';
 }
+
+/** Piscina's words for a task whose thread ended under it (exit, terminate, destroy). */
+const THREAD_ENDED = /^(worker exited with code|Terminating worker thread)/;
 
 function entryFile(): { filename: string; execArgv: string[] } {
   const built = fileURLToPath(new URL('./worker-entry.js', import.meta.url));
@@ -54,14 +61,21 @@ export class WorkerPool {
   }
 
   /**
-   * Runs task `name` on some thread. Rejects with the task's own error, with Piscina's when the
-   * thread running it died (Piscina then starts a new thread, so later tasks run normally), or
-   * with WorkerPoolError once the pool is closed.
+   * Runs task `name` on some thread. Rejects with the task's own error, or with WorkerPoolError
+   * when the pool is closed or the thread died while running it. `transferList` names buffers of
+   * `input` to move to the thread instead of copying them (they are unusable here afterwards).
    */
-  async run<O>(name: string, input: unknown): Promise<O> {
+  async run<O>(name: string, input: unknown, transferList?: ArrayBuffer[]): Promise<O> {
     if (this.closed) throw new WorkerPoolError('The worker pool is closed.');
     const request: WorkerRequest = { task: name, input };
-    return (await this.piscina.run(request)) as O;
+    try {
+      return (await this.piscina.run(request, transferList === undefined ? undefined : { transferList })) as O;
+    } catch (error) {
+      if (error instanceof Error && THREAD_ENDED.test(error.message)) {
+        throw new WorkerPoolError(`The worker thread running task "${name}" ended before answering (${error.message}).`, { cause: error });
+      }
+      throw error;
+    }
   }
 
   async close(): Promise<void> {
