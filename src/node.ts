@@ -78,6 +78,7 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
       genesisConfig: genesis,
       logger,
       now: options.now,
+      signatureVerifier: options.signatureVerifier,
     });
     await processor.initGenesis(options.genesisBlock);
     return { env, chainStore, stateDb, bft, modules, stateMachine, processor, close: () => env.close() };

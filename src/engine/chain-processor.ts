@@ -8,7 +8,9 @@ import { InvalidBlockError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { computeEventRoot } from '../native/index.js';
 import type { StateDb } from '../state/state-db.js';
-import { isAggregateCommitValid } from './consensus/aggregate-commit.js';
+import { verifyBlsCheck } from '../crypto/bls-batch.js';
+import type { SignatureVerifier } from '../crypto/signature-verifier.js';
+import { aggregateCommitVerdict } from './consensus/aggregate-commit.js';
 import type { Bft } from './consensus/bft/bft.js';
 import type { BlockExecutor, ExecutedBlock } from './block-executor.js';
 
@@ -22,6 +24,11 @@ export interface ChainProcessorOptions {
   readonly logger: Logger;
   /** Unix seconds; injectable so tests can place "now" anywhere. */
   readonly now?: () => number;
+  /**
+   * Runs the aggregate commit's BLS check (the worker pool in a node), while the block's
+   * transactions execute; without it the check runs on this thread first. Same results.
+   */
+  readonly signatureVerifier?: SignatureVerifier;
 }
 
 export interface ProcessedBlock {
@@ -118,12 +125,18 @@ export class ChainProcessor {
     block.validate(genesisConfig.maxTransactionsSize);
     const tipChanges = this.tipChanges;
     const tip = this.tipHeader();
-    this.verifyAgainstTip(block, tip);
+    const commitVerdict = this.verifyAgainstTip(block, tip);
 
     const finalizedBefore = chainStore.finalizedHeight();
     const finalizedHeader = chainStore.getHeaderByHeight(finalizedBefore) as BlockHeader;
     const maxRemovalHeight = Math.max(finalizedHeader.aggregateCommit.height, genesisConfig.minimumCertifyHeight - 1);
-    const executed = await executor.execute(block, stateDb.moduleReader, stateDb.engineReader, maxRemovalHeight);
+    let executed: ExecutedBlock;
+    try {
+      executed = await executor.execute(block, stateDb.moduleReader, stateDb.engineReader, maxRemovalHeight);
+    } finally {
+      // lisk-sdk checks the commit before executing: its error wins over any execution error.
+      await this.requireValidCommit(commitVerdict, header.height);
+    }
     // Everything from here to the commit is synchronous: only this await could see the tip move
     // (a revertTip outside the lock).
     if (this.tipChanges !== tipChanges) {
@@ -161,8 +174,16 @@ export class ChainProcessor {
     return deleted;
   }
 
-  /** lisk-sdk consensus _verify: everything checkable before execution, in lisk's order. */
-  private verifyAgainstTip(block: Block, tip: BlockHeader): void {
+  private async requireValidCommit(verdict: boolean | Promise<boolean>, height: number): Promise<void> {
+    if (!(await verdict)) throw new InvalidBlockError('aggregate-commit', 'Invalid aggregate commit.', height);
+  }
+
+  /**
+   * lisk-sdk consensus _verify: everything checkable before execution, in lisk's order. The last
+   * check, the aggregate commit's signature, may still be running on a worker: its verdict is
+   * returned, for applyBlock to await before anything is stored.
+   */
+  private verifyAgainstTip(block: Block, tip: BlockHeader): boolean | Promise<boolean> {
     const { bft, stateDb, chainStore, genesisConfig } = this.options;
     const { header } = block;
     const { height } = header;
@@ -212,16 +233,21 @@ export class ChainProcessor {
       throw new InvalidBlockError('signature', 'Invalid block signature.', height);
     }
 
-    const commitValid = isAggregateCommitValid(header.aggregateCommit, {
+    const verdict = aggregateCommitVerdict(header.aggregateCommit, {
       bft,
       engineState,
       chainID: genesisConfig.chainID,
       minimumCertifyHeight: genesisConfig.minimumCertifyHeight,
       headerAt: h => chainStore.getHeaderByHeight(h),
     });
-    if (!commitValid) {
-      throw new InvalidBlockError('aggregate-commit', 'Invalid aggregate commit.', height);
+    if (verdict === false) throw new InvalidBlockError('aggregate-commit', 'Invalid aggregate commit.', height);
+    if (verdict === true) return true;
+    const { signatureVerifier } = this.options;
+    if (signatureVerifier === undefined) {
+      if (!verifyBlsCheck(verdict)) throw new InvalidBlockError('aggregate-commit', 'Invalid aggregate commit.', height);
+      return true;
     }
+    return signatureVerifier.verifyBls([verdict]).then(answers => answers[0] === true);
   }
 
   /** validatorsHash, eventRoot and stateRoot of the executed block (lisk-sdk order). */

@@ -489,6 +489,16 @@ describe('bad blocks are refused with a typed error and leave the store unchange
       );
     });
 
+    it('reports the aggregate commit, not a transaction that fails while the certificate is checked in a worker', async () => {
+      // The pairing runs in the pool while the transactions execute; lisk-sdk checks the commit first.
+      const skipping = plainTransfer(plainNonce + 1n);
+      const certificateSignature = flipByte(commitOf().certificateSignature, 40);
+      const both = tamperHeader(withTransactions(valid, [skipping], signer, chainID), { aggregateCommit: { ...commitOf(), certificateSignature } }, signer, chainID);
+      await expectRefused(both, 'aggregate-commit', 'Invalid aggregate commit.');
+      const onlyTransaction = withTransactions(valid, [skipping], signer, chainID);
+      await expectRefused(onlyTransaction, 'transaction-failed-verification', `Transaction ${hex(skipping.id)} failed verification: nonce is in the future`);
+    });
+
     it('refuses a commit above maxHeightPrecommitted', async () => {
       const height = chain.bft.getHeights(chain.stateDb.engineReader).maxHeightPrecommitted + 1;
       await expectRefused(resigned({ aggregateCommit: { ...commitOf(), height } }), 'aggregate-commit', 'Invalid aggregate commit.');

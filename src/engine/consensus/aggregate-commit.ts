@@ -1,6 +1,6 @@
 import type { AggregateCommit, BlockHeader } from '../../chain/block-header.js';
 import { codec, type Schema } from '../../codec/index.js';
-import { MESSAGE_TAG_CERTIFICATE, verifyWeightedAggSig } from '../../crypto/index.js';
+import { MESSAGE_TAG_CERTIFICATE, verifyBlsCheck, weightedAggSigCheck, type BlsCheck } from '../../crypto/index.js';
 import type { StateReader } from '../../state/state-view.js';
 import type { Bft } from './bft/bft.js';
 
@@ -43,6 +43,15 @@ export interface AggregateCommitEnvironment {
  * BLS signature over a stored, precommitted header above the last certified one.
  */
 export function isAggregateCommitValid(commit: AggregateCommit, env: AggregateCommitEnvironment): boolean {
+  const verdict = aggregateCommitVerdict(commit, env);
+  return typeof verdict === 'boolean' ? verdict : verifyBlsCheck(verdict);
+}
+
+/**
+ * isAggregateCommitValid up to its pairing: true or false when the rules decide alone, else the
+ * BLS check that decides (for a SignatureVerifier to run off the main thread).
+ */
+export function aggregateCommitVerdict(commit: AggregateCommit, env: AggregateCommitEnvironment): boolean | BlsCheck {
   const { maxHeightCertified, maxHeightPrecommitted } = env.bft.getHeights(env.engineState);
   const noBits = commit.aggregationBits.length === 0;
   const noSignature = commit.certificateSignature.length === 0;
@@ -61,7 +70,7 @@ export function isAggregateCommitValid(commit: AggregateCommit, env: AggregateCo
   if (!header) return false;
   const { validators, certificateThreshold } = env.bft.getParameters(env.engineState, commit.height);
   const active = validators.filter(v => v.bftWeight > 0n).sort((a, b) => a.blsKey.compare(b.blsKey));
-  return verifyWeightedAggSig(
+  const check = weightedAggSigCheck(
     active.map(v => v.blsKey),
     commit.aggregationBits,
     commit.certificateSignature,
@@ -71,4 +80,5 @@ export function isAggregateCommitValid(commit: AggregateCommit, env: AggregateCo
     active.map(v => v.bftWeight),
     certificateThreshold,
   );
+  return check ?? false;
 }
