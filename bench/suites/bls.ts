@@ -3,7 +3,8 @@
  * checked with FastAggregateVerify (warm public-key cache, as in a running node) against the
  * same check with the 101 keys deserialised on every call (what a cache-less node pays); the
  * full certificate check verifyWeightedAggSig (bitmap, weights, threshold, tagged digest); a
- * single-signature verify for scale; and popVerify, run once per validator registration.
+ * single-signature verify for scale; popVerify, run once per validator registration; and 16
+ * certificates checked one by one against one batched call on the worker pool.
  */
 import {
   PublicKey as BlstPublicKey,
@@ -24,7 +25,10 @@ import {
   taggedDigest,
   verifyBLS,
   verifyWeightedAggSig,
+  verifyBlsCheck,
+  type BlsCheck,
 } from '../../src/crypto/index.js';
+import { PoolSignatureVerifier, WorkerPool } from '../../src/workers/index.js';
 import { unsignedCertificateBytes } from '../../src/engine/consensus/aggregate-commit.js';
 import { DEV_CONFIG_FILE, readDevBlocks } from '../lib/dev-chain.js';
 import type { Measurement } from '../lib/figure.js';
@@ -32,6 +36,8 @@ import { interleavedMsPerOp, medianMsPerOp } from '../lib/measure.js';
 import type { Suite } from '../lib/suite.js';
 
 const VALIDATORS = 101;
+/** Certificates checked at once, as a node catching up meets one per block. */
+const POOL_CERTIFICATES = 16;
 
 interface Validator {
   readonly secretKey: Buffer;
@@ -49,7 +55,7 @@ function validators(): Validator[] {
 
 export const blsSuite: Suite = {
   name: 'bls',
-  summary: 'fastAggregateVerify (101 keys), certificate check, verify, popVerify',
+  summary: 'fastAggregateVerify (101 keys), certificate check (one by one and batched in the worker pool), verify, popVerify',
   async run(progress) {
     progress('bls: signing a certificate with 101 keys');
     const { chainID } = loadChainConfig(DEV_CONFIG_FILE).genesis;
@@ -94,7 +100,17 @@ export const blsSuite: Suite = {
     );
     progress('bls: popVerify');
     const popMs = await medianMsPerOp({ name: 'popVerify', fn: pop, minIterations: 8, warmupIterations: 2 });
+    progress(`bls: ${POOL_CERTIFICATES} certificates, one by one and through the worker pool`);
+    const pooled = await poolCertificateMs(set, chainID);
+    const oneByOneName = `bls ${POOL_CERTIFICATES} certificate checks one by one, main thread (per certificate)`;
     const results: Measurement[] = [
+      {
+        name: `bls ${POOL_CERTIFICATES} certificate checks batched, worker pool (${pooled.threads} threads, per certificate)`,
+        value: pooled.poolMs,
+        unit: 'ms/op',
+        baseline: oneByOneName,
+      },
+      { name: oneByOneName, value: pooled.mainMs, unit: 'ms/op' },
       { name: 'bls fastAggregateVerify 101 keys, warm key cache', value: warmMs!, unit: 'ms/op', baseline: coldName },
       { name: coldName, value: coldMs!, unit: 'ms/op' },
       { name: 'bls certificate check 101 validators (verifyWeightedAggSig)', value: certificateMs!, unit: 'ms/op' },
@@ -104,3 +120,36 @@ export const blsSuite: Suite = {
     return results;
   },
 };
+
+/**
+ * Per-certificate wall time of POOL_CERTIFICATES full-house certificates (101 keys each, distinct
+ * messages): one by one on this thread, against one verifyBls call on the node's pool (one
+ * multi-pairing per thread, warm per-thread key caches).
+ */
+async function poolCertificateMs(set: readonly Validator[], chainID: Buffer): Promise<{ poolMs: number; mainMs: number; threads: number }> {
+  const keys = set.map(v => v.publicKey);
+  const checks: BlsCheck[] = Array.from({ length: POOL_CERTIFICATES }, (_, i) => {
+    const certificate = sha256(Buffer.from(`basalt-bench:certificate:${i}`));
+    const pairs = set.map(v => ({ publicKey: v.publicKey, signature: signBLS(MESSAGE_TAG_CERTIFICATE, chainID, certificate, v.secretKey) }));
+    const { signature } = createAggSig(keys, pairs);
+    return { kind: 'fastAggregateVerify', publicKeys: keys, message: taggedDigest(MESSAGE_TAG_CERTIFICATE, chainID, certificate), signature };
+  });
+  const rounds = 5;
+  let start = performance.now();
+  for (let round = 0; round < rounds; round += 1) {
+    if (!checks.every(verifyBlsCheck)) throw new Error('bls: a benchmark certificate does not verify.');
+  }
+  const mainMs = (performance.now() - start) / (rounds * checks.length);
+  const pool = new WorkerPool();
+  try {
+    const verifier = new PoolSignatureVerifier(pool);
+    for (let i = 0; i < 2; i += 1) await verifier.verifyBls(checks);
+    start = performance.now();
+    for (let round = 0; round < rounds; round += 1) {
+      if ((await verifier.verifyBls(checks)).some(ok => !ok)) throw new Error('bls: a pooled certificate does not verify.');
+    }
+    return { poolMs: (performance.now() - start) / (rounds * checks.length), mainMs, threads: pool.threads };
+  } finally {
+    await pool.close();
+  }
+}
