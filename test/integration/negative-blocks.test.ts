@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlockHeader } from '../../src/chain/block-header.js';
 import { Block } from '../../src/chain/block.js';
+import { eventToJSON } from '../../src/chain/event.js';
 import type { Transaction } from '../../src/chain/transaction.js';
 import { codec } from '../../src/codec/index.js';
 import { createAggSig, MESSAGE_TAG_MULTISIG_REG, signData } from '../../src/crypto/index.js';
@@ -663,6 +664,75 @@ describe('bad blocks are refused with a typed error and leave the store unchange
         'state-root',
         `stateRoot ${hex(bad)} differs from the computed ${hex(valid.header.stateRoot)}.`,
       );
+    });
+  });
+
+  describe('signatures verified ahead of a block whose transactions change the keys (pool vs main thread)', () => {
+    /** Registers 2-of-{mandatory A; optional G, B} for G within the block under test. */
+    const group = accounts[64] as DevAccount;
+    const mandatory = accounts[65] as DevAccount;
+    const optional = [group, accounts[66] as DevAccount].sort((a, b) => a.publicKey.compare(b.publicKey));
+
+    function registration(nonce: bigint): Transaction {
+      const keys = { numberOfSignatures: 2, mandatoryKeys: [mandatory.publicKey], optionalKeys: optional.map(member => member.publicKey) };
+      const message = codec.encode(multisigRegMsgSchema, { address: group.address, nonce, ...keys });
+      const signatures = [mandatory, ...optional].map(member => signData(MESSAGE_TAG_MULTISIG_REG, chainID, message, member.privateKey));
+      const params = codec.encode(registerMultisignatureParamsSchema, { ...keys, signatures });
+      return signTransaction({ module: 'auth', command: 'registerMultisignature', nonce, senderPublicKey: group.publicKey, params }, [group.privateKey], chainID);
+    }
+    const transfer = (nonce: bigint, signers: (DevAccount | undefined)[]): Transaction =>
+      signTransaction(
+        { module: 'token', command: 'transfer', nonce, senderPublicKey: group.publicKey, params: transferParams(TOKEN_ID, recipient, LSK) },
+        signers.map(member => member?.privateKey),
+        chainID,
+      );
+    const groupSigners = () => [mandatory, ...optional.map(member => (member === group ? member : undefined))];
+
+    /** What executing `transactions` in V's place gives: the events, or the refusal. */
+    async function outcome(transactions: Transaction[], executor: BlockExecutor) {
+      const block = withTransactions(valid, transactions, signer, chainID);
+      const finalized = chain.chainStore.getHeaderByHeight(chain.chainStore.finalizedHeight()) as BlockHeader;
+      const maxRemovalHeight = Math.max(finalized.aggregateCommit.height, config.genesis.minimumCertifyHeight - 1);
+      try {
+        const executed = await executor.execute(block, chain.stateDb.moduleReader, chain.stateDb.engineReader, maxRemovalHeight);
+        return { events: executed.events.map(eventToJSON), changes: executed.moduleState.changes().length, results: executed.transactionResults };
+      } catch (error) {
+        expect(error).toBeInstanceOf(InvalidBlockError);
+        return { refused: (error as InvalidBlockError).reason, message: (error as Error).message };
+      }
+    }
+
+    it('gives the main thread\'s events and errors when a registration earlier in the block changes who must sign', async () => {
+      const pooled = new BlockExecutor(chain.stateMachine, chain.bft, new PoolSignatureVerifier(workers as WorkerPool, { minPoolSet: 1 }));
+      const plain = new BlockExecutor(chain.stateMachine, chain.bft);
+      const nonce = nonceOf(group.address);
+      const corrupted = transfer(nonce + 1n, groupSigners());
+      const badSignature = Buffer.from(corrupted.signatures[0] as Buffer);
+      badSignature[9] = (badSignature[9] as number) ^ 0x20;
+      const cases: Transaction[][] = [
+        // Valid: planned against the single-signature account, the transfer's checks were not in the batch.
+        [registration(nonce), transfer(nonce + 1n, groupSigners())],
+        // The mandatory member's signature is bad: found by the transaction's own check.
+        [registration(nonce), corrupted.withSignatures([badSignature, ...corrupted.signatures.slice(1)])],
+        // Signed by G alone: the batch verified G's signature (valid for the old account), the new rules still refuse it.
+        [registration(nonce), transfer(nonce + 1n, [group])],
+        // Before the registration G alone signs; after it, it no longer can.
+        [transfer(nonce, [group]), registration(nonce + 1n), transfer(nonce + 2n, [group])],
+      ];
+      const outcomes = [];
+      for (const transactions of cases) {
+        const expected = await outcome(transactions, plain);
+        expect(await outcome(transactions, pooled)).toEqual(expected);
+        outcomes.push(expected);
+      }
+      expect(outcomes.map(result => ('refused' in result ? result.refused : 'executed'))).toEqual([
+        'executed',
+        'transaction-failed-verification',
+        'transaction-failed-verification',
+        'transaction-failed-verification',
+      ]);
+      expect(outcomes[1]).toMatchObject({ message: expect.stringContaining('Failed to validate signature') });
+      expect(snapshotStore(chain)).toEqual(before);
     });
   });
 
