@@ -4,6 +4,7 @@ import { BlockReceiver } from '../engine/block-receiver.js';
 import type { ProcessedBlock } from '../engine/chain-processor.js';
 import { Forger } from '../engine/generator/forger.js';
 import { parseTransactionPoolConfig } from '../engine/txpool/config.js';
+import { CoalescingPoolVerifier } from '../engine/txpool/coalescing-pool-verifier.js';
 import { StateMachinePoolVerifier, tipOf } from '../engine/txpool/pool-verifier.js';
 import { TransactionPool } from '../engine/txpool/transaction-pool.js';
 import { readBootstrapTransactions } from '../genesis/devnet/devnet-bootstrap.js';
@@ -95,7 +96,10 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
 
     const pool = new TransactionPool({
       config: parseTransactionPoolConfig(config.transactionPool, genesis.maxTransactionsSize),
-      verifier: new StateMachinePoolVerifier(chain.stateMachine, signatureVerifier),
+      // With workers, transactions posted at the same time are verified as one batch (their signatures in the pool).
+      verifier: signatureVerifier
+        ? new CoalescingPoolVerifier(new StateMachinePoolVerifier(chain.stateMachine, signatureVerifier))
+        : new StateMachinePoolVerifier(chain.stateMachine),
       tip: tipOf(chain),
       logger,
     });

@@ -1,4 +1,5 @@
 export { AccountTransactions } from './account-transactions.js';
+export { CoalescingPoolVerifier } from './coalescing-pool-verifier.js';
 export {
   selectTransactionsForBlock,
   StateMachineInclusion,
