@@ -15,6 +15,7 @@ import { devValidatorKeypairs } from '../../test/support/dev-keys.js';
 import { readDevBlocks } from './dev-chain.js';
 import { devAccounts, DEV_CHAIN_ID, DEV_TOKEN_ID } from './dev-transfers.js';
 import { signedTransfer } from './transfer-block.js';
+import { adoptGeneratorInfoOfChain } from '../../test/support/generator-info.js';
 
 /** Opens a store at `dataPath` and applies the 420 dev chain blocks; `clock` follows their timestamps. */
 export async function openReplayedDevChain(
@@ -69,12 +70,7 @@ export async function produceTransferBlocks(dataPath: string, config: ChainConfi
       candidates: () => ({ byAccount: pending, feePriority: tx => tx.fee }),
       now: () => clock.now,
     });
-    // As in test/integration/block-production.test.ts: each validator's last generated block, so
-    // its next header does not contradict the chain.
-    for (let height = 1; height <= chain.chainStore.tipHeight(); height += 1) {
-      const header = chain.chainStore.getHeaderByHeight(height)!;
-      generatorStore.setInfo(header.generatorAddress, { height, maxHeightGenerated: header.maxHeightGenerated, maxHeightPrevoted: header.maxHeightPrevoted });
-    }
+    adoptGeneratorInfoOfChain(chain.chainStore, generatorStore);
     for (const keypair of devValidatorKeypairs()) forger.enable(keypair);
 
     const out: Buffer[] = [];

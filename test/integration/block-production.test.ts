@@ -11,6 +11,7 @@ import { Block } from '../../src/chain/block.js';
 import { createChainForger, openChain, type OpenChain } from '../../src/node.js';
 import { devBlockLines, devChainConfig, devGenesisBlock } from '../support/dev-chain.js';
 import { devValidatorKeypairs } from '../support/dev-keys.js';
+import { adoptGeneratorInfoOfChain } from '../support/generator-info.js';
 
 const BLOCKS_TO_PRODUCE = 240;
 
@@ -41,14 +42,7 @@ describe('block production on the dev chain', () => {
       candidates: () => ({ byAccount: new Map(), feePriority: () => 0n }),
       now: () => clock,
     });
-    // As an operator moving validators to this node would (generator:enable with the values of
-    // their last blocks): without them the first new header would contradict the chain.
-    for (let height = 1; height <= chain.chainStore.tipHeight(); height += 1) {
-      const header = chain.chainStore.getHeaderByHeight(height);
-      if (!header) continue;
-      const { maxHeightGenerated, maxHeightPrevoted } = header;
-      generatorStore.setInfo(header.generatorAddress, { height, maxHeightGenerated, maxHeightPrevoted });
-    }
+    adoptGeneratorInfoOfChain(chain.chainStore, generatorStore);
     for (const keypair of devValidatorKeypairs()) forger.enable(keypair);
 
     const startHeight = chain.chainStore.tipHeight();

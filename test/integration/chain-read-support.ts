@@ -19,6 +19,7 @@ import { openChain, type OpenChain } from '../../src/node.js';
 import { devBlockLines, devChainConfig, devGenesisBlock } from '../support/dev-chain.js';
 import { devValidatorKeypairs } from '../support/dev-keys.js';
 import { accountNonce, devAccounts, signedTransfer } from '../unit/txpool/support.js';
+import { adoptGeneratorInfoOfChain } from '../support/generator-info.js';
 
 export const config = devChainConfig();
 
@@ -54,10 +55,7 @@ export async function forkedDevChain(): Promise<ForkedDevChain> {
     }
     const tipHeight = base.chainStore.tipHeight();
     const generatorStore = new GeneratorStore(base.env);
-    for (let height = 1; height <= tipHeight; height += 1) {
-      const header = base.chainStore.getHeaderByHeight(height);
-      if (header) generatorStore.setInfo(header.generatorAddress, { height, maxHeightGenerated: header.maxHeightGenerated, maxHeightPrevoted: header.maxHeightPrevoted });
-    }
+    adoptGeneratorInfoOfChain(base.chainStore, generatorStore);
     const { chainID } = config.genesis;
     const accounts = devAccounts();
     const transfer = (from: number, to: number): Transaction => {

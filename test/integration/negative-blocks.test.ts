@@ -50,6 +50,7 @@ import {
 } from '../support/block-tamper.js';
 import { devBlockLines, devChainConfig, devGenesisBlock } from '../support/dev-chain.js';
 import { devValidatorKeypairs } from '../support/dev-keys.js';
+import { adoptGeneratorInfoOfChain } from '../support/generator-info.js';
 
 const TOKEN_ID = Buffer.from('0400000000000000', 'hex');
 const LSK = 100_000_000n;
@@ -170,14 +171,9 @@ describe('bad blocks are refused with a typed error and leave the store unchange
       clock = block.header.timestamp;
       await chain.processor.processBlock(block);
     }
-    // As an operator moving the validators to this node would: the generated headers must
-    // continue each validator's own history (generator info of their last blocks).
+    // The generated headers must continue each validator's own history.
     const generatorStore = new GeneratorStore(chain.env);
-    for (let height = 1; height <= chain.chainStore.tipHeight(); height += 1) {
-      const header = chain.chainStore.getHeaderByHeight(height) as BlockHeader;
-      const { maxHeightGenerated, maxHeightPrevoted } = header;
-      generatorStore.setInfo(header.generatorAddress, { height, maxHeightGenerated, maxHeightPrevoted });
-    }
+    adoptGeneratorInfoOfChain(chain.chainStore, generatorStore);
     commitPool = new CommitPool(chain.bft, config.genesis.minimumCertifyHeight);
     generator = new BlockGenerator({
       chainStore: chain.chainStore,

@@ -5,33 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { codec, validationErrors } from '../../codec/index.js';
-import { encryptMessageWithPassword, type EncryptMessageOptions, type EncryptedMessageObject, type ValidatorKeys } from '../../crypto/index.js';
+import { encryptMessageWithPassword, type EncryptMessageOptions, type EncryptedMessageObject } from '../../crypto/index.js';
+import type { KeysFile, KeysFileEntry, PlainKeysJSON } from '../../config/keys-file-entry.js';
 import { plainGeneratorKeysSchema } from '../../engine/generator/generator-store.js';
 
-/** The `plain` section of an entry. */
-export interface PlainKeysJSON {
-  generatorKeyPath?: string;
-  generatorKey: string;
-  generatorPrivateKey: string;
-  blsKeyPath?: string;
-  blsKey: string;
-  blsProofOfPossession?: string;
-  blsPrivateKey: string;
-}
-
-/** One entry of `keys`. `encrypted` is `{}` when the file is not encrypted. */
-export interface KeysFileEntry {
-  address: string;
-  keyPath?: string;
-  publicKey?: string;
-  privateKey?: string;
-  plain?: PlainKeysJSON;
-  encrypted?: Partial<EncryptedMessageObject>;
-}
-
-export interface KeysFile {
-  keys: KeysFileEntry[];
-}
+export { keysFileEntry, type KeysFile, type KeysFileEntry, type PlainKeysJSON } from '../../config/keys-file-entry.js';
 
 const hexOf = (length: number) => ({ type: 'string', format: 'hex', minLength: 2 * length, maxLength: 2 * length });
 
@@ -109,25 +87,6 @@ export async function encryptPlainKeys(plain: PlainKeysJSON, password: string, o
   }
 }
 
-/** An entry as keys:create writes it, from derived keys (cli_migration.md §2.1). */
-export function keysFileEntry(keys: ValidatorKeys, encrypted: EncryptedMessageObject | undefined): KeysFileEntry {
-  return {
-    address: keys.address,
-    keyPath: keys.keyPath,
-    publicKey: keys.publicKey.toString('hex'),
-    privateKey: keys.privateKey.toString('hex'),
-    plain: {
-      generatorKeyPath: keys.generatorKeyPath,
-      generatorKey: keys.generatorKey.toString('hex'),
-      generatorPrivateKey: keys.generatorPrivateKey.toString('hex'),
-      blsKeyPath: keys.blsKeyPath,
-      blsKey: keys.blsKey.toString('hex'),
-      blsProofOfPossession: keys.blsProofOfPossession.toString('hex'),
-      blsPrivateKey: keys.blsPrivateKey.toString('hex'),
-    },
-    encrypted: encrypted ?? {},
-  };
-}
 
 /** The answer of `generator_getAllKeys`. */
 export interface AllKeysResponse {

@@ -10,6 +10,7 @@ import {
   legacyKeyPairFromPassphrase,
   type ValidatorKeys,
 } from '../../crypto/index.js';
+import { keysFileEntry, type KeysFile } from '../../config/keys-file-entry.js';
 import { legacyAddressOfPublicKey } from '../../modules/legacy/index.js';
 import type { DevnetSpec } from './devnet-spec.js';
 
@@ -56,30 +57,10 @@ export function deriveDevnetKeys(spec: DevnetSpec): DevnetKeys {
   };
 }
 
-/** One keys.json entry with plain (unencrypted) keys, fields in keys:create's order. */
-function keysFileEntry(keys: ValidatorKeys): Record<string, unknown> {
-  return {
-    address: keys.address,
-    keyPath: keys.keyPath,
-    publicKey: keys.publicKey.toString('hex'),
-    privateKey: keys.privateKey.toString('hex'),
-    plain: {
-      generatorKeyPath: keys.generatorKeyPath,
-      generatorKey: keys.generatorKey.toString('hex'),
-      generatorPrivateKey: keys.generatorPrivateKey.toString('hex'),
-      blsKeyPath: keys.blsKeyPath,
-      blsKey: keys.blsKey.toString('hex'),
-      blsProofOfPossession: keys.blsProofOfPossession.toString('hex'),
-      blsPrivateKey: keys.blsPrivateKey.toString('hex'),
-    },
-    encrypted: {},
-  };
-}
-
 /**
  * The dev validators' keys.json (`generator.keys.fromFile` of the devnet preset), the legacy
  * validator included: once it has registered these keys the node forges its slots too.
  */
-export function devValidatorsKeysFile(keys: DevnetKeys): { keys: Record<string, unknown>[] } {
-  return { keys: keys.validators.map(keysFileEntry) };
+export function devValidatorsKeysFile(keys: DevnetKeys): KeysFile {
+  return { keys: keys.validators.map(validator => keysFileEntry(validator)) };
 }

@@ -30,6 +30,7 @@ import { GeneratorStore } from '../../../src/engine/generator/generator-store.js
 import { devValidatorKeypairs } from '../../support/dev-keys.js';
 import { devBlockLines, devChainConfig, devGenesisBlock } from '../../support/dev-chain.js';
 import { loadJsonFixture } from '../../support/fixtures.js';
+import { adoptGeneratorInfoOfChain } from '../../support/generator-info.js';
 
 export const TOKEN_ID = Buffer.from('0400000000000000', 'hex');
 export const MIN_FEE_PER_BYTE = 1000;
@@ -184,15 +185,7 @@ export function hexIds(transactions: readonly Transaction[]): string[] {
 export function blockProducer(replayed: ReplayedChain): (candidates: ProcessableTransactions) => Promise<Block> {
   const { chain, config } = replayed;
   const generatorStore = new GeneratorStore(chain.env);
-  for (let height = 1; height <= chain.chainStore.tipHeight(); height += 1) {
-    const header = chain.chainStore.getHeaderByHeight(height);
-    if (!header) continue;
-    generatorStore.setInfo(header.generatorAddress, {
-      height,
-      maxHeightGenerated: header.maxHeightGenerated,
-      maxHeightPrevoted: header.maxHeightPrevoted,
-    });
-  }
+  adoptGeneratorInfoOfChain(chain.chainStore, generatorStore);
   const generator = new BlockGenerator({
     chainStore: chain.chainStore,
     stateDb: chain.stateDb,
