@@ -20,7 +20,7 @@ import { StateMachine } from './engine/state-machine/state-machine.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { Module } from './modules/base/index.js';
 import { createMainchainModules, type MainchainModules } from './modules/mainchain.js';
-import { StateDb } from './state/state-db.js';
+import { StateDb, type StateTreeUpdater } from './state/state-db.js';
 
 export interface OpenChainOptions {
   readonly dataPath: string;
@@ -36,6 +36,8 @@ export interface OpenChainOptions {
    * without it they are checked one by one on this thread, with the same results.
    */
   readonly signatureVerifier?: SignatureVerifier;
+  /** Computes large state-tree updates in another thread (the worker pool in a node). */
+  readonly stateTreeUpdater?: StateTreeUpdater;
 }
 
 export interface OpenChain {
@@ -61,7 +63,7 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
   const env = open({ path: chainEnvPath(options.dataPath), ...CHAIN_ENV_OPTIONS });
   try {
     const chainStore = new ChainStore(env);
-    const stateDb = new StateDb(env);
+    const stateDb = new StateDb(env, options.stateTreeUpdater);
     const bft = new Bft(genesis.bftBatchSize, genesis.blockTime);
     // Lisk Core v4 chains carry the legacy module: registered when the genesis or config has it.
     const withLegacy = options.genesisBlock.assets.getAsset('legacy') !== undefined || 'legacy' in options.config.modules;
@@ -70,7 +72,6 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
     const modules: MainchainModules = extra.length === 0 ? mainchain : { ...mainchain, list: [...mainchain.list, ...extra] };
     const stateMachine = new StateMachine(modules.list, genesis.chainID, logger);
     const processor = new ChainProcessor({
-      env,
       chainStore,
       stateDb,
       executor: new BlockExecutor(stateMachine, bft, options.signatureVerifier),

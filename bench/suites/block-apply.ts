@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Block } from '../../src/chain/block.js';
 import { loadChainConfig, type ChainConfig } from '../../src/config/lisk-config.js';
-import type { SignatureVerifier } from '../../src/crypto/signature-verifier.js';
-import { PoolSignatureVerifier, WorkerPool } from '../../src/workers/index.js';
+import type { OpenChainOptions } from '../../src/node.js';
+import { PoolSignatureVerifier, PoolStateTreeUpdater, WorkerPool } from '../../src/workers/index.js';
 import { DEV_CONFIG_FILE } from '../lib/dev-chain.js';
 import type { Measurement } from '../lib/figure.js';
 import type { Suite } from '../lib/suite.js';
@@ -39,7 +39,10 @@ export const blockApplySuite: Suite = {
       try {
         // Thread start-up (loading libsodium, and tsx from the sources) is not block apply.
         await Promise.all(Array.from({ length: workers.threads * 2 }, () => workers.run('ed25519.verifyBatch', EMPTY_BATCH)));
-        withPool = await applyBlocks(join(work, 'replica-pool'), config, blocks, new PoolSignatureVerifier(workers));
+        withPool = await applyBlocks(join(work, 'replica-pool'), config, blocks, {
+          signatureVerifier: new PoolSignatureVerifier(workers),
+          stateTreeUpdater: new PoolStateTreeUpdater(workers),
+        });
       } finally {
         await workers.close();
       }
@@ -59,9 +62,9 @@ export const blockApplySuite: Suite = {
 const EMPTY_BATCH = { count: 0, digests: new Uint8Array(0), signatures: new Uint8Array(0), publicKeys: new Uint8Array(0) };
 
 /** Milliseconds to apply `blocks` to a fresh replica of the dev chain, checked against the producer's tip. */
-async function applyBlocks(dataPath: string, config: ChainConfig, blocks: readonly Block[], signatureVerifier?: SignatureVerifier): Promise<number> {
+async function applyBlocks(dataPath: string, config: ChainConfig, blocks: readonly Block[], offThread: Pick<OpenChainOptions, 'signatureVerifier' | 'stateTreeUpdater'> = {}): Promise<number> {
   const clock = { now: 0 };
-  const chain = await openReplayedDevChain(dataPath, config, clock, signatureVerifier);
+  const chain = await openReplayedDevChain(dataPath, config, clock, offThread);
   try {
     clock.now = blocks[blocks.length - 1]!.header.timestamp;
     const bytes = blocks.map(b => b.bytes);

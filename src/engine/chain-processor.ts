@@ -1,4 +1,3 @@
-import type { RootDatabase } from 'lmdb';
 import type { BlockHeader } from '../chain/block-header.js';
 import type { Block } from '../chain/block.js';
 import type { ChainStore } from '../chain/chain-store.js';
@@ -15,7 +14,6 @@ import type { Bft } from './consensus/bft/bft.js';
 import type { BlockExecutor, ExecutedBlock } from './block-executor.js';
 
 export interface ChainProcessorOptions {
-  readonly env: RootDatabase;
   readonly chainStore: ChainStore;
   readonly stateDb: StateDb;
   readonly executor: BlockExecutor;
@@ -93,7 +91,7 @@ export class ChainProcessor {
    * checks it is the same block.
    */
   async initGenesis(block: Block): Promise<void> {
-    const { chainStore, stateDb, executor, env } = this.options;
+    const { chainStore, stateDb, executor } = this.options;
     const { header } = block;
     if (!chainStore.isEmpty()) {
       const stored = chainStore.getHeaderByHeight(chainStore.genesisHeight());
@@ -104,8 +102,8 @@ export class ChainProcessor {
     }
     block.validateGenesis();
     const executed = await executor.executeGenesis(block, stateDb.moduleReader, stateDb.engineReader);
-    const stateUpdate = this.checkRoots(executed);
-    env.transactionSync(() => {
+    const stateUpdate = await this.checkRoots(executed);
+    stateDb.transaction(() => {
       stateDb.commit(header.height, executed.moduleState.changes(), executed.engineState.changes(), stateUpdate);
       chainStore.saveBlock(block, executed.events, header.height);
     });
@@ -120,7 +118,7 @@ export class ChainProcessor {
   }
 
   private async applyBlock(block: Block): Promise<ProcessedBlock> {
-    const { chainStore, stateDb, executor, bft, env, genesisConfig } = this.options;
+    const { chainStore, stateDb, executor, bft, genesisConfig } = this.options;
     const { header } = block;
     block.validate(genesisConfig.maxTransactionsSize);
     const tipChanges = this.tipChanges;
@@ -137,15 +135,15 @@ export class ChainProcessor {
       // lisk-sdk checks the commit before executing: its error wins over any execution error.
       await this.requireValidCommit(commitVerdict, header.height);
     }
-    // Everything from here to the commit is synchronous: only this await could see the tip move
-    // (a revertTip outside the lock).
-    if (this.tipChanges !== tipChanges) {
-      throw new Error(`The tip changed while block ${header.height} was executed; the block was not stored.`);
-    }
-    const stateUpdate = this.checkRoots(executed);
+    // Only the awaits could see the tip move (a revertTip outside the lock): the roots would be
+    // checked against a state that is no longer there. From the last check to the commit,
+    // everything is synchronous.
+    this.requireTip(tipChanges, header.height);
+    const stateUpdate = await this.checkRoots(executed);
+    this.requireTip(tipChanges, header.height);
     const finalizedHeight = Math.max(finalizedBefore, bft.getHeights(executed.engineState).maxHeightPrecommitted);
 
-    env.transactionSync(() => {
+    stateDb.transaction(() => {
       stateDb.commit(header.height, executed.moduleState.changes(), executed.engineState.changes(), stateUpdate);
       chainStore.saveBlock(block, executed.events, finalizedHeight);
       stateDb.pruneDiffsUpTo(finalizedHeight);
@@ -159,19 +157,25 @@ export class ChainProcessor {
    * queued behind the tip lock (it is synchronous); a block executing meanwhile is refused.
    */
   revertTip(): Block {
-    const { chainStore, stateDb, env } = this.options;
+    const { chainStore, stateDb } = this.options;
     const height = chainStore.tipHeight();
     if (height <= chainStore.finalizedHeight()) {
       throw new Error(`Block ${height} is finalized and cannot be reverted.`);
     }
     const parent = chainStore.getHeaderByHeight(height - 1) as BlockHeader;
     const update = stateDb.prepareRevert(height, parent.stateRoot);
-    const deleted = env.transactionSync(() => {
+    const deleted = stateDb.transaction(() => {
       stateDb.revert(height, update);
       return chainStore.deleteTipBlock();
     });
     this.tipChanges += 1;
     return deleted;
+  }
+
+  private requireTip(tipChanges: number, height: number): void {
+    if (this.tipChanges !== tipChanges) {
+      throw new Error(`The tip changed while block ${height} was executed; the block was not stored.`);
+    }
   }
 
   private async requireValidCommit(verdict: boolean | Promise<boolean>, height: number): Promise<void> {
@@ -250,10 +254,17 @@ export class ChainProcessor {
     return signatureVerifier.verifyBls([verdict]).then(answers => answers[0] === true);
   }
 
-  /** validatorsHash, eventRoot and stateRoot of the executed block (lisk-sdk order). */
-  private checkRoots(executed: ExecutedBlock) {
+  /**
+   * validatorsHash, eventRoot and stateRoot of the executed block, their errors in lisk-sdk's
+   * order. The state-tree update starts first: with a worker pool it is computed there while this
+   * thread computes the other two.
+   */
+  private async checkRoots(executed: ExecutedBlock) {
     const { bft, stateDb } = this.options;
     const { header } = executed.block;
+    const pendingUpdate = stateDb.prepareUpdateAsync(executed.moduleState.changes());
+    // Awaited below, unless an earlier root fails first; that must not leave a rejection unheard.
+    pendingUpdate.catch(() => undefined);
     const { validatorsHash } = bft.getParameters(executed.engineState, header.height + 1);
     if (!header.validatorsHash.equals(validatorsHash)) {
       throw new InvalidBlockError(
@@ -270,7 +281,7 @@ export class ChainProcessor {
         header.height,
       );
     }
-    const update = stateDb.prepareUpdate(executed.moduleState.changes());
+    const update = await pendingUpdate;
     if (!header.stateRoot.equals(update.root)) {
       throw new InvalidBlockError(
         'state-root',

@@ -82,6 +82,10 @@ export interface NativeAddon {
     removed: Uint8Array,
     prune: boolean,
   ): void;
+  /** An id under which other threads of this process can attach to `store` (stable per store). */
+  nodeStoreShare(store: NativeStoreHandle): number;
+  /** This thread's handle on the store shared under `id`, or undefined once nothing holds it. */
+  nodeStoreAttach(id: number): NativeStoreHandle | undefined;
   /** How SHA-256 is computed: with the CPU's SHA extensions or the portable code. */
   readonly sha256Backend: 'sha-extensions' | 'portable';
   readonly napiVersion: number;
@@ -100,4 +104,6 @@ export const NATIVE_FUNCTIONS = [
   'nodeStoreDelete',
   'nodeStoreSize',
   'nodeStoreApply',
+  'nodeStoreShare',
+  'nodeStoreAttach',
 ] as const;

@@ -13,14 +13,33 @@ const HASH_LENGTH = 32;
  * 10,000 updates into a tree of a million leaves stay in the tens of milliseconds, where reading
  * nodes out of a JavaScript Map costs about a microsecond each.
  *
- * The memory is freed when the store object is garbage collected.
+ * One store can be held by several threads of the process (`share` in one, `attach` in another):
+ * the node's state tree lives in the main thread, and workers attach to it to build proofs and
+ * updates without a copy. Reads run in parallel; applying a write set waits for them and they
+ * wait for it, so no thread ever sees half a write set.
+ *
+ * The memory is freed when the last thread's store object is garbage collected.
  */
 export class NativeSmtNodeStore implements SmtNodeStore {
   /** The native store (passed to the addon's SMT functions). */
   readonly handle: NativeStoreHandle;
 
-  constructor(private readonly addon: NativeAddon) {
-    this.handle = addon.nodeStoreCreate();
+  constructor(
+    private readonly addon: NativeAddon,
+    handle?: NativeStoreHandle,
+  ) {
+    this.handle = handle ?? addon.nodeStoreCreate();
+  }
+
+  /** This thread's store shared under `id` (see `share`), or undefined once nothing holds it. */
+  static attach(addon: NativeAddon, id: number): NativeSmtNodeStore | undefined {
+    const handle = addon.nodeStoreAttach(id);
+    return handle === undefined ? undefined : new NativeSmtNodeStore(addon, handle);
+  }
+
+  /** An id other threads pass to `attach` to use this very store (the same id every time). */
+  share(): number {
+    return this.addon.nodeStoreShare(this.handle);
   }
 
   /** A copy of the node stored under `hash` (it stays valid whatever the store does later). */

@@ -7,7 +7,7 @@ import type { ChainStore } from '../chain/chain-store.js';
 import type { Bft } from '../engine/consensus/bft/bft.js';
 import { createAppEndpoints } from './endpoints/app-endpoints.js';
 import { createChainEndpoints, type ChainEndpointLimits } from './endpoints/chain-endpoints.js';
-import { storeTip, type ChainReadOffload } from './endpoints/chain-read-offload.js';
+import type { ChainReadOffload } from './endpoints/chain-read-offload.js';
 import { createConsensusEndpoints } from './endpoints/consensus-endpoints.js';
 import { NODE_EVENTS } from './endpoints/engine-events.js';
 import type { NodeInfoSource } from './endpoints/node-info.js';
@@ -76,7 +76,7 @@ export function buildRegistry(options: BuildRegistryOptions): BuiltRegistry {
       ? createStateEndpoints({
           prover: options.stateProver,
           maxQueryKeys: options.maxStateProofKeys,
-          offload: offload && { reads: offload, tip: () => storeTip(chainStore) },
+          offload: offload?.pool,
         })
       : []),
     ...createSystemEndpoints({

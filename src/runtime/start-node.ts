@@ -32,7 +32,7 @@ import { IpcTransport } from '../rpc/ipc-transport.js';
 import { buildRegistry } from '../rpc/registry-builder.js';
 import { RpcServer } from '../rpc/server.js';
 import { nativeAvailable, nativeStatus } from '../native/index.js';
-import { openWorkerPool, PoolSignatureVerifier, WORKERS_ENV } from '../workers/index.js';
+import { openWorkerPool, PoolSignatureVerifier, PoolStateTreeUpdater, WORKERS_ENV } from '../workers/index.js';
 import { startLegacyApi } from '../legacy-api/index.js';
 import { validatorStore } from '../modules/pos/stores.js';
 import { DataDirLock } from './data-dir-lock.js';
@@ -87,6 +87,7 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
       logger,
       now: options.now,
       signatureVerifier,
+      stateTreeUpdater: workers && new PoolStateTreeUpdater(workers),
       extraModules: mainchain =>
         plugins.createModules({ mainchain, genesisConfig: plan.chainConfig.genesis, moduleConfigs: plan.chainConfig.modules }),
     });

@@ -1,24 +1,12 @@
 import type { Database, RootDatabase } from 'lmdb';
 import { codec, type Schema } from '../codec/index.js';
-import {
-  EMPTY_HASH,
-  SparseMerkleTree,
-  smtKeyFromStateKey,
-  smtValueFromStateValue,
-  STATE_KEY_LENGTH,
-  type SmtNodeWrite,
-  type SmtProof,
-} from '../merkle/index.js';
-import { createSparseMerkleTree } from '../native/index.js';
+import { EMPTY_HASH, type SmtProof } from '../merkle/index.js';
 import { LmdbReader } from './lmdb-reader.js';
 import type { StateChange } from './overlay-state.js';
+import { StateTree, type PreparedStateUpdate, type StateTreeUpdater } from './state-tree.js';
 
-/** A computed but not yet written state-tree update. */
-export interface PreparedStateUpdate {
-  readonly root: Buffer;
-  readonly writes: readonly SmtNodeWrite[];
-  readonly removed: readonly Buffer[];
-}
+export type { PreparedStateUpdate, StateTreeUpdater };
+
 
 interface StoredChange {
   key: Buffer;
@@ -73,36 +61,46 @@ function toStored(changes: readonly StateChange[]): StoredChange[] {
 
 /**
  * The state of the node in its LMDB environment: module store values (the stateRoot data), the
- * state SMT's nodes, the engine's own state (BFT votes and parameters, outside the tree), and one
- * diff per non-final block.
+ * engine's own state (BFT votes and parameters, outside the tree), the committed root, and one
+ * diff per non-final block. The state SMT itself is held in memory (StateTree says why) and
+ * rebuilt from the values when the store opens.
  *
- * Only the current tree is kept: nodes the new root no longer references are deleted at commit.
+ * Writes go through `transaction`: commit and revert store the block's state in the LMDB write
+ * transaction, and the tree moves to the new root only after that transaction committed. A crash
+ * or a failed commit leaves the disk at the previous block and the tree is rebuilt from it.
  * A revert re-applies the previous values through the tree, which by history independence
- * (LIP 0039) rebuilds exactly the previous root and its nodes.
+ * (LIP 0039) gives exactly the previous root.
  */
 export class StateDb {
   readonly moduleReader: LmdbReader;
   readonly engineReader: LmdbReader;
   private readonly values: Database<Buffer, Buffer>;
-  private readonly nodes: Database<Buffer, Buffer>;
   private readonly engine: Database<Buffer, Buffer>;
   private readonly diffs: Database<Buffer, Buffer>;
   private readonly meta: Database<Buffer, Buffer>;
-  private readonly tree: SparseMerkleTree;
+  private readonly tree: StateTree;
+  /** The tree update of the block being written, applied once its transaction commits. */
+  private pending: PreparedStateUpdate | undefined;
+  private writing = false;
 
-  constructor(env: RootDatabase) {
+  /**
+   * `updater`: where `prepareUpdateAsync` computes large updates (the worker pool); only used
+   * when the tree is in native memory, which worker threads can read.
+   */
+  constructor(
+    private readonly env: RootDatabase,
+    private readonly updater?: StateTreeUpdater,
+  ) {
     const open = (name: string): Database<Buffer, Buffer> =>
       env.openDB<Buffer, Buffer>(name, { keyEncoding: 'binary', encoding: 'binary' });
     this.values = open('state.values');
-    this.nodes = open('state.smt');
     this.engine = open('state.engine');
     this.diffs = open('state.diffs');
     this.meta = open('state.meta');
     this.moduleReader = new LmdbReader(this.values);
     this.engineReader = new LmdbReader(this.engine);
-    // Native (Rust) tree when the addon is built, the TypeScript one otherwise: same roots, same
-    // write sets, same proofs (test/unit/native), so the store's bytes do not depend on which.
-    this.tree = createSparseMerkleTree({ get: hash => this.nodes.getBinary(hash) ?? undefined }, STATE_KEY_LENGTH);
+    dropLegacyNodeTable(env);
+    this.tree = StateTree.fromValues(this.values, this.root());
   }
 
   /** The root of the committed state (the empty hash before genesis). */
@@ -110,21 +108,53 @@ export class StateDb {
     return this.meta.getBinary(ROOT_KEY) ?? EMPTY_HASH;
   }
 
+  /** The in-memory state tree's share id for worker threads (StateTree.shareId). */
+  treeShareId(): number | undefined {
+    return this.tree.shareId();
+  }
+
   /** Inclusion/non-inclusion proof of 38-byte SMT keys against the committed root (state_prove). */
   prove(queryKeys: readonly Uint8Array[]): SmtProof {
-    return this.tree.prove(this.root(), queryKeys);
+    return this.tree.prove(queryKeys);
   }
 
   /** Computes the tree update for module-state changes without writing anything. */
   prepareUpdate(changes: readonly StateChange[]): PreparedStateUpdate {
-    return this.tree.update(
-      this.root(),
-      changes.map(change => smtKeyFromStateKey(change.key)),
-      changes.map(change => (change.value === undefined ? Buffer.alloc(0) : smtValueFromStateValue(change.value))),
-    );
+    return this.tree.prepare(changes);
   }
 
-  /** Writes one block's state; call inside the environment's write transaction. */
+  /**
+   * prepareUpdate, computed by the updater in another thread when there is one and the batch is
+   * large enough, so the caller can do other work meanwhile (ChainProcessor: the event root).
+   * The tree must not move before the promise settles; the result is the same either way.
+   */
+  async prepareUpdateAsync(changes: readonly StateChange[]): Promise<PreparedStateUpdate> {
+    const { updater } = this;
+    const treeId = updater !== undefined && changes.length >= updater.minChanges ? this.tree.shareId() : undefined;
+    if (treeId === undefined) return this.prepareUpdate(changes);
+    const update = await (updater as StateTreeUpdater).update(treeId, this.tree.root, changes);
+    return update ?? this.prepareUpdate(changes);
+  }
+
+  /**
+   * Runs `write` (commit, revert, and the chain store's writes of the same block) in one LMDB
+   * write transaction, then moves the tree to the root it committed. If the transaction fails,
+   * nothing changed, on disk or in memory.
+   */
+  transaction<T>(write: () => T): T {
+    if (this.writing) throw new Error('StateDb.transaction does not nest.');
+    this.writing = true;
+    try {
+      const result = this.env.transactionSync(write);
+      if (this.pending !== undefined) this.tree.apply(this.pending);
+      return result;
+    } finally {
+      this.pending = undefined;
+      this.writing = false;
+    }
+  }
+
+  /** Writes one block's state; call inside `transaction`. */
   commit(
     height: number,
     moduleChanges: readonly StateChange[],
@@ -137,7 +167,7 @@ export class StateDb {
       engineChanges: toStored(engineChanges),
     };
     this.diffs.putSync(heightKey(height), codec.encode(diffSchema, diff));
-    this.applyTree(update);
+    this.stage(update);
     for (const { key, value } of moduleChanges) this.write(this.values, key, value);
     for (const { key, value } of engineChanges) this.write(this.engine, key, value);
   }
@@ -161,10 +191,10 @@ export class StateDb {
     return update;
   }
 
-  /** Undoes block `height` with a prepared update; call inside the write transaction. */
+  /** Undoes block `height` with a prepared update; call inside `transaction`. */
   revert(height: number, update: PreparedStateUpdate): void {
     const diff = this.readDiff(height);
-    this.applyTree(update);
+    this.stage(update);
     for (const change of diff.moduleChanges) this.write(this.values, change.key, change.existed ? change.previous : undefined);
     for (const change of diff.engineChanges) this.write(this.engine, change.key, change.existed ? change.previous : undefined);
     this.diffs.removeSync(heightKey(height));
@@ -181,11 +211,12 @@ export class StateDb {
     return codec.decode<StoredDiff>(diffSchema, bytes);
   }
 
-  private applyTree(update: PreparedStateUpdate): void {
-    // A leaf keeps its hash when it moves to another depth, so it can be both "removed" from its
-    // old place and "written" to its new one: delete first, then write.
-    for (const hash of update.removed) this.nodes.removeSync(hash);
-    for (const { hash, data } of update.writes) this.nodes.putSync(hash, data);
+  /** Records the block's new root; the tree itself follows once the transaction committed. */
+  private stage(update: PreparedStateUpdate): void {
+    if (!this.writing) throw new Error('State is written inside StateDb.transaction, which keeps the tree in step with the disk.');
+    if (this.pending !== undefined) throw new Error('One state update per transaction: a block was already written in this one.');
+    if (!this.tree.root.equals(this.root())) throw new Error('Store inconsistency: the state tree is not at the committed root.');
+    this.pending = update;
     this.meta.putSync(ROOT_KEY, update.root);
   }
 
@@ -194,3 +225,17 @@ export class StateDb {
     else db.putSync(key, value);
   }
 }
+
+/**
+ * Stores written before the state tree moved to memory kept its nodes in `state.smt`; they are
+ * unused now and only cost disk, so the first writer to open the store empties that table.
+ */
+function dropLegacyNodeTable(env: RootDatabase): void {
+  // Named databases are the keys of the environment's main database.
+  const named = [...env.getKeys({ start: LEGACY_NODE_TABLE, limit: 1 })];
+  if (named[0] !== LEGACY_NODE_TABLE) return;
+  const legacy = env.openDB<Buffer, Buffer>(LEGACY_NODE_TABLE, { keyEncoding: 'binary', encoding: 'binary' });
+  legacy.dropSync();
+}
+
+const LEGACY_NODE_TABLE = 'state.smt';

@@ -1,5 +1,6 @@
 /** The worker pool and the verifiers that run on it (DESIGN.md "Shape", "Verifier pattern"). */
 export { WorkerPool, WorkerPoolError, type WorkerPoolOptions } from './worker-pool.js';
 export { PoolSignatureVerifier, type PoolSignatureVerifierOptions } from './pool-signature-verifier.js';
+export { PoolStateTreeUpdater } from './pool-state-tree-updater.js';
 export { WORKER_TASKS, type WorkerTask } from './task-registry.js';
 export { openWorkerPool, WORKERS_ENV } from './open-worker-pool.js';

@@ -8,6 +8,7 @@ import { blsAggregateTask } from './tasks/bls-aggregate.js';
 import { blsVerifyBatchTask } from './tasks/bls-verify-batch.js';
 import { ed25519VerifyBatchTask } from './tasks/ed25519-verify-batch.js';
 import { stateReadProve } from './tasks/state-read-prove.js';
+import { stateTreeUpdate } from './tasks/state-tree-update.js';
 
 /** A unit of work for a worker thread: plain data in (structured clone), plain data out. */
 export interface WorkerTask<I, O> {
@@ -23,6 +24,7 @@ export const WORKER_TASKS: readonly WorkerTask<never, unknown>[] = [
   chainReadBlocks,
   chainReadEventProof,
   stateReadProve,
+  stateTreeUpdate,
 ];
 
 /** The task called `name`, or undefined. */

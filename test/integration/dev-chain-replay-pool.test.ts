@@ -1,7 +1,8 @@
 /**
  * The dev chain replayed as the node replays it: every transaction signature batched through
  * real worker threads (even one-signature blocks: minPoolSet 1), every aggregate commit's pairing
- * in a worker. processBlock refuses any block whose roots differ, so reaching the reference tip
+ * in a worker, and every block's state-tree update computed in a worker on the main thread's
+ * shared tree (minChanges 1) while the main thread computes the event root. processBlock refuses any block whose roots differ, so reaching the reference tip
  * with the reference events proves the pool path gives lisk-sdk's results, as the main-thread
  * replay (dev-chain-replay.test.ts) does.
  */
@@ -11,19 +12,31 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Block } from '../../src/chain/block.js';
 import { eventToJSON } from '../../src/chain/event.js';
+import { nativeAvailable } from '../../src/native/index.js';
 import { openChain, type OpenChain } from '../../src/node.js';
-import { PoolSignatureVerifier, WorkerPool } from '../../src/workers/index.js';
+import type { StateTreeUpdater } from '../../src/state/state-db.js';
+import { PoolSignatureVerifier, PoolStateTreeUpdater, WorkerPool } from '../../src/workers/index.js';
 import { devBlockLines, devChainConfig, devEventsByHeight, devFinalState, devGenesisBlock } from '../support/dev-chain.js';
 
 describe('replay of fixtures/chains/dev through the worker pool', () => {
   let dataPath: string;
   let chain: OpenChain;
   const workers = new WorkerPool({ threads: 2 });
+  let treeUpdatesInWorkers = 0;
 
   beforeAll(async () => {
     dataPath = mkdtempSync(join(tmpdir(), 'basalt-dev-replay-pool-'));
     const signatureVerifier = new PoolSignatureVerifier(workers, { minPoolSet: 1 });
-    chain = await openChain({ dataPath, config: devChainConfig(), genesisBlock: devGenesisBlock(), signatureVerifier });
+    const pooled = new PoolStateTreeUpdater(workers, { minChanges: 1 });
+    const stateTreeUpdater: StateTreeUpdater = {
+      minChanges: pooled.minChanges,
+      update: async (treeId, root, changes) => {
+        const update = await pooled.update(treeId, root, changes);
+        if (update !== undefined) treeUpdatesInWorkers += 1;
+        return update;
+      },
+    };
+    chain = await openChain({ dataPath, config: devChainConfig(), genesisBlock: devGenesisBlock(), signatureVerifier, stateTreeUpdater });
   });
 
   afterAll(async () => {
@@ -50,5 +63,9 @@ describe('replay of fixtures/chains/dev through the worker pool', () => {
     });
     // The chain carries certificates, so the pool's BLS path was taken, not only the empty-commit rule.
     expect(certified).toBeGreaterThan(0);
+    // Genesis and every block with state changes, computed in a worker, where the native tree
+    // can be shared; a JavaScript tree cannot, and StateDb computes every update itself.
+    if (nativeAvailable) expect(treeUpdatesInWorkers).toBeGreaterThan(400);
+    else expect(treeUpdatesInWorkers).toBe(0);
   });
 });

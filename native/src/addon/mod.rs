@@ -41,9 +41,12 @@ trampoline!(node_store_set_trampoline, node_store_exports::node_store_set);
 trampoline!(node_store_delete_trampoline, node_store_exports::node_store_delete);
 trampoline!(node_store_size_trampoline, node_store_exports::node_store_size);
 trampoline!(node_store_apply_trampoline, node_store_exports::node_store_apply);
+trampoline!(node_store_share_trampoline, node_store_exports::node_store_share);
+trampoline!(node_store_attach_trampoline, node_store_exports::node_store_attach);
 
 /// Module initialisation: fills `exports` (N-API modules are context-aware, so this also runs in
-/// every worker thread that loads the addon; it keeps no per-thread state).
+/// every worker thread that loads the addon; the only state shared by threads is the stores
+/// published with `nodeStoreShare`, see smt/store.rs).
 #[no_mangle]
 pub unsafe extern "C" fn napi_register_module_v1(env: napi_env, exports: napi_value) -> napi_value {
     let env_handle = Env(env);
@@ -54,7 +57,7 @@ pub unsafe extern "C" fn napi_register_module_v1(env: napi_env, exports: napi_va
 }
 
 fn register(env: Env, exports: napi_value) -> JsResult<()> {
-    let functions: [(&str, unsafe extern "C" fn(napi_env, napi_callback_info) -> napi_value); 11] = [
+    let functions: [(&str, unsafe extern "C" fn(napi_env, napi_callback_info) -> napi_value); 13] = [
         ("sha256", sha256_trampoline),
         ("sha256Into", sha256_into_trampoline),
         ("sha256Many", sha256_many_trampoline),
@@ -66,6 +69,8 @@ fn register(env: Env, exports: napi_value) -> JsResult<()> {
         ("nodeStoreDelete", node_store_delete_trampoline),
         ("nodeStoreSize", node_store_size_trampoline),
         ("nodeStoreApply", node_store_apply_trampoline),
+        ("nodeStoreShare", node_store_share_trampoline),
+        ("nodeStoreAttach", node_store_attach_trampoline),
     ];
     for (name, callback) in functions {
         let mut function = ptr::null_mut();

@@ -1,9 +1,10 @@
-//! The native node store seen from JavaScript: an opaque object (created by `nodeStoreCreate`)
-//! that owns a `NodeStore`, and the functions that read and change it.
+//! The native node store seen from JavaScript: an opaque object (created by `nodeStoreCreate`,
+//! or by `nodeStoreAttach` in another thread) that holds a `SharedStore`, and the functions that
+//! read and change it.
 
 use crate::napi::env::{Env, JsError, JsResult};
 use crate::napi::sys::{napi_callback_info, napi_type_tag, napi_value};
-use crate::smt::store::{to_hash, FlatWriteSet, NodeStore};
+use crate::smt::store::{to_hash, FlatWriteSet, NodeStore, SharedStore};
 
 /// Marks the objects that own a NodeStore (random, fixed for this addon).
 const NODE_STORE_TAG: napi_type_tag = napi_type_tag { lower: 0x6261_7361_6c74_736d, upper: 0x9d1c_52e8_0f47_b3a1 };
@@ -12,9 +13,9 @@ const NODE_STORE_TAG: napi_type_tag = napi_type_tag { lower: 0x6261_7361_6c74_73
 /// external-memory accounting.
 const INDEX_BYTES_PER_NODE: i64 = 64;
 
-/// The store owned by `value`, borrowed for the current call.
-pub fn store_argument<'a>(env: Env, value: napi_value) -> JsResult<&'a mut NodeStore> {
-    env.unwrap_boxed::<NodeStore>(value, &NODE_STORE_TAG, "store")
+/// The store held by `value`, borrowed for the current call (lock it to read or write).
+pub fn store_argument<'a>(env: Env, value: napi_value) -> JsResult<&'a SharedStore> {
+    env.unwrap_boxed::<SharedStore>(value, &NODE_STORE_TAG, "store").map(|store| &*store)
 }
 
 /// True when `value` is a store object (rather than a node-reader function).
@@ -36,14 +37,30 @@ fn hash_argument(env: Env, value: napi_value) -> JsResult<[u8; 32]> {
 
 /// `nodeStoreCreate(): object` — a new empty store.
 pub fn node_store_create(env: Env, _info: napi_callback_info) -> JsResult<napi_value> {
-    env.wrap_boxed(Box::new(NodeStore::new()), &NODE_STORE_TAG)
+    env.wrap_boxed(Box::new(SharedStore::new()), &NODE_STORE_TAG)
+}
+
+/// `nodeStoreShare(store): number` — an id other threads pass to `nodeStoreAttach`.
+pub fn node_store_share(env: Env, info: napi_callback_info) -> JsResult<napi_value> {
+    let ([store], _) = env.args::<1>(info)?;
+    env.uint32(store_argument(env, store)?.publish())
+}
+
+/// `nodeStoreAttach(id): object | undefined` — this thread's handle on a shared store, or
+/// undefined once no thread holds it any more.
+pub fn node_store_attach(env: Env, info: napi_callback_info) -> JsResult<napi_value> {
+    let ([id], _) = env.args::<1>(info)?;
+    match SharedStore::attach(env.u32(id, "id")?) {
+        Some(store) => env.wrap_boxed(Box::new(store), &NODE_STORE_TAG),
+        None => env.undefined(),
+    }
 }
 
 /// `nodeStoreGet(store, hash): Buffer | undefined` — a copy of the node.
 pub fn node_store_get(env: Env, info: napi_callback_info) -> JsResult<napi_value> {
     let ([store, hash], _) = env.args::<2>(info)?;
     let hash = hash_argument(env, hash)?;
-    let store = store_argument(env, store)?;
+    let store = store_argument(env, store)?.read();
     match store.nodes.get(&hash) {
         Some(data) => env.buffer_copy(data),
         None => env.undefined(),
@@ -55,10 +72,10 @@ pub fn node_store_set(env: Env, info: napi_callback_info) -> JsResult<napi_value
     let ([store, hash, data], _) = env.args::<3>(info)?;
     let hash = hash_argument(env, hash)?;
     let data = env.bytes(data, "data")?;
-    let store = store_argument(env, store)?;
-    let before = footprint(store);
+    let mut store = store_argument(env, store)?.write();
+    let before = footprint(&store);
     store.nodes.insert(hash, data);
-    env.adjust_external_memory(footprint(store) - before);
+    env.adjust_external_memory(footprint(&store) - before);
     env.undefined()
 }
 
@@ -66,17 +83,17 @@ pub fn node_store_set(env: Env, info: napi_callback_info) -> JsResult<napi_value
 pub fn node_store_delete(env: Env, info: napi_callback_info) -> JsResult<napi_value> {
     let ([store, hash], _) = env.args::<2>(info)?;
     let hash = hash_argument(env, hash)?;
-    let store = store_argument(env, store)?;
-    let before = footprint(store);
+    let mut store = store_argument(env, store)?.write();
+    let before = footprint(&store);
     store.nodes.remove(&hash);
-    env.adjust_external_memory(footprint(store) - before);
+    env.adjust_external_memory(footprint(&store) - before);
     env.undefined()
 }
 
 /// `nodeStoreSize(store): number` — the number of stored nodes.
 pub fn node_store_size(env: Env, info: napi_callback_info) -> JsResult<napi_value> {
     let ([store], _) = env.args::<1>(info)?;
-    let store = store_argument(env, store)?;
+    let store = store_argument(env, store)?.read();
     env.uint32(store.nodes.len() as u32)
 }
 
@@ -92,9 +109,9 @@ pub fn node_store_apply(env: Env, info: napi_callback_info) -> JsResult<napi_val
     };
     writes.check().map_err(JsError::Range)?;
     let prune = env.bool(prune, "prune")?;
-    let store = store_argument(env, store)?;
-    let before = footprint(store);
+    let mut store = store_argument(env, store)?.write();
+    let before = footprint(&store);
     store.apply(&writes, prune);
-    env.adjust_external_memory(footprint(store) - before);
+    env.adjust_external_memory(footprint(&store) - before);
     env.undefined()
 }

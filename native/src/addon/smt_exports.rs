@@ -121,7 +121,7 @@ pub fn smt_update(env: Env, info: napi_callback_info) -> JsResult<napi_value> {
 
     // Every argument is read before the store is borrowed: nothing runs JavaScript after that.
     let result = if is_store(env, nodes) {
-        let store = store_argument(env, nodes)?;
+        let store = store_argument(env, nodes)?.read();
         with_scratch_map(batch.len() * 12, |read| {
             update::update(&mut StoreSource(&store.nodes), read, &batch, &root).map_err(from_store)
         })
@@ -153,7 +153,7 @@ pub fn smt_prove(env: Env, info: napi_callback_info) -> JsResult<napi_value> {
     let key_length = key_length_argument(env, key_length)?;
     let flat = flat_keys(env, query_keys, key_length, "queryKeys")?;
     let result = if is_store(env, nodes) {
-        let store = store_argument(env, nodes)?;
+        let store = store_argument(env, nodes)?.read();
         with_scratch_map(flat.len() / key_length * 24, |read| {
             prove::prove(&mut StoreSource(&store.nodes), read, key_length, &root, &flat).map_err(from_store)
         })

@@ -5,6 +5,8 @@
 
 use super::node_map::NodeMap;
 use super::Hash;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard, Weak};
 
 pub struct NodeStore {
     pub nodes: NodeMap,
@@ -69,4 +71,70 @@ pub fn to_hash(bytes: &[u8]) -> Hash {
     let mut hash = [0u8; 32];
     hash.copy_from_slice(bytes);
     hash
+}
+
+/// A node store that several threads can hold at once: the node's state tree lives in the main
+/// thread's store, and worker threads attach to it to compute updates and proofs (a Node.js
+/// process loads the addon once, so its memory is shared by every thread). Readers share the
+/// lock; applying a write set takes it alone, so an operation never sees half a write set.
+#[derive(Clone, Default)]
+pub struct SharedStore(Arc<RwLock<NodeStore>>);
+
+/// Stores other threads may attach to, by id. Weak: publishing does not keep a store alive.
+static PUBLISHED: Mutex<Vec<(u32, Weak<RwLock<NodeStore>>)>> = Mutex::new(Vec::new());
+static NEXT_ID: AtomicU32 = AtomicU32::new(1);
+
+impl SharedStore {
+    pub fn new() -> SharedStore {
+        SharedStore::default()
+    }
+
+    /// The store for reading. A thread that panicked while writing leaves the lock poisoned;
+    /// the addon never panics mid-apply on valid input (`FlatWriteSet::check` runs first), so
+    /// the data is taken as it is.
+    pub fn read(&self) -> RwLockReadGuard<'_, NodeStore> {
+        self.0.read().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    pub fn write(&self) -> RwLockWriteGuard<'_, NodeStore> {
+        self.0.write().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// An id under which other threads can `attach` to this store (the same id every time).
+    pub fn publish(&self) -> u32 {
+        let mut published = PUBLISHED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        published.retain(|(_, store)| store.strong_count() > 0);
+        if let Some((id, _)) = published.iter().find(|(_, store)| store.as_ptr() == Arc::as_ptr(&self.0)) {
+            return *id;
+        }
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        published.push((id, Arc::downgrade(&self.0)));
+        id
+    }
+
+    /// The store published under `id`, while any thread still holds it.
+    pub fn attach(id: u32) -> Option<SharedStore> {
+        let published = PUBLISHED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        published.iter().find(|(known, _)| *known == id).and_then(|(_, store)| store.upgrade()).map(SharedStore)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attached_stores_see_the_same_nodes_until_the_last_holder_drops() {
+        let owner = SharedStore::new();
+        let id = owner.publish();
+        assert_eq!(owner.publish(), id, "publishing twice gives the same id");
+        let attached = SharedStore::attach(id).expect("published store");
+        owner.write().nodes.insert([7u8; 32], &[1, 2, 3]);
+        assert_eq!(attached.read().nodes.get(&[7u8; 32]), Some(&[1u8, 2, 3][..]));
+        drop(owner);
+        assert!(SharedStore::attach(id).is_some(), "still held by the attached handle");
+        drop(attached);
+        assert!(SharedStore::attach(id).is_none(), "gone with its last holder");
+        assert!(SharedStore::attach(0).is_none());
+    }
 }

@@ -5,7 +5,7 @@ import { Block } from '../../chain/block.js';
 import { loadChainConfig } from '../../config/lisk-config.js';
 import { InvalidBlockError } from '../../errors.js';
 import { openChain } from '../../node.js';
-import { openWorkerPool, PoolSignatureVerifier } from '../../workers/index.js';
+import { openWorkerPool, PoolSignatureVerifier, PoolStateTreeUpdater } from '../../workers/index.js';
 import { EXIT_CHAIN_MISMATCH, EXIT_OK, UsageError, type CliCommand, type CliIO } from '../command.js';
 import { ProgressReporter } from '../progress.js';
 
@@ -55,7 +55,8 @@ export const replayCommand: CliCommand = {
     // Replay is block processing at full speed: signatures go to the worker pool in batches.
     const workers = openWorkerPool();
     const signatureVerifier = workers ? new PoolSignatureVerifier(workers) : undefined;
-    const chain = await openChain({ dataPath: values['data-path'] as string, config, genesisBlock, signatureVerifier }).catch(async error => {
+    const stateTreeUpdater = workers && new PoolStateTreeUpdater(workers);
+    const chain = await openChain({ dataPath: values['data-path'] as string, config, genesisBlock, signatureVerifier, stateTreeUpdater }).catch(async error => {
       await workers?.close();
       throw error;
     });

@@ -35,11 +35,12 @@ import type { BlockRef } from './tip-json-cache.js';
 export const OFFLOAD_MIN_UNCACHED_BLOCKS = 8;
 
 /**
- * state_prove query keys from which the proof is built in a worker: one key walks up to a few
- * dozen tree nodes in LMDB (some 20-40 µs), about a pool round trip, so a handful of keys is where
- * moving the walk off the main thread starts to pay.
+ * state_prove query keys from which the proof is built in a worker. The tree is in native memory,
+ * so one key's walk costs a few microseconds; what the worker saves the main thread is that plus
+ * the proof's JSON (some twenty hex sibling hashes per key), against a pool round trip of some
+ * 20-50 µs: a few dozen keys is where it starts to pay.
  */
-export const OFFLOAD_MIN_STATE_PROOF_KEYS = 4;
+export const OFFLOAD_MIN_STATE_PROOF_KEYS = 32;
 
 /** The worker pool as the read endpoints use it (src/workers provides it). */
 export interface ReadTaskPool {
@@ -145,14 +146,18 @@ export class OffloadedChainReads {
   }
 }
 
-/** The `state_prove` answer for `queryKeys`, from a worker when there are enough keys. */
+/**
+ * The `state_prove` answer for `queryKeys`, built in a worker on the shared in-memory state tree
+ * (`treeId`, StateDb.treeShareId) against `root`, the committed root when the request arrived.
+ */
 export async function stateProofJson(
-  offload: ChainReadOffload,
-  tip: ReadTip,
+  pool: ReadTaskPool,
+  treeId: number,
+  root: Buffer,
   queryKeys: readonly string[],
   inMainThread: () => string,
 ): Promise<string> {
-  const input: StateReadProveInput = { dataPath: offload.dataPath, tip, queryKeys };
-  const answer = await runInWorker<ChainReadJsonOutput>(offload.pool, stateReadProve.name, input);
+  const input: StateReadProveInput = { treeId, root: root.toString('hex'), queryKeys };
+  const answer = await runInWorker<ChainReadJsonOutput>(pool, stateReadProve.name, input);
   return answer.stale ? inMainThread() : answer.json;
 }

@@ -10,24 +10,30 @@
 import type { SmtProof } from '../../merkle/index.js';
 import type { RpcMethod } from '../registry.js';
 import { stateProveRequest } from './chain-requests.js';
-import { OFFLOAD_MIN_STATE_PROOF_KEYS, stateProofJson, type ChainReadOffload } from './chain-read-offload.js';
+import { OFFLOAD_MIN_STATE_PROOF_KEYS, stateProofJson, type ReadTaskPool } from './chain-read-offload.js';
 import { stateProofJsonText } from '../../workers/tasks/chain-read-proofs.js';
-import type { ReadTip } from '../../workers/tasks/chain-read-env.js';
 import { RawJson } from '../raw-json.js';
 
 /**
  * Proofs over the committed state tree, meant to be provided by StateDb: the multiproof of the
  * given 38-byte SMT keys under the committed root, which is the tip header's stateRoot (block and
- * state are committed in one LMDB transaction).
+ * state are committed in one LMDB transaction, and the tree follows right after it).
  */
 export interface StateTreeProver {
   prove(queryKeys: readonly Uint8Array[]): SmtProof;
+  /** The committed root the proofs are against. */
+  root(): Buffer;
+  /** The share id through which workers read the same tree; undefined when they cannot. */
+  treeShareId(): number | undefined;
 }
 
 export interface StateEndpointsOptions {
   readonly prover: StateTreeProver;
-  /** Given: proofs of OFFLOAD_MIN_STATE_PROOF_KEYS keys or more are built in the worker pool. */
-  readonly offload?: { readonly reads: ChainReadOffload; readonly tip: () => ReadTip };
+  /**
+   * Given, and the tree shared with workers: proofs of OFFLOAD_MIN_STATE_PROOF_KEYS keys or more
+   * are built in the worker pool.
+   */
+  readonly offload?: ReadTaskPool;
   /** Most query keys in one call. */
   readonly maxQueryKeys?: number;
 }
@@ -44,8 +50,11 @@ export function createStateEndpoints(options: StateEndpointsOptions): RpcMethod[
         const keysHex = params.queryKeys as string[];
         const inMainThread = () => stateProofJsonText(prover.prove(keysHex.map(key => Buffer.from(key, 'hex'))));
         const { offload } = options;
-        if (offload === undefined || keysHex.length < OFFLOAD_MIN_STATE_PROOF_KEYS) return new RawJson(inMainThread());
-        return stateProofJson(offload.reads, offload.tip(), keysHex, inMainThread).then(json => new RawJson(json));
+        const treeId = prover.treeShareId();
+        if (offload === undefined || treeId === undefined || keysHex.length < OFFLOAD_MIN_STATE_PROOF_KEYS) {
+          return new RawJson(inMainThread());
+        }
+        return stateProofJson(offload, treeId, prover.root(), keysHex, inMainThread).then(json => new RawJson(json));
       },
     },
   ];

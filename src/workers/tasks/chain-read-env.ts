@@ -8,7 +8,6 @@
 import { open, type RootDatabase } from 'lmdb';
 import { ChainStore } from '../../chain/chain-store.js';
 import { CHAIN_ENV_OPTIONS, chainEnvPath } from '../../chain/lmdb-environment.js';
-import { StateDb } from '../../state/state-db.js';
 
 export { CHAIN_ENV_OPTIONS, chainEnvPath };
 
@@ -22,7 +21,6 @@ export interface ReadTip {
 export interface ChainReadView {
   readonly env: RootDatabase;
   readonly chainStore: ChainStore;
-  readonly stateDb: StateDb;
 }
 
 const views = new Map<string, ChainReadView>();
@@ -32,8 +30,8 @@ export function chainReadView(dataPath: string): ChainReadView {
   let view = views.get(dataPath);
   if (view === undefined) {
     const env = open({ path: chainEnvPath(dataPath), ...CHAIN_ENV_OPTIONS, readOnly: true });
-    // StateDb and ChainStore only open their named databases when constructed; nothing writes.
-    view = { env, chainStore: new ChainStore(env), stateDb: new StateDb(env) };
+    // ChainStore only opens its named databases when constructed; nothing writes.
+    view = { env, chainStore: new ChainStore(env) };
     views.set(dataPath, view);
   }
   return view;

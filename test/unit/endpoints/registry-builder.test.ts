@@ -13,6 +13,7 @@ import { NodeMetrics } from '../../../src/rpc/endpoints/node-metrics.js';
 import { openChain, type OpenChain } from '../../../src/node.js';
 import { buildRegistry, type BuildRegistryOptions } from '../../../src/rpc/registry-builder.js';
 import { devChainConfig, devGenesisBlock } from '../../support/dev-chain.js';
+import { EMPTY_HASH } from '../../../src/merkle/index.js';
 import { dispatcherFor } from './support.js';
 
 const ENGINE_METHODS = [
@@ -73,7 +74,7 @@ describe('buildRegistry', () => {
       chainID: config.genesis.chainID,
       nodeInfo,
       metrics: new NodeMetrics(),
-      stateProver: { prove: () => ({ queries: [], siblingHashes: [] }) },
+      stateProver: { prove: () => ({ queries: [], siblingHashes: [] }), root: () => EMPTY_HASH, treeShareId: () => undefined },
     };
   });
 

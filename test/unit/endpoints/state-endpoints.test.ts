@@ -37,7 +37,7 @@ function stateTree() {
 
 describe('state_prove', () => {
   const { root, tree } = stateTree();
-  const call = dispatcherFor(createStateEndpoints({ prover: { prove: keys => tree.prove(root, keys) }, maxQueryKeys: 8 }));
+  const call = dispatcherFor(createStateEndpoints({ prover: { prove: keys => tree.prove(root, keys), root: () => root, treeShareId: () => undefined }, maxQueryKeys: 8 }));
 
   it('answers {proof} whose queries carry the SMT key and the hash of the value, verifying against the root', async () => {
     const keys = entries.slice(0, 5).map(entry => smtKeyFromStateKey(entry.key));
