@@ -5,6 +5,7 @@
  * a thread that died) or a tree that moved on gives undefined, and StateDb computes the update
  * itself: the result never depends on where it was computed.
  */
+import { bufferView } from '../codec/buffer-view.js';
 import { PackedSmtUpdateResult } from '../native/index.js';
 import type { StateChange } from '../state/overlay-state.js';
 import type { PreparedStateUpdate, StateTreeUpdater } from '../state/state-tree.js';
@@ -46,16 +47,11 @@ export class PoolStateTreeUpdater implements StateTreeUpdater {
     }
     if (!output.ok) return undefined;
     return new PackedSmtUpdateResult(
-      asBuffer(output.root),
-      asBuffer(output.writeHashes),
-      asBuffer(output.writeData),
+      bufferView(output.root),
+      bufferView(output.writeHashes),
+      bufferView(output.writeData),
       output.writeEnds,
-      asBuffer(output.removed),
+      bufferView(output.removed),
     );
   }
-}
-
-/** A Buffer view of bytes that arrived as a plain Uint8Array (structured clone drops the class). */
-function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -6,7 +6,9 @@
  * few memcpys, where an object per node would cost more than the update); the main thread
  * applies it once the block is committed.
  */
-import { STATE_KEY_LENGTH, smtKeyFromStateKey, smtValueFromStateValue } from '../../merkle/index.js';
+import { bufferView } from '../../codec/buffer-view.js';
+import { STATE_KEY_LENGTH } from '../../merkle/index.js';
+import { stateTreeLeaves } from '../../state/state-tree.js';
 import { NotFoundError } from '../../errors.js';
 import { PackedSmtUpdateResult } from '../../native/index.js';
 import type { WorkerTask } from '../task-registry.js';
@@ -35,11 +37,15 @@ export const stateTreeUpdate: WorkerTask<StateTreeUpdateInput, StateTreeUpdateOu
   run(input: StateTreeUpdateInput): StateTreeUpdateOutput {
     const tree = sharedTree(input.treeId, STATE_KEY_LENGTH);
     if (tree === undefined) return { ok: false };
-    const keys = unpackBytes(input.keys).map(smtKeyFromStateKey);
-    const values = unpackBytes(input.values).map((value, i) => (input.deleted[i] === 1 ? Buffer.alloc(0) : smtValueFromStateValue(value)));
+    const values = unpackBytes(input.values);
+    const entries = unpackBytes(input.keys).map((key, i) => ({
+      key: bufferView(key),
+      value: input.deleted[i] === 1 ? undefined : bufferView(values[i] as Uint8Array),
+    }));
+    const { keys, hashes } = stateTreeLeaves(entries);
     let result;
     try {
-      result = tree.update(Buffer.from(input.root), keys, values);
+      result = tree.update(Buffer.from(input.root), keys, hashes);
     } catch (error) {
       if (error instanceof NotFoundError) return { ok: false };
       throw error;
