@@ -2,7 +2,7 @@ import { BlockAssets } from '../chain/block-assets.js';
 import type { Block } from '../chain/block.js';
 import type { EventProps } from '../chain/event.js';
 import type { Transaction } from '../chain/transaction.js';
-import type { SignatureVerifier } from '../crypto/signature-verifier.js';
+import { VerifiedSignatureSet, type SignatureVerifier, type VerifiedSignatures } from '../crypto/signature-verifier.js';
 import { InvalidBlockError } from '../errors.js';
 import {
   EventQueue,
@@ -65,8 +65,9 @@ export interface GeneratedExecution {
 export class BlockExecutor {
   /**
    * `signatureVerifier`, when given, checks the signatures of a block's transactions in one batch
-   * (the worker pool by default in a node) before they execute; without it each transaction's
-   * signatures are checked on this thread as it is verified. The results are the same.
+   * (the worker pool by default in a node) while they execute (see `execute`); without it each
+   * transaction's signatures are checked on this thread as it is verified. The results are the
+   * same.
    */
   constructor(
     private readonly stateMachine: StateMachine,
@@ -92,11 +93,48 @@ export class BlockExecutor {
     return { block, moduleState, engineState, events: indexed(execution.events), nextValidators: update, transactionResults: [] };
   }
 
+  /**
+   * Executes `block` on overlays over the committed states. With a signature verifier, the
+   * block's signatures are verified in the pool while its transactions execute, every planned
+   * check taken as good meanwhile; blocks are valid nearly always, and then the result is the one
+   * in-order checking gives. If a check fails, the block executes again from the start with the
+   * real answers, so the error is exactly the in-order one (lisk-sdk reports the first failing
+   * transaction, whichever way it fails).
+   */
   async execute(
     block: Block,
     moduleBase: StateReader,
     engineBase: StateReader,
     maxRemovalHeight: number,
+  ): Promise<ExecutedBlock> {
+    const verifier = this.signatureVerifier;
+    if (verifier === undefined) return this.executeOnce(block, moduleBase, engineBase, maxRemovalHeight, async () => undefined);
+    let allVerified: Promise<boolean> | undefined;
+    const optimistic = async (transactions: readonly Transaction[], state: StateReader): Promise<VerifiedSignatures | undefined> => {
+      if (transactions.length === 0) return undefined;
+      const checks = this.stateMachine.signatureChecks(transactions, state);
+      allVerified = verifier.verifyEd25519(checks).then(answers => answers.every(answer => answer));
+      // Awaited below on every path; a rejection must not go unheard before that.
+      allVerified.catch(() => undefined);
+      return VerifiedSignatureSet.fromAnswers(checks, checks.map(() => true));
+    };
+    try {
+      const executed = await this.executeOnce(block, moduleBase, engineBase, maxRemovalHeight, optimistic);
+      if (allVerified === undefined || (await allVerified)) return executed;
+    } catch (error) {
+      if (allVerified === undefined || (await allVerified)) throw error;
+    }
+    return this.executeOnce(block, moduleBase, engineBase, maxRemovalHeight, (transactions, state) =>
+      verifySignaturesAhead(this.stateMachine, verifier, transactions, state),
+    );
+  }
+
+  private async executeOnce(
+    block: Block,
+    moduleBase: StateReader,
+    engineBase: StateReader,
+    maxRemovalHeight: number,
+    signaturesAhead: (transactions: readonly Transaction[], state: StateReader) => Promise<VerifiedSignatures | undefined>,
   ): Promise<ExecutedBlock> {
     const { header } = block;
     const moduleState = new OverlayState(moduleBase);
@@ -115,7 +153,7 @@ export class BlockExecutor {
     this.bft.beforeTransactionsExecute(engineState, header, maxRemovalHeight);
     await this.guard(header.height, () => this.stateMachine.beforeTransactionsExecute(execution));
 
-    const verifiedSignatures = await verifySignaturesAhead(this.stateMachine, this.signatureVerifier, block.transactions, moduleState);
+    const verifiedSignatures = await signaturesAhead(block.transactions, moduleState);
     const transactionResults: TransactionExecutionResult[] = [];
     for (const transaction of block.transactions) {
       const verification = await this.stateMachine.verifyTransaction(
