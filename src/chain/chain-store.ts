@@ -83,8 +83,12 @@ export class ChainStore {
     return this.readHeight(FINALIZED_HEIGHT_KEY) ?? this.genesisHeight();
   }
 
-  /** Writes a block with its events; call inside the environment's write transaction. */
-  saveBlock(block: Block, events: readonly EventProps[], finalizedHeight: number): void {
+  /**
+   * Writes a block with its events; call inside the environment's write transaction.
+   * `encodedEvents`: the events' encodings when the caller already has them (the event root
+   * needed them), so that they are not encoded twice.
+   */
+  saveBlock(block: Block, events: readonly EventProps[], finalizedHeight: number, encodedEvents?: readonly Buffer[]): void {
     const { height } = block.header;
     const key = heightKey(height);
     this.headers.putSync(key, block.header.bytes);
@@ -92,7 +96,7 @@ export class ChainStore {
     this.transactionIdsByHeight.putSync(key, encodeList(block.transactions.map(tx => tx.id)));
     for (const tx of block.transactions) this.transactions.putSync(tx.id, tx.bytes);
     this.assets.putSync(key, encodeList(block.assets.encoded()));
-    this.events.putSync(key, encodeList(events.map(event => encodeEvent(event))));
+    this.events.putSync(key, encodeList(encodedEvents ?? events.map(event => encodeEvent(event))));
     if (this.isEmpty()) this.meta.putSync(GENESIS_HEIGHT_KEY, key);
     this.meta.putSync(TIP_HEIGHT_KEY, key);
     this.meta.putSync(FINALIZED_HEIGHT_KEY, heightKey(finalizedHeight));

@@ -1,7 +1,7 @@
 import type { BlockHeader } from '../chain/block-header.js';
 import type { Block } from '../chain/block.js';
 import type { ChainStore } from '../chain/chain-store.js';
-import { eventSmtLeaves, type EventProps } from '../chain/event.js';
+import { encodeEvent, eventSmtLeaves, type EventProps } from '../chain/event.js';
 import type { GenesisConfig } from '../config/genesis-config.js';
 import { InvalidBlockError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -102,10 +102,10 @@ export class ChainProcessor {
     }
     block.validateGenesis();
     const executed = await executor.executeGenesis(block, stateDb.moduleReader, stateDb.engineReader);
-    const stateUpdate = await this.checkRoots(executed);
+    const { stateUpdate, encodedEvents } = await this.checkRoots(executed);
     stateDb.transaction(() => {
       stateDb.commit(header.height, executed.moduleState.changes(), executed.engineState.changes(), stateUpdate);
-      chainStore.saveBlock(block, executed.events, header.height);
+      chainStore.saveBlock(block, executed.events, header.height, encodedEvents);
     });
   }
 
@@ -139,13 +139,13 @@ export class ChainProcessor {
     // checked against a state that is no longer there. From the last check to the commit,
     // everything is synchronous.
     this.requireTip(tipChanges, header.height);
-    const stateUpdate = await this.checkRoots(executed);
+    const { stateUpdate, encodedEvents } = await this.checkRoots(executed);
     this.requireTip(tipChanges, header.height);
     const finalizedHeight = Math.max(finalizedBefore, bft.getHeights(executed.engineState).maxHeightPrecommitted);
 
     stateDb.transaction(() => {
       stateDb.commit(header.height, executed.moduleState.changes(), executed.engineState.changes(), stateUpdate);
-      chainStore.saveBlock(block, executed.events, finalizedHeight);
+      chainStore.saveBlock(block, executed.events, finalizedHeight, encodedEvents);
       stateDb.pruneDiffsUpTo(finalizedHeight);
     });
     this.tipChanges += 1;
@@ -257,7 +257,8 @@ export class ChainProcessor {
   /**
    * validatorsHash, eventRoot and stateRoot of the executed block, their errors in lisk-sdk's
    * order. The state-tree update starts first: with a worker pool it is computed there while this
-   * thread computes the other two.
+   * thread computes the other two. Returns the update and the events' encodings (computed for the
+   * event root, and stored as they are).
    */
   private async checkRoots(executed: ExecutedBlock) {
     const { bft, stateDb } = this.options;
@@ -273,7 +274,8 @@ export class ChainProcessor {
         header.height,
       );
     }
-    const eventRoot = computeEventRoot(executed.events.flatMap(event => eventSmtLeaves(event)));
+    const encodedEvents = executed.events.map(encodeEvent);
+    const eventRoot = computeEventRoot(executed.events.flatMap((event, i) => eventSmtLeaves(event, encodedEvents[i])));
     if (!header.eventRoot.equals(eventRoot)) {
       throw new InvalidBlockError(
         'event-root',
@@ -289,6 +291,6 @@ export class ChainProcessor {
         header.height,
       );
     }
-    return update;
+    return { stateUpdate: update, encodedEvents };
   }
 }
