@@ -7,7 +7,6 @@ import { StateTree, type PreparedStateUpdate, type StateTreeUpdater } from './st
 
 export type { PreparedStateUpdate, StateTreeUpdater };
 
-
 interface StoredChange {
   key: Buffer;
   existed: boolean;
@@ -126,13 +125,16 @@ export class StateDb {
   /**
    * prepareUpdate, computed by the updater in another thread when there is one and the batch is
    * large enough, so the caller can do other work meanwhile (ChainProcessor: the event root).
-   * The tree must not move before the promise settles; the result is the same either way.
+   * The result is the same either way. Throws if a block is committed or reverted before it
+   * settles: the update would be for a state that is gone.
    */
   async prepareUpdateAsync(changes: readonly StateChange[]): Promise<PreparedStateUpdate> {
     const { updater } = this;
     const treeId = updater !== undefined && changes.length >= updater.minChanges ? this.tree.shareId() : undefined;
     if (treeId === undefined) return this.prepareUpdate(changes);
-    const update = await (updater as StateTreeUpdater).update(treeId, this.tree.root, changes);
+    const root = this.tree.root;
+    const update = await (updater as StateTreeUpdater).update(treeId, root, changes);
+    if (!this.tree.root.equals(root)) throw new Error('The state tree moved while an update for it was computed.');
     return update ?? this.prepareUpdate(changes);
   }
 

@@ -2,6 +2,7 @@ import type { Database } from 'lmdb';
 import {
   EMPTY_HASH,
   STATE_KEY_LENGTH,
+  STORE_PREFIX_LENGTH,
   type SmtNodeWrite,
   type SmtProof,
   type SparseMerkleTree,
@@ -39,9 +40,6 @@ const REBUILD_BATCH = 1_000_000;
 
 /** The leaf value of a deleted key: an empty value removes it from the tree. */
 const EMPTY_LEAF_VALUE = Buffer.alloc(0);
-
-/** Bytes of a raw state key kept verbatim in its SMT key (protocol.md §6.3). */
-const STORE_PREFIX_LENGTH = STATE_KEY_LENGTH - 32;
 
 /**
  * The state SMT (LIP 0039; protocol.md §6.2) of the committed state, held in memory: native

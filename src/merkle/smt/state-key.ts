@@ -2,7 +2,7 @@ import { FormatError } from '../../errors.js';
 import { HASH_LENGTH, sha256 } from '../hash.js';
 
 /** Bytes of a raw state key kept verbatim in its SMT key: 4-byte module prefix ‖ 2-byte substore prefix. */
-const STORE_PREFIX_LENGTH = 6;
+export const STORE_PREFIX_LENGTH = 6;
 
 /** Key length of the state tree (protocol.md §6.3). */
 export const STATE_KEY_LENGTH = STORE_PREFIX_LENGTH + HASH_LENGTH;
