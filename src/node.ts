@@ -63,7 +63,10 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
   const env = open({ path: chainEnvPath(options.dataPath), ...CHAIN_ENV_OPTIONS });
   try {
     const chainStore = new ChainStore(env);
+    const treeStart = performance.now();
     const stateDb = new StateDb(env, options.stateTreeUpdater);
+    // The state tree is rebuilt from the stored values at every open: its cost grows with the state.
+    logger.info({ nodes: stateDb.treeSize(), ms: Math.round(performance.now() - treeStart) }, 'State tree rebuilt from the stored values');
     const bft = new Bft(genesis.bftBatchSize, genesis.blockTime);
     // Lisk Core v4 chains carry the legacy module: registered when the genesis or config has it.
     const withLegacy = options.genesisBlock.assets.getAsset('legacy') !== undefined || 'legacy' in options.config.modules;

@@ -107,6 +107,11 @@ export class StateDb {
     return this.meta.getBinary(ROOT_KEY) ?? EMPTY_HASH;
   }
 
+  /** Nodes in the in-memory state tree. */
+  treeSize(): number {
+    return this.tree.size;
+  }
+
   /** The in-memory state tree's share id for worker threads (StateTree.shareId). */
   treeShareId(): number | undefined {
     return this.tree.shareId();
