@@ -51,3 +51,34 @@ describe('HeightJsonCache', () => {
     expect(cache.chars).toBe(2);
   });
 });
+
+describe('HeightJsonCache eviction with hits that do not reorder the map', () => {
+  it('keeps an entry hit since the last eviction and drops the oldest one not hit', () => {
+    const cache = new HeightJsonCache(12);
+    cache.set(1, 'aaaa');
+    cache.set(2, 'bbbb');
+    cache.set(3, 'cccc');
+    expect(cache.get(1)).toBe('aaaa');
+    expect(cache.get(2)).toBe('bbbb');
+    cache.set(4, 'dddd'); // 1 and 2 were hit: 3 is the least recently used
+    expect(cache.get(3)).toBeUndefined();
+    expect([1, 2, 4].map(height => cache.get(height))).toEqual(['aaaa', 'bbbb', 'dddd']);
+    expect(cache.chars).toBe(12);
+  });
+
+  it('evicts in insertion order when every entry was hit, and never exceeds the budget', () => {
+    const cache = new HeightJsonCache(8);
+    cache.set(1, 'aaaa');
+    cache.set(2, 'bbbb');
+    cache.get(1);
+    cache.get(2);
+    cache.set(3, 'cccc');
+    expect(cache.get(1)).toBeUndefined();
+    expect(cache.get(2)).toBe('bbbb');
+    expect(cache.get(3)).toBe('cccc');
+    expect(cache.chars).toBe(8);
+    cache.set(4, 'dddddddd'); // fills the whole budget alone
+    expect(cache.size).toBe(1);
+    expect(cache.get(4)).toBe('dddddddd');
+  });
+});
