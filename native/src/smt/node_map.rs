@@ -9,6 +9,14 @@ pub trait NodeSource {
     /// Looks up `hashes` and adds every node found to `nodes`; absent nodes are simply not added
     /// (the operation reports them only if it really needs them).
     fn fetch(&mut self, hashes: &[Hash], nodes: &mut NodeMap) -> Result<(), Self::Error>;
+
+    /// The map that already holds every node of this source, when the source is one (the native
+    /// store). An update then reads that map in place: copying each node it needs into its own
+    /// map first costs a second hash-table insert per node and leaves the copies in an order the
+    /// recursion does not read them in.
+    fn resident(&self) -> Option<&NodeMap> {
+        None
+    }
 }
 
 /// The source of an operation on the native store. Nodes are copied from the store into the
@@ -23,6 +31,10 @@ impl NodeSource for StoreSource<'_> {
     fn fetch(&mut self, hashes: &[Hash], nodes: &mut NodeMap) -> Result<(), Self::Error> {
         self.0.copy_many_into(hashes, nodes);
         Ok(())
+    }
+
+    fn resident(&self) -> Option<&NodeMap> {
+        Some(self.0)
     }
 }
 
@@ -232,13 +244,58 @@ impl NodeMap {
         }
     }
 
+    /// Positions of the nodes of `hashes` (None for those absent), in order, into `found`. The
+    /// lookups are pipelined: while lookup i is made, the home slot of lookup i + 2L and the
+    /// record that lookup i + L's slot points to are already being fetched from memory (L =
+    /// LOOKAHEAD), so that in a map much larger than the caches the misses of some 2L lookups are
+    /// in flight at once, with no pause between groups.
+    pub fn find_many(&self, hashes: &[Hash], found: &mut Vec<Option<Position>>) {
+        found.clear();
+        if self.live == 0 {
+            found.resize(hashes.len(), None);
+            return;
+        }
+        found.reserve(hashes.len());
+        for hash in hashes.iter().take(2 * LOOKAHEAD) {
+            prefetch(&self.slots[self.home(hash)]);
+        }
+        for hash in hashes.iter().take(LOOKAHEAD) {
+            self.prefetch_record(hash);
+        }
+        for (index, hash) in hashes.iter().enumerate() {
+            if let Some(ahead) = hashes.get(index + 2 * LOOKAHEAD) {
+                prefetch(&self.slots[self.home(ahead)]);
+            }
+            if let Some(ahead) = hashes.get(index + LOOKAHEAD) {
+                self.prefetch_record(ahead);
+            }
+            found.push(self.position(hash));
+        }
+    }
+
+    /// Requests the cache lines of the record that `hash`'s home slot points to: the hash at its
+    /// start and, for a branch (101 bytes with the header), the lines of its children.
+    #[inline(always)]
+    fn prefetch_record(&self, hash: &Hash) {
+        let slot = self.slots[self.home(hash)];
+        if slot > REMOVED_SLOT {
+            let record = self.arena.as_ptr().wrapping_add(((slot >> TAG_BITS) - 1) as usize);
+            prefetch(record);
+            prefetch(record.wrapping_add(64));
+            prefetch(record.wrapping_add(RECORD_HEADER + 64));
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.live
     }
 
     /// Forgets every node but keeps the memory, ready for the next operation.
     pub fn clear(&mut self) {
-        self.slots.fill(EMPTY_SLOT);
+        // An operation that read the store in place left this map untouched: no slot to reset.
+        if self.used > 0 {
+            self.slots.fill(EMPTY_SLOT);
+        }
         self.arena.clear();
         self.used = 0;
         self.live = 0;

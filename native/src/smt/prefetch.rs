@@ -15,8 +15,9 @@ use super::batch::SortedBatch;
 use super::codec::{decode, Node};
 use super::hash::is_empty;
 use super::keys::key_bit;
-use super::node_map::{NodeMap, NodeSource, Position};
-use super::Hash;
+use super::node_map::{load, NodeMap, NodeSource, Position};
+use super::{Hash, SmtError};
+use std::marker::PhantomData;
 
 /// Fetches the nodes of `wanted` that are not in the map yet (each once).
 fn fetch_missing<S: NodeSource>(source: &mut S, nodes: &mut NodeMap, wanted: &mut Vec<Hash>) -> Result<(), S::Error> {
@@ -32,47 +33,134 @@ fn fetch_missing<S: NodeSource>(source: &mut S, nodes: &mut NodeMap, wanted: &mu
 /// No plan entry (a child that is not read, or a node the source lacks).
 pub const UNPLANNED: u32 = u32::MAX;
 
-/// A node the update will read, as the prefetch found it: where its bytes are, and the plan
-/// entries of the children the update will descend into. Following the plan, the update's
-/// recursion reaches each node without a hash lookup.
+/// How an update reads nodes: from its own map, filled through a source (`Fetching`), or in
+/// place from a source that is a map itself (`InPlace`, the native store). Positions refer to
+/// `map()`.
+pub trait Reader {
+    type Error;
+    /// The map every position handed out refers to.
+    fn map(&self) -> &NodeMap;
+    /// Positions of the nodes of one tree level (None: absent), fetching them first if needed.
+    fn find_level(&mut self, hashes: &[Hash], found: &mut Vec<Option<Position>>) -> Result<(), Self::Error>;
+    /// Position of one node, fetching it first if needed.
+    fn load(&mut self, hash: &Hash) -> Result<Position, SmtError<Self::Error>>;
+}
+
+/// Reads through the operation's own map, asking `source` for what it lacks.
+pub struct Fetching<'a, S: NodeSource> {
+    pub source: &'a mut S,
+    pub nodes: &'a mut NodeMap,
+}
+
+impl<S: NodeSource> Reader for Fetching<'_, S> {
+    type Error = S::Error;
+
+    fn map(&self) -> &NodeMap {
+        self.nodes
+    }
+
+    fn find_level(&mut self, hashes: &[Hash], found: &mut Vec<Option<Position>>) -> Result<(), S::Error> {
+        self.source.fetch(hashes, self.nodes)?;
+        found.clear();
+        found.extend(hashes.iter().map(|hash| self.nodes.position(hash)));
+        Ok(())
+    }
+
+    fn load(&mut self, hash: &Hash) -> Result<Position, SmtError<S::Error>> {
+        load(self.source, self.nodes, hash)
+    }
+}
+
+/// Reads a map that holds every node there is (a missing node is missing for good). `E` is the
+/// error type of the source the map stands for; nothing here produces one.
+pub struct InPlace<'a, E> {
+    map: &'a NodeMap,
+    error: PhantomData<E>,
+}
+
+impl<'a, E> InPlace<'a, E> {
+    pub fn new(map: &'a NodeMap) -> Self {
+        InPlace { map, error: PhantomData }
+    }
+}
+
+impl<E> Reader for InPlace<'_, E> {
+    type Error = E;
+
+    fn map(&self) -> &NodeMap {
+        self.map
+    }
+
+    fn find_level(&mut self, hashes: &[Hash], found: &mut Vec<Option<Position>>) -> Result<(), E> {
+        self.map.find_many(hashes, found);
+        Ok(())
+    }
+
+    fn load(&mut self, hash: &Hash) -> Result<Position, SmtError<E>> {
+        self.map.position(hash).ok_or(SmtError::Missing(*hash))
+    }
+}
+
+/// A node as the prefetch found it.
+#[derive(Clone, Copy)]
+pub enum PlannedNode {
+    /// The source lacks it (the update reports it when it gets there).
+    Missing,
+    /// Its bytes are no valid node.
+    Malformed,
+    /// A leaf, at this position of the reader's map.
+    Leaf(Position),
+    /// A branch and its children's hashes, decoded once here: the update then reads the plan
+    /// alone, in the order it was written level by level, instead of the node in the map.
+    Branch([Hash; 2]),
+}
+
+/// A node the update will read, and the plan entries of the children the update will descend
+/// into. Following the plan, the update's recursion reaches each node without a hash lookup.
 #[derive(Clone, Copy)]
 pub struct Planned {
-    /// None when the source lacks the node (the update reports it when it gets there).
-    pub position: Option<Position>,
+    pub node: PlannedNode,
     pub children: [u32; 2],
 }
 
 /// Every node the batch update below `root` loads: the nodes on the keys' paths, down to a leaf
-/// or to the last node whose subtree holds a batch key. Returns the plan (entry 0 is the root),
-/// empty when the update reads no node.
-pub fn prefetch_update<S: NodeSource>(
-    source: &mut S,
-    nodes: &mut NodeMap,
+/// or to the last node whose subtree holds a batch key. Fills `plan` (entry 0 is the root; empty
+/// when the update reads no node).
+pub fn prefetch_update<R: Reader>(
+    reader: &mut R,
     batch: &SortedBatch,
     root: &Hash,
-) -> Result<Vec<Planned>, S::Error> {
+    plan: &mut Vec<Planned>,
+) -> Result<(), R::Error> {
     let key_length = batch.key_length();
     let max_depth = key_length * 8;
-    let mut plan: Vec<Planned> = Vec::with_capacity(batch.len() * 10);
+    plan.clear();
+    let unread = Planned { node: PlannedNode::Missing, children: [UNPLANNED; 2] };
     // (hash, depth, lo, hi, plan entry): a node at `depth` whose subtree keys [lo, hi) go to.
     let mut level: Vec<(Hash, usize, usize, usize, u32)> = Vec::new();
     if !is_empty(root) && !batch.is_empty() {
         level.push((*root, 0, 0, batch.len(), 0));
-        plan.push(Planned { position: None, children: [UNPLANNED; 2] });
+        plan.push(unread);
     }
     let mut wanted = Vec::new();
+    let mut found = Vec::new();
     let mut next = Vec::new();
     while !level.is_empty() {
         // The nodes of one level are distinct subtrees of one tree, so their hashes are
         // distinct and none was read before: no need to sort, dedupe or check the map.
         wanted.clear();
         wanted.extend(level.iter().map(|item| item.0));
-        source.fetch(&wanted, nodes)?;
+        reader.find_level(&wanted, &mut found)?;
         next.clear();
-        for &(hash, depth, lo, hi, entry) in &level {
-            let Some(position) = nodes.position(&hash) else { continue };
-            plan[entry as usize].position = Some(position);
-            let Some(Node::Branch { left, right }) = decode(nodes.bytes(position), key_length) else { continue };
+        for (&(_, depth, lo, hi, entry), &position) in level.iter().zip(&found) {
+            let Some(position) = position else { continue };
+            let node = match decode(reader.map().bytes(position), key_length) {
+                None => PlannedNode::Malformed,
+                Some(Node::Leaf { .. }) => PlannedNode::Leaf(position),
+                Some(Node::Branch { left, right }) => PlannedNode::Branch([left, right]),
+            };
+            plan[entry as usize].node = node;
+            let PlannedNode::Branch([left, right]) = node else { continue };
             if depth >= max_depth {
                 continue;
             }
@@ -80,7 +168,7 @@ pub fn prefetch_update<S: NodeSource>(
             for (side, child, child_lo, child_hi) in [(0, left, lo, split), (1, right, split, hi)] {
                 if child_lo < child_hi && !is_empty(&child) {
                     let child_entry = plan.len() as u32;
-                    plan.push(Planned { position: None, children: [UNPLANNED; 2] });
+                    plan.push(unread);
                     plan[entry as usize].children[side] = child_entry;
                     next.push((child, depth + 1, child_lo, child_hi, child_entry));
                 }
@@ -88,7 +176,7 @@ pub fn prefetch_update<S: NodeSource>(
         }
         std::mem::swap(&mut level, &mut next);
     }
-    Ok(plan)
+    Ok(())
 }
 
 /// Every node on the paths of `query_keys` (each `key_length` bytes, back to back) below `root`.

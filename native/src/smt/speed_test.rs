@@ -1,10 +1,19 @@
-//! Timing of a large native-store update, run by hand: `cargo test --release -- --ignored --nocapture`.
+//! Timing of a large native-store update, run by hand:
+//! `cargo test --release large_tree_update_speed -- --ignored --nocapture`
+//! (`SMT_SPEED_ROUNDS=n` for more rounds, e.g. under `perf record`).
+//!
+//! It mirrors the bench row "native smt 10,000 updates into 1,000,000 leaves: native store" without
+//! the JavaScript around it: batches of 5,000 existing and 5,000 new keys with 32-byte values,
+//! sorted and applied below the same root, with one scratch map kept between batches as the addon
+//! keeps it. It also prints a digest of every output (root, write set, removed list), so that a
+//! change meant to be faster only can be checked to give the very same bytes.
 use super::batch::SortedBatch;
 use super::hash::EMPTY_HASH;
 use super::node_map::{NodeMap, StoreSource};
 use super::store::{FlatWriteSet, NodeStore};
 use super::update::update;
-use std::time::Instant;
+use crate::sha256::Hasher;
+use std::time::{Duration, Instant};
 
 fn pseudo_random(length: usize, seed: u64) -> Vec<u8> {
     let mut x = seed.wrapping_mul(0x9E3779B97F4A7C15).wrapping_add(1);
@@ -18,10 +27,15 @@ fn pseudo_random(length: usize, seed: u64) -> Vec<u8> {
         .collect()
 }
 
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 #[test]
 #[ignore]
 fn large_tree_update_speed() {
     let leaves = 1_000_000;
+    let rounds: usize = std::env::var("SMT_SPEED_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(8);
     let keys = pseudo_random(leaves * 32, 1);
     let values = pseudo_random(leaves * 32, 2);
     let ends: Vec<usize> = (1..=leaves).map(|i| i * 32).collect();
@@ -41,21 +55,66 @@ fn large_tree_update_speed() {
         false,
     );
     println!("apply {:?} nodes {}", t.elapsed(), store.nodes.len());
-    let mut batch_keys = keys[..5000 * 32].to_vec();
-    for i in 0..5000 {
-        let at = (i * 197 % leaves) * 32;
-        batch_keys[i * 32..i * 32 + 32].copy_from_slice(&keys[at..at + 32]);
-    }
-    batch_keys.extend(pseudo_random(5000 * 32, 3));
-    let batch_values = pseudo_random(10000 * 32, 4);
-    let batch_ends: Vec<usize> = (1..=10000).map(|i| i * 32).collect();
-    for _ in 0..5 {
+
+    const BATCHES: usize = 4;
+    let batches: Vec<(Vec<u8>, Vec<u8>, Vec<usize>)> = (0..BATCHES)
+        .map(|b| {
+            let picks = pseudo_random(5000 * 4, 10 + b as u64);
+            let mut batch_keys = Vec::with_capacity(10000 * 32);
+            for i in 0..5000 {
+                let pick = u32::from_le_bytes(picks[i * 4..i * 4 + 4].try_into().unwrap()) as usize % leaves;
+                batch_keys.extend_from_slice(&keys[pick * 32..pick * 32 + 32]);
+            }
+            batch_keys.extend(pseudo_random(5000 * 32, 20 + b as u64));
+            (batch_keys, pseudo_random(10000 * 32, 30 + b as u64), (1..=10000).map(|i| i * 32).collect())
+        })
+        .collect();
+
+    let mut scratch = NodeMap::with_capacity(16);
+    let mut digests = vec![String::new(); BATCHES];
+    let mut totals = Vec::new();
+    let (mut sorting, mut updating) = (Duration::ZERO, Duration::ZERO);
+    for round in 0..rounds {
         let t = Instant::now();
-        let batch = SortedBatch::new(32, &batch_keys, &batch_values, &batch_ends);
-        let out =
-            update(&mut StoreSource(&store.nodes), &mut NodeMap::with_capacity(120_000), &batch, &built.root).unwrap();
-        println!("update 10k {:?} writes {}", t.elapsed(), out.write_ends.len());
+        for (b, (batch_keys, batch_values, batch_ends)) in batches.iter().enumerate() {
+            let t0 = Instant::now();
+            let batch = SortedBatch::new(32, batch_keys, batch_values, batch_ends);
+            let t1 = Instant::now();
+            scratch.reserve(batch.len() * 12);
+            let out = update(&mut StoreSource(&store.nodes), &mut scratch, &batch, &built.root).unwrap();
+            scratch.clear();
+            let t2 = Instant::now();
+            sorting += t1 - t0;
+            updating += t2 - t1;
+            if round == 0 {
+                let mut hasher = Hasher::new();
+                hasher.update(&out.root);
+                hasher.update(&[out.root_changed as u8]);
+                hasher.update(&out.write_hashes);
+                hasher.update(&out.write_data);
+                for end in &out.write_ends {
+                    hasher.update(&end.to_le_bytes());
+                }
+                hasher.update(&out.removed);
+                digests[b] = format!("{} writes {} removed {}", hex(&hasher.finish()[..8]), out.write_ends.len(), out.removed.len() / 32);
+            }
+        }
+        totals.push(t.elapsed() / BATCHES as u32);
     }
+    for (b, digest) in digests.iter().enumerate() {
+        println!("batch {b} output {digest}");
+    }
+    let per_batch = (rounds * BATCHES) as u32;
+    totals.sort();
+    let median = totals[totals.len() / 2];
+    println!(
+        "10k updates: median {:?} ({:.0} updates/s), best {:?}; sort {:?}, update {:?} per batch",
+        median,
+        10000.0 / median.as_secs_f64(),
+        totals[0],
+        sorting / per_batch,
+        updating / per_batch
+    );
     let t = Instant::now();
     let mut sink = 0u8;
     for i in 0..100_000u32 {

@@ -11,9 +11,10 @@ use super::batch::SortedBatch;
 use super::codec::{decode, encode_branch, encode_leaf, Node, LEAF_TAG};
 use super::hash::{branch_hash, is_empty, leaf_hash, EMPTY_HASH};
 use super::keys::key_bit;
-use super::node_map::{load, NodeMap, NodeSource};
-use super::prefetch::{prefetch_update, Planned, UNPLANNED};
+use super::node_map::{NodeMap, NodeSource};
+use super::prefetch::{prefetch_update, Fetching, InPlace, Planned, PlannedNode, Reader, UNPLANNED};
 use super::{Hash, SmtError};
+use std::cell::RefCell;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -67,9 +68,8 @@ pub struct UpdateOutput {
     pub removed: Vec<u8>,
 }
 
-struct Update<'a, S: NodeSource> {
-    source: &'a mut S,
-    nodes: &'a mut NodeMap,
+struct Update<'a, R: Reader> {
+    reader: R,
     batch: &'a SortedBatch,
     /// What the prefetch found (entry 0: the root).
     plan: Vec<Planned>,
@@ -77,21 +77,38 @@ struct Update<'a, S: NodeSource> {
     out: UpdateOutput,
 }
 
+thread_local! {
+    /// The plan of the thread's last update, kept for the next one (its memory, megabytes for a
+    /// large batch, is then already mapped and warm).
+    static PLAN: RefCell<Vec<Planned>> = const { RefCell::new(Vec::new()) };
+}
+
 /// Applies `batch` below `root` (the empty tree: EMPTY_HASH), reading nodes from `nodes` and, for
-/// those it lacks, from `source`. Nothing is removed from `nodes`: the store is only read.
+/// those it lacks, from `source`. Nothing is removed from `nodes`: the store is only read. When
+/// `nodes` is empty and the source is a map itself (the native store), that map is read in place.
 pub fn update<S: NodeSource>(
     source: &mut S,
     nodes: &mut NodeMap,
     batch: &SortedBatch,
     root: &Hash,
 ) -> Result<UpdateOutput, SmtError<S::Error>> {
-    let plan = prefetch_update(source, nodes, batch, root).map_err(SmtError::Source)?;
+    if nodes.is_empty() {
+        if let Some(map) = source.resident() {
+            return run(InPlace::new(map), batch, root);
+        }
+    }
+    run(Fetching { source, nodes }, batch, root)
+}
+
+fn run<R: Reader>(mut reader: R, batch: &SortedBatch, root: &Hash) -> Result<UpdateOutput, SmtError<R::Error>> {
+    let mut plan = PLAN.with(|plan| std::mem::take(&mut *plan.borrow_mut()));
+    plan.reserve(batch.len() * 10);
+    prefetch_update(&mut reader, batch, root, &mut plan).map_err(SmtError::Source)?;
     let root_entry = if plan.is_empty() { UNPLANNED } else { 0 };
     // Rough sizes: about ten branches rewritten per key in large trees.
     let expected_writes = batch.len() * 10;
     let mut run = Update {
-        source,
-        nodes,
+        reader,
         batch,
         plan,
         key_length: batch.key_length(),
@@ -104,17 +121,20 @@ pub fn update<S: NodeSource>(
             removed: Vec::with_capacity(expected_writes * 32),
         },
     };
-    let step = run.update_node(*root, 0, 0, batch.len(), root_entry)?;
+    let step = run.update_node(*root, 0, 0, batch.len(), root_entry);
+    let plan = std::mem::take(&mut run.plan);
+    PLAN.with(|kept| *kept.borrow_mut() = plan);
+    let step = step?;
     run.out.root = step.hash;
     run.out.root_changed = !step.same;
     Ok(run.out)
 }
 
-impl<'a, S: NodeSource> Update<'a, S> {
-    /// Position of the node stored under `hash` in the map, reading it from the source if the
-    /// prefetch did not (only untouched siblings, when a collapse needs to know their kind).
-    fn load(&mut self, hash: &Hash) -> Result<(usize, usize), SmtError<S::Error>> {
-        load(self.source, self.nodes, hash)
+impl<'a, R: Reader> Update<'a, R> {
+    /// Position of the node stored under `hash`, reading it from the source if the prefetch did
+    /// not (only untouched siblings, when a collapse needs to know their kind).
+    fn load(&mut self, hash: &Hash) -> Result<(usize, usize), SmtError<R::Error>> {
+        self.reader.load(hash)
     }
 
     /// New hash of the subtree at `depth` whose current hash is `hash`, after keys [lo, hi).
@@ -127,7 +147,7 @@ impl<'a, S: NodeSource> Update<'a, S> {
         lo: usize,
         hi: usize,
         entry: u32,
-    ) -> Result<Step, SmtError<S::Error>> {
+    ) -> Result<Step, SmtError<R::Error>> {
         if lo == hi {
             return Ok(Step::unchanged(hash, if is_empty(&hash) { Kind::Empty } else { Kind::Unknown }));
         }
@@ -140,15 +160,22 @@ impl<'a, S: NodeSource> Update<'a, S> {
             return Err(SmtError::TooDeep);
         }
         let planned = self.plan.get(entry as usize).copied();
-        let position = match planned.and_then(|planned| planned.position) {
-            Some(position) => position,
-            None => self.load(&hash)?,
+        let node = match planned.map(|planned| planned.node) {
+            Some(PlannedNode::Missing) | None => {
+                let position = self.load(&hash)?;
+                match decode(self.reader.map().bytes(position), self.key_length) {
+                    Some(Node::Leaf { .. }) => PlannedNode::Leaf(position),
+                    Some(Node::Branch { left, right }) => PlannedNode::Branch([left, right]),
+                    None => PlannedNode::Malformed,
+                }
+            }
+            Some(node) => node,
         };
         let children = planned.map_or([UNPLANNED; 2], |planned| planned.children);
-        let (left, right) = match decode(self.nodes.bytes(position), self.key_length) {
-            Some(Node::Leaf { .. }) => return self.update_leaf(hash, position, depth, lo, hi),
-            Some(Node::Branch { left, right }) => (left, right),
-            None => return Err(SmtError::Malformed(hash)),
+        let [left, right] = match node {
+            PlannedNode::Leaf(position) => return self.update_leaf(hash, position, depth, lo, hi),
+            PlannedNode::Branch(children) => children,
+            PlannedNode::Malformed | PlannedNode::Missing => return Err(SmtError::Malformed(hash)),
         };
         let split = self.batch.split_index(lo, hi, depth);
         let new_left = self.update_node(left, depth + 1, lo, split, children[0])?;
@@ -172,12 +199,12 @@ impl<'a, S: NodeSource> Update<'a, S> {
         depth: usize,
         lo: usize,
         hi: usize,
-    ) -> Result<Step, SmtError<S::Error>> {
+    ) -> Result<Step, SmtError<R::Error>> {
         let key_length = self.key_length;
         // What the batch does to the leaf is decided before anything is written: the leaf's bytes
         // live in the node map, borrowed only inside this block.
         let (outcome, goes_left) = {
-            let leaf = self.nodes.bytes(position);
+            let leaf = self.reader.map().bytes(position);
             let (leaf_key, leaf_value) = (&leaf[1..1 + key_length], &leaf[1 + key_length..]);
             let outcome = if hi - lo == 1 {
                 let value = self.batch.value(lo);
@@ -261,7 +288,7 @@ impl<'a, S: NodeSource> Update<'a, S> {
 
     /// The node with children `left` and `right` in canonical form: Branch(Empty, Empty) is
     /// Empty, and a Branch of Empty and a Leaf is that Leaf (moved up, hash unchanged).
-    fn combine(&mut self, left: Step, right: Step) -> Result<Step, SmtError<S::Error>> {
+    fn combine(&mut self, left: Step, right: Step) -> Result<Step, SmtError<R::Error>> {
         if left.kind == Kind::Empty {
             if right.kind == Kind::Empty {
                 return Ok(Step::empty());
@@ -290,13 +317,13 @@ impl<'a, S: NodeSource> Update<'a, S> {
     }
 
     /// Kind of a node; an untouched node is read only when a collapse needs it.
-    fn resolve_kind(&mut self, step: &Step) -> Result<Kind, SmtError<S::Error>> {
+    fn resolve_kind(&mut self, step: &Step) -> Result<Kind, SmtError<R::Error>> {
         if step.kind != Kind::Unknown {
             return Ok(step.kind);
         }
         let position = self.load(&step.hash)?;
         // As load-node.ts reads it: anything but a leaf tag (even no byte at all) is a branch.
-        Ok(if self.nodes.bytes(position).first() == Some(&LEAF_TAG) { Kind::Leaf } else { Kind::Branch })
+        Ok(if self.reader.map().bytes(position).first() == Some(&LEAF_TAG) { Kind::Leaf } else { Kind::Branch })
     }
 
     fn new_branch(&mut self, left: &Hash, right: &Hash) -> Step {
