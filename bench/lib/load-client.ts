@@ -20,8 +20,23 @@ const durationMs = Number(secondsArg) * 1000;
 const connections = Number(connectionsArg);
 const inFlight = Number(inFlightArg ?? 1);
 const once = onceArg === 'once';
+/** Send-time slots per WebSocket (a power of two, far above any in-flight count used). */
+const RING = 1 << 16;
 
-const latenciesUs: number[] = [];
+/**
+ * Latencies in a typed array grown by doubling: one number per request for millions of requests
+ * should not become millions of heap numbers for this process's own GC to walk.
+ */
+let latenciesUs = new Float64Array(1 << 16);
+let latencyCount = 0;
+function recordLatency(us: number): void {
+  if (latencyCount === latenciesUs.length) {
+    const grown = new Float64Array(latenciesUs.length * 2);
+    grown.set(latenciesUs);
+    latenciesUs = grown;
+  }
+  latenciesUs[latencyCount++] = us;
+}
 let socketErrors = 0;
 let non2xx = 0;
 let rpcErrors = 0;
@@ -50,30 +65,41 @@ async function wsConnection(): Promise<void> {
     socket.once('open', () => resolve());
     socket.once('error', reject);
   });
-  const sentAt = new Map<number, number>();
+  // Send times by id in a ring, not a Map: a Map set and deleted per request replaces its hash
+  // table each time, and V8 keeps the replaced tables chained from the live one, so they reach
+  // the old generation and this client paid for them in mark-compact pauses counted as latency.
+  // Ids grow by one per request and at most `inFlight` are outstanding, so a slot is reused only
+  // after RING later requests; the slot's id says whether it still belongs to the answer.
+  const sentAt = new Float64Array(RING);
+  const sentId = new Float64Array(RING).fill(-1);
+  let outstanding = 0;
   let id = 0;
   const send = (): void => {
     id++;
-    sentAt.set(id, performance.now());
+    sentAt[id & (RING - 1)] = performance.now();
+    sentId[id & (RING - 1)] = id;
+    outstanding++;
     socket.send(nextRequest(id));
   };
   await new Promise<void>(resolve => {
-    socket.on('message', data => {
-      const text = data.toString();
-      const match = /"id":(\d+)/.exec(text.slice(0, 64));
-      const sent = match ? sentAt.get(Number(match[1])) : undefined;
-      if (sent === undefined) return void socketErrors++;
-      sentAt.delete(Number(match![1]));
+    socket.on('message', (data: Buffer) => {
+      // Only the head is decoded: `{"jsonrpc":"2.0","id":N,` then "result" or "error".
+      const head = data.toString('latin1', 0, Math.min(data.length, 64));
+      const match = /"id":(\d+),"(result|error)"/.exec(head);
+      const answered = match ? Number(match[1]) : -1;
+      if (answered < 0 || sentId[answered & (RING - 1)] !== answered) return void socketErrors++;
+      sentId[answered & (RING - 1)] = -1;
+      outstanding--;
       const now = performance.now();
-      latenciesUs.push((now - sent) * 1000);
-      countAnswer(text);
+      recordLatency((now - sentAt[answered & (RING - 1)]!) * 1000);
+      if (match![2] === 'error') rpcErrors++;
       if (more(now)) send();
-      else if (sentAt.size === 0) resolve();
+      else if (outstanding === 0) resolve();
     });
     socket.on('error', () => socketErrors++);
     socket.on('close', () => resolve());
     for (let i = 0; i < inFlight && more(performance.now()); i++) send();
-    if (sentAt.size === 0) resolve();
+    if (outstanding === 0) resolve();
   });
   socket.close();
 }
@@ -96,7 +122,7 @@ async function httpConnection(agent: http.Agent): Promise<void> {
         request.on('error', reject);
         request.end(body);
       });
-      latenciesUs.push((performance.now() - sent) * 1000);
+      recordLatency((performance.now() - sent) * 1000);
       if (status < 200 || status >= 300) non2xx++;
       countAnswer(text);
     } catch {
@@ -114,6 +140,6 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
 await Promise.all(Array.from({ length: connections }, () => (mode === 'ws' ? wsConnection() : httpConnection(agent))));
 const elapsedUs = (performance.now() - startedAt) * 1000;
 agent.destroy();
-const sorted = Float64Array.from(latenciesUs).sort();
-const report = { requests: latenciesUs.length, durationUs: Math.round(elapsedUs), p50Us: percentile(sorted, 50), p99Us: percentile(sorted, 99), socketErrors, non2xx, rpcErrors };
+const sorted = latenciesUs.subarray(0, latencyCount).sort();
+const report = { requests: latencyCount, durationUs: Math.round(elapsedUs), p50Us: percentile(sorted, 50), p99Us: percentile(sorted, 99), socketErrors, non2xx, rpcErrors };
 process.stdout.write(`BENCH ${JSON.stringify(report)}\n`);
