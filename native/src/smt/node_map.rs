@@ -109,7 +109,7 @@ fn prefetch<T>(pointer: *const T) {
 impl NodeMap {
     pub fn with_capacity(nodes: usize) -> NodeMap {
         let slots = (nodes.max(8) * 2).next_power_of_two();
-        NodeMap { slots: vec![EMPTY_SLOT; slots], arena: Vec::with_capacity(nodes * 104), used: 0, live: 0, garbage: 0 }
+        NodeMap { slots: empty_slots(slots), arena: arena_with_capacity(nodes * 104), used: 0, live: 0, garbage: 0 }
     }
 
     #[inline]
@@ -199,6 +199,7 @@ impl NodeMap {
     }
 
     fn append_record(&mut self, hash: &Hash, data: &[u8]) -> u64 {
+        self.reserve_arena(RECORD_HEADER + data.len());
         let record = self.arena.len();
         self.arena.extend_from_slice(hash);
         self.arena.extend_from_slice(&(data.len() as u32).to_le_bytes());
@@ -244,18 +245,17 @@ impl NodeMap {
         }
     }
 
-    /// Positions of the nodes of `hashes` (None for those absent), in order, into `found`. The
+    /// Calls `found(i, position, bytes)` for each node of `hashes` this map holds, in order. The
     /// lookups are pipelined: while lookup i is made, the home slot of lookup i + 2L and the
     /// record that lookup i + L's slot points to are already being fetched from memory (L =
     /// LOOKAHEAD), so that in a map much larger than the caches the misses of some 2L lookups are
-    /// in flight at once, with no pause between groups.
-    pub fn find_many(&self, hashes: &[Hash], found: &mut Vec<Option<Position>>) {
-        found.clear();
+    /// in flight at once, with no pause between groups. `found` sees each node right after its
+    /// lookup, while its record is still in the cache.
+    #[inline]
+    pub fn find_each(&self, hashes: &[Hash], mut found: impl FnMut(usize, Position, &[u8])) {
         if self.live == 0 {
-            found.resize(hashes.len(), None);
             return;
         }
-        found.reserve(hashes.len());
         for hash in hashes.iter().take(2 * LOOKAHEAD) {
             prefetch(&self.slots[self.home(hash)]);
         }
@@ -269,7 +269,9 @@ impl NodeMap {
             if let Some(ahead) = hashes.get(index + LOOKAHEAD) {
                 self.prefetch_record(ahead);
             }
-            found.push(self.position(hash));
+            if let Some(position) = self.position(hash) {
+                found(index, position, self.bytes(position));
+            }
         }
     }
 
@@ -308,7 +310,7 @@ impl NodeMap {
         if slots > self.slots.len() {
             self.resize(slots);
         }
-        self.arena.reserve(nodes * 104);
+        self.reserve_arena(nodes * 104);
     }
 
     pub fn is_empty(&self) -> bool {
@@ -325,9 +327,22 @@ impl NodeMap {
         self.arena.len() + self.slots.len() * 8
     }
 
+    /// Makes room for `additional` more arena bytes. The arena grows into fresh memory advised
+    /// for huge pages (see `advise_huge_pages`), not by `realloc`, which would move the pages
+    /// already mapped, small ones, into the new block.
+    #[inline]
+    fn reserve_arena(&mut self, additional: usize) {
+        if self.arena.capacity() - self.arena.len() < additional {
+            let capacity = (self.arena.capacity() * 2).max(self.arena.len() + additional).max(4096);
+            let mut arena = arena_with_capacity(capacity);
+            arena.extend_from_slice(&self.arena);
+            self.arena = arena;
+        }
+    }
+
     /// Rebuilds the table with `slots` slots (dropping removed entries).
     fn resize(&mut self, slots: usize) {
-        let old = std::mem::replace(&mut self.slots, vec![EMPTY_SLOT; slots]);
+        let old = std::mem::replace(&mut self.slots, empty_slots(slots));
         let mask = slots - 1;
         for slot in old.into_iter().filter(|&slot| slot > REMOVED_SLOT) {
             let record = ((slot >> TAG_BITS) - 1) as usize;
@@ -342,7 +357,7 @@ impl NodeMap {
 
     /// Copies the live records into a fresh arena and rebuilds the table around them.
     fn compact(&mut self) {
-        let mut arena = Vec::with_capacity((self.arena.len() - self.garbage) * 5 / 4);
+        let mut arena = arena_with_capacity((self.arena.len() - self.garbage) * 5 / 4);
         for slot in self.slots.iter_mut().filter(|slot| **slot > REMOVED_SLOT) {
             let record = ((*slot >> TAG_BITS) - 1) as usize;
             let length = u32::from_le_bytes(self.arena[record + 32..record + 36].try_into().expect("4 bytes")) as usize;
@@ -354,6 +369,46 @@ impl NodeMap {
         self.garbage = 0;
         let slots = self.slots.len();
         self.resize(slots);
+    }
+}
+
+/// A table of `count` empty slots (zeroed memory, not touched yet, advised for huge pages).
+fn empty_slots(count: usize) -> Vec<u64> {
+    let slots = vec![EMPTY_SLOT; count];
+    advise_huge_pages(slots.as_ptr() as *const u8, count * std::mem::size_of::<u64>());
+    slots
+}
+
+fn arena_with_capacity(bytes: usize) -> Vec<u8> {
+    let arena = Vec::with_capacity(bytes);
+    advise_huge_pages(arena.as_ptr(), bytes);
+    arena
+}
+
+/// Asks Linux to back the memory at `start` with 2 MiB pages where it can (transparent huge
+/// pages in `madvise` mode, the common default, are only given to memory that asks). A store of
+/// millions of nodes is hundreds of megabytes read at random: with 4 KiB pages nearly every
+/// lookup also misses the TLB and waits for a page walk. Only advice: nothing changes if it is
+/// refused. Small blocks are left alone.
+fn advise_huge_pages(start: *const u8, length: usize) {
+    const HUGE_PAGE: usize = 2 << 20;
+    if length < HUGE_PAGE {
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        extern "C" {
+            fn madvise(address: *mut std::ffi::c_void, length: usize, advice: i32) -> i32;
+        }
+        const MADV_HUGEPAGE: i32 = 14;
+        const PAGE: usize = 4096;
+        let first = (start as usize).next_multiple_of(PAGE);
+        let end = (start as usize + length) & !(PAGE - 1);
+        if end > first {
+            // SAFETY: the range lies within one live allocation; the advice changes how the kernel
+            // backs it, never its contents or its validity.
+            unsafe { madvise(first as *mut std::ffi::c_void, end - first, MADV_HUGEPAGE) };
+        }
     }
 }
 

@@ -40,8 +40,9 @@ pub trait Reader {
     type Error;
     /// The map every position handed out refers to.
     fn map(&self) -> &NodeMap;
-    /// Positions of the nodes of one tree level (None: absent), fetching them first if needed.
-    fn find_level(&mut self, hashes: &[Hash], found: &mut Vec<Option<Position>>) -> Result<(), Self::Error>;
+    /// Calls `found(i, position, bytes)` for each node of `hashes` there is, in order, fetching
+    /// them first if needed (absent nodes are skipped).
+    fn find_level(&mut self, hashes: &[Hash], found: impl FnMut(usize, Position, &[u8])) -> Result<(), Self::Error>;
     /// Position of one node, fetching it first if needed.
     fn load(&mut self, hash: &Hash) -> Result<Position, SmtError<Self::Error>>;
 }
@@ -59,10 +60,13 @@ impl<S: NodeSource> Reader for Fetching<'_, S> {
         self.nodes
     }
 
-    fn find_level(&mut self, hashes: &[Hash], found: &mut Vec<Option<Position>>) -> Result<(), S::Error> {
+    fn find_level(&mut self, hashes: &[Hash], mut found: impl FnMut(usize, Position, &[u8])) -> Result<(), S::Error> {
         self.source.fetch(hashes, self.nodes)?;
-        found.clear();
-        found.extend(hashes.iter().map(|hash| self.nodes.position(hash)));
+        for (index, hash) in hashes.iter().enumerate() {
+            if let Some(position) = self.nodes.position(hash) {
+                found(index, position, self.nodes.bytes(position));
+            }
+        }
         Ok(())
     }
 
@@ -91,8 +95,8 @@ impl<E> Reader for InPlace<'_, E> {
         self.map
     }
 
-    fn find_level(&mut self, hashes: &[Hash], found: &mut Vec<Option<Position>>) -> Result<(), E> {
-        self.map.find_many(hashes, found);
+    fn find_level(&mut self, hashes: &[Hash], found: impl FnMut(usize, Position, &[u8])) -> Result<(), E> {
+        self.map.find_each(hashes, found);
         Ok(())
     }
 
@@ -143,26 +147,24 @@ pub fn prefetch_update<R: Reader>(
         plan.push(unread);
     }
     let mut wanted = Vec::new();
-    let mut found = Vec::new();
     let mut next = Vec::new();
     while !level.is_empty() {
         // The nodes of one level are distinct subtrees of one tree, so their hashes are
         // distinct and none was read before: no need to sort, dedupe or check the map.
         wanted.clear();
         wanted.extend(level.iter().map(|item| item.0));
-        reader.find_level(&wanted, &mut found)?;
         next.clear();
-        for (&(_, depth, lo, hi, entry), &position) in level.iter().zip(&found) {
-            let Some(position) = position else { continue };
-            let node = match decode(reader.map().bytes(position), key_length) {
+        reader.find_level(&wanted, |index, position, bytes| {
+            let (_, depth, lo, hi, entry) = level[index];
+            let node = match decode(bytes, key_length) {
                 None => PlannedNode::Malformed,
                 Some(Node::Leaf { .. }) => PlannedNode::Leaf(position),
                 Some(Node::Branch { left, right }) => PlannedNode::Branch([left, right]),
             };
             plan[entry as usize].node = node;
-            let PlannedNode::Branch([left, right]) = node else { continue };
+            let PlannedNode::Branch([left, right]) = node else { return };
             if depth >= max_depth {
-                continue;
+                return;
             }
             let split = batch.split_index(lo, hi, depth);
             for (side, child, child_lo, child_hi) in [(0, left, lo, split), (1, right, split, hi)] {
@@ -173,7 +175,7 @@ pub fn prefetch_update<R: Reader>(
                     next.push((child, depth + 1, child_lo, child_hi, child_entry));
                 }
             }
-        }
+        })?;
         std::mem::swap(&mut level, &mut next);
     }
     Ok(())
