@@ -111,6 +111,20 @@ pub fn digest(data: &[u8]) -> [u8; 32] {
     state_to_digest(&state)
 }
 
+/// SHA-256 of the first `length` bytes of `buffer`, padded in place: the buffer must be zero
+/// past `length` and hold the padded message (`length + 9` rounded up to 64 bytes). For short
+/// messages assembled on the stack (SMT nodes): one call to the compression function for all
+/// blocks, and no copy of the tail.
+#[inline]
+pub fn digest_padded_in_place(buffer: &mut [u8], length: usize) -> [u8; 32] {
+    let padded = (length + 9).next_multiple_of(64);
+    buffer[length] = 0x80;
+    buffer[padded - 8..padded].copy_from_slice(&((length as u64) * 8).to_be_bytes());
+    let mut state = INITIAL_STATE;
+    compress(&mut state, &buffer[..padded]);
+    state_to_digest(&state)
+}
+
 /// Pads the final partial block `tail` (< 64 bytes) of a `total`-byte message and compresses it.
 #[inline]
 fn finish_tail(state: &mut [u32; 8], tail: &[u8], total: u64) {
@@ -226,6 +240,9 @@ mod tests {
             assert_eq!(digest(&data), expected, "length {length}");
             let cut = length / 3;
             assert_eq!(digest_parts(&[&data[..cut], &data[cut..]]), expected, "parts at {cut} of {length}");
+            let mut buffer = vec![0u8; (length + 9).next_multiple_of(64)];
+            buffer[..length].copy_from_slice(&data);
+            assert_eq!(digest_padded_in_place(&mut buffer, length), expected, "padded in place, {length}");
         }
     }
 }

@@ -17,26 +17,28 @@ pub fn is_empty(hash: &Hash) -> bool {
     *hash == EMPTY_HASH
 }
 
-/// `H("LSK_SMTB_" ‖ left ‖ right)`: always 73 bytes, assembled on the stack.
+/// `H("LSK_SMTB_" ‖ left ‖ right)`: always 73 bytes, two blocks once padded, assembled on the
+/// stack.
 #[inline]
 pub fn branch_hash(left: &Hash, right: &Hash) -> Hash {
-    let mut message = [0u8; 73];
+    let mut message = [0u8; 128];
     message[..9].copy_from_slice(BRANCH_PREFIX);
     message[9..41].copy_from_slice(left);
-    message[41..].copy_from_slice(right);
-    sha256::digest(&message)
+    message[41..73].copy_from_slice(right);
+    sha256::digest_padded_in_place(&mut message, 73)
 }
 
 /// `H("LSK_SMTL_" ‖ key ‖ value)`.
 #[inline]
 pub fn leaf_hash(key: &[u8], value: &[u8]) -> Hash {
     let length = LEAF_PREFIX.len() + key.len() + value.len();
-    if length <= 256 {
+    // Room for the padding too (a 0x80 byte and the 8-byte length).
+    if length + 9 <= 256 {
         let mut message = [0u8; 256];
         message[..9].copy_from_slice(LEAF_PREFIX);
         message[9..9 + key.len()].copy_from_slice(key);
         message[9 + key.len()..length].copy_from_slice(value);
-        sha256::digest(&message[..length])
+        sha256::digest_padded_in_place(&mut message, length)
     } else {
         sha256::digest_parts(&[LEAF_PREFIX, key, value])
     }
@@ -56,9 +58,13 @@ mod tests {
         let key = [7u8; 32];
         let value = vec![9u8; 300];
         assert_eq!(leaf_hash(&key, &value), sha256::digest(&[LEAF_PREFIX.as_slice(), &key, &value].concat()));
-        assert_eq!(
-            leaf_hash(&key, &value[..40]),
-            sha256::digest(&[LEAF_PREFIX.as_slice(), &key, &value[..40]].concat())
-        );
+        for length in 0..value.len() {
+            assert_eq!(
+                leaf_hash(&key, &value[..length]),
+                sha256::digest(&[LEAF_PREFIX.as_slice(), &key, &value[..length]].concat()),
+                "value of {length} bytes"
+            );
+        }
+        assert_eq!(branch_hash(&[1; 32], &[2; 32]), sha256::digest(&[BRANCH_PREFIX.as_slice(), &[1; 32], &[2; 32]].concat()));
     }
 }
