@@ -96,7 +96,7 @@ fn same_hash(arena: &[u8], record: usize, hash: &Hash) -> bool {
 
 /// Hints the CPU to load the cache line at `pointer` (no effect on correctness).
 #[inline(always)]
-fn prefetch<T>(pointer: *const T) {
+pub(crate) fn prefetch<T>(pointer: *const T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch never faults, whatever the address.
     unsafe {

@@ -11,7 +11,7 @@ use super::batch::SortedBatch;
 use super::codec::{decode, encode_branch, encode_leaf, Node, LEAF_TAG};
 use super::hash::{branch_hash, is_empty, leaf_hash, EMPTY_HASH};
 use super::keys::key_bit;
-use super::node_map::{NodeMap, NodeSource};
+use super::node_map::{prefetch, NodeMap, NodeSource};
 use super::prefetch::{prefetch_update, Fetching, InPlace, Planned, PlannedNode, Reader, UNPLANNED};
 use super::{Hash, SmtError};
 use std::cell::RefCell;
@@ -76,6 +76,8 @@ struct Update<'a, R: Reader> {
     key_length: usize,
     out: UpdateOutput,
 }
+
+pub static EXPERIMENT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
 
 thread_local! {
     /// The plan of the thread's last update, kept for the next one (its memory, megabytes for a
@@ -159,6 +161,12 @@ impl<'a, R: Reader> Update<'a, R> {
         if depth > self.key_length * 8 {
             return Err(SmtError::TooDeep);
         }
+        // Each level of the plan is read front to back, one entry per visit, the levels in
+        // turn: the entries the next visits of this level will read are requested now, so that
+        // they are in the cache when the recursion comes back to this level.
+        let ahead = self.plan.as_ptr().wrapping_add(entry as usize + 1) as *const u8;
+        prefetch(ahead);
+        prefetch(ahead.wrapping_add(std::mem::size_of::<Planned>() * 2 - 1));
         let planned = self.plan.get(entry as usize).copied();
         let node = match planned.map(|planned| planned.node) {
             Some(PlannedNode::Missing) | None => {
