@@ -125,6 +125,36 @@ pub fn digest_padded_in_place(buffer: &mut [u8], length: usize) -> [u8; 32] {
     state_to_digest(&state)
 }
 
+/// `digest_padded_in_place` of two messages at once (see there for the buffers): when both pad
+/// to the same number of blocks and the CPU has SHA extensions, their compressions run
+/// interleaved, nearly twice the throughput of one after the other.
+#[inline]
+pub fn digest_padded_pair_in_place(
+    first: &mut [u8],
+    first_length: usize,
+    second: &mut [u8],
+    second_length: usize,
+) -> ([u8; 32], [u8; 32]) {
+    let first_padded = (first_length + 9).next_multiple_of(64);
+    let second_padded = (second_length + 9).next_multiple_of(64);
+    #[cfg(target_arch = "x86_64")]
+    if first_padded == second_padded && backend() == SHA_EXTENSIONS {
+        for (buffer, length, padded) in
+            [(&mut *first, first_length, first_padded), (&mut *second, second_length, second_padded)]
+        {
+            buffer[length] = 0x80;
+            buffer[padded - 8..padded].copy_from_slice(&((length as u64) * 8).to_be_bytes());
+        }
+        let (mut first_state, mut second_state) = (INITIAL_STATE, INITIAL_STATE);
+        // SAFETY: the CPU was checked for the features the function is compiled for.
+        unsafe {
+            x86::compress_pair(&mut first_state, &first[..first_padded], &mut second_state, &second[..second_padded])
+        };
+        return (state_to_digest(&first_state), state_to_digest(&second_state));
+    }
+    (digest_padded_in_place(first, first_length), digest_padded_in_place(second, second_length))
+}
+
 /// Pads the final partial block `tail` (< 64 bytes) of a `total`-byte message and compresses it.
 #[inline]
 fn finish_tail(state: &mut [u32; 8], tail: &[u8], total: u64) {
@@ -243,6 +273,15 @@ mod tests {
             let mut buffer = vec![0u8; (length + 9).next_multiple_of(64)];
             buffer[..length].copy_from_slice(&data);
             assert_eq!(digest_padded_in_place(&mut buffer, length), expected, "padded in place, {length}");
+            for other_length in [0, length / 2, length, length + 1, length + 64] {
+                let other = pseudo_random(other_length, 7 + other_length as u32);
+                let mut first = vec![0u8; (length + 9).next_multiple_of(64)];
+                first[..length].copy_from_slice(&data);
+                let mut second = vec![0u8; (other_length + 9).next_multiple_of(64)];
+                second[..other_length].copy_from_slice(&other);
+                let pair = digest_padded_pair_in_place(&mut first, length, &mut second, other_length);
+                assert_eq!(pair, (expected, portable_digest(&other)), "pair of {length} and {other_length}");
+            }
         }
     }
 }

@@ -11,6 +11,18 @@ pub const EMPTY_HASH: Hash = [
 
 const LEAF_PREFIX: &[u8; 9] = b"LSK_SMTL_";
 const BRANCH_PREFIX: &[u8; 9] = b"LSK_SMTB_";
+pub const NODE_PREFIX_LENGTH: usize = 9;
+
+/// The hash prefix of a node whose stored data starts with `tag` (codec.rs: anything but the
+/// leaf tag is a branch).
+#[inline]
+pub fn node_prefix(tag: u8) -> &'static [u8; NODE_PREFIX_LENGTH] {
+    if tag == super::codec::LEAF_TAG {
+        LEAF_PREFIX
+    } else {
+        BRANCH_PREFIX
+    }
+}
 
 #[inline]
 pub fn is_empty(hash: &Hash) -> bool {
@@ -65,6 +77,9 @@ mod tests {
                 "value of {length} bytes"
             );
         }
-        assert_eq!(branch_hash(&[1; 32], &[2; 32]), sha256::digest(&[BRANCH_PREFIX.as_slice(), &[1; 32], &[2; 32]].concat()));
+        assert_eq!(
+            branch_hash(&[1; 32], &[2; 32]),
+            sha256::digest(&[BRANCH_PREFIX.as_slice(), &[1; 32], &[2; 32]].concat())
+        );
     }
 }

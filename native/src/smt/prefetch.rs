@@ -112,7 +112,9 @@ pub enum PlannedNode {
     Missing,
     /// Its bytes are no valid node.
     Malformed,
-    /// A leaf, at this position of the reader's map.
+    /// A leaf, whose bytes the prefetch copied to this position of the plan's leaf bytes (the
+    /// update compares the batch's keys with it: a copy made while the node is in the cache,
+    /// next to the other leaves of its level, instead of a second cache miss on the node).
     Leaf(Position),
     /// A branch and its children's hashes, decoded once here: the update then reads the plan
     /// alone, in the order it was written level by level, instead of the node in the map.
@@ -135,10 +137,12 @@ pub fn prefetch_update<R: Reader>(
     batch: &SortedBatch,
     root: &Hash,
     plan: &mut Vec<Planned>,
+    leaves: &mut Vec<u8>,
 ) -> Result<(), R::Error> {
     let key_length = batch.key_length();
     let max_depth = key_length * 8;
     plan.clear();
+    leaves.clear();
     let unread = Planned { node: PlannedNode::Missing, children: [UNPLANNED; 2] };
     // (hash, depth, lo, hi, plan entry): a node at `depth` whose subtree keys [lo, hi) go to.
     let mut level: Vec<(Hash, usize, usize, usize, u32)> = Vec::new();
@@ -154,11 +158,14 @@ pub fn prefetch_update<R: Reader>(
         wanted.clear();
         wanted.extend(level.iter().map(|item| item.0));
         next.clear();
-        reader.find_level(&wanted, |index, position, bytes| {
+        reader.find_level(&wanted, |index, _, bytes| {
             let (_, depth, lo, hi, entry) = level[index];
             let node = match decode(bytes, key_length) {
                 None => PlannedNode::Malformed,
-                Some(Node::Leaf { .. }) => PlannedNode::Leaf(position),
+                Some(Node::Leaf { .. }) => {
+                    leaves.extend_from_slice(bytes);
+                    PlannedNode::Leaf((leaves.len() - bytes.len(), bytes.len()))
+                }
                 Some(Node::Branch { left, right }) => PlannedNode::Branch([left, right]),
             };
             plan[entry as usize].node = node;

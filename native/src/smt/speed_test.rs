@@ -120,7 +120,12 @@ fn large_tree_update_speed() {
                     hasher.update(&end.to_le_bytes());
                 }
                 hasher.update(&out.removed);
-                digests[b] = format!("{} writes {} removed {}", hex(&hasher.finish()[..8]), out.write_ends.len(), out.removed.len() / 32);
+                digests[b] = format!(
+                    "{} writes {} removed {}",
+                    hex(&hasher.finish()[..8]),
+                    out.write_ends.len(),
+                    out.removed.len() / 32
+                );
             }
         }
         totals.push(t.elapsed() / BATCHES as u32);
@@ -157,7 +162,23 @@ fn large_tree_update_speed() {
             left[..4].copy_from_slice(&i.to_le_bytes());
             sink ^= super::hash::branch_hash(&left, &[0; 32])[0];
         }
-        println!("100k independent 73-byte hashes: digest {:?}, branch_hash {:?} {sink}", one_shot, t.elapsed());
+        let single = t.elapsed();
+        let t = Instant::now();
+        let (mut first, mut second) = ([0u8; 128], [0u8; 128]);
+        for i in 0..50_000u32 {
+            first[..4].copy_from_slice(&i.to_le_bytes());
+            second[..4].copy_from_slice(&(i + 7).to_le_bytes());
+            first[73..].fill(0);
+            second[73..].fill(0);
+            let (a, b) = crate::sha256::digest_padded_pair_in_place(&mut first, 73, &mut second, 73);
+            sink ^= a[0] ^ b[0];
+        }
+        println!(
+            "100k independent 73-byte hashes: digest {:?}, branch_hash {:?}, in pairs {:?} {sink}",
+            one_shot,
+            single,
+            t.elapsed()
+        );
     }
     let t = Instant::now();
     let mut node = [7u8; 32];
@@ -165,4 +186,27 @@ fn large_tree_update_speed() {
         node = super::hash::branch_hash(&node, &node);
     }
     println!("100k branch hashes {:?} {}", t.elapsed(), node[0]);
+}
+
+/// Deferred hashing with messages of every size: leaves whose message does not fit the stack
+/// buffers, pairs of different block counts, and a parent hashed after its children.
+#[test]
+fn long_and_short_leaves_hash_as_the_formula_says() {
+    use super::hash::{branch_hash, leaf_hash};
+    for (first_length, second_length) in [(300, 300), (300, 32), (1, 100), (200, 500), (32, 32)] {
+        let first_key = [0x11u8; 32];
+        let second_key = [0x91u8; 32];
+        let first_value = pseudo_random(first_length, first_length as u64);
+        let second_value = pseudo_random(second_length, 7 + second_length as u64);
+        let keys = [first_key, second_key].concat();
+        let values = [first_value.clone(), second_value.clone()].concat();
+        let batch = SortedBatch::new(32, &keys, &values, &[first_length, first_length + second_length]);
+        let store = NodeStore::new();
+        let out = update(&mut StoreSource(&store.nodes), &mut NodeMap::with_capacity(16), &batch, &EMPTY_HASH).unwrap();
+        let first = leaf_hash(&first_key, &first_value);
+        let second = leaf_hash(&second_key, &second_value);
+        assert_eq!(out.root, branch_hash(&first, &second), "values of {first_length} and {second_length} bytes");
+        assert_eq!(out.write_hashes, [first, second, out.root].concat());
+        assert_eq!(&out.write_data[out.write_ends[1] as usize..], &[&[1u8][..], &first, &second].concat()[..]);
+    }
 }
