@@ -329,11 +329,13 @@ impl NodeMap {
 
     /// Makes room for `additional` more arena bytes. The arena grows into fresh memory advised
     /// for huge pages (see `advise_huge_pages`), not by `realloc`, which would move the pages
-    /// already mapped, small ones, into the new block.
+    /// already mapped, small ones, into the new block. It grows eightfold: every growth faults
+    /// in and zeroes the copied bytes anew, while capacity not yet written costs no memory, so
+    /// a large factor keeps the pages touched during a long build near the arena's size.
     #[inline]
     fn reserve_arena(&mut self, additional: usize) {
         if self.arena.capacity() - self.arena.len() < additional {
-            let capacity = (self.arena.capacity() * 2).max(self.arena.len() + additional).max(4096);
+            let capacity = (self.arena.capacity() * 8).max(self.arena.len() + additional).max(4096);
             let mut arena = arena_with_capacity(capacity);
             arena.extend_from_slice(&self.arena);
             self.arena = arena;
