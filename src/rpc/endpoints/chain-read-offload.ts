@@ -72,14 +72,6 @@ export function readTip(ref: BlockRef): ReadTip {
   return { height: ref.height, id: ref.id };
 }
 
-/** The tip block of `store` (for state_prove, whose answer is as of the tip). */
-export function storeTip(store: Pick<ChainStore, 'tipHeight' | 'getHeaderByHeight'>): ReadTip {
-  const height = store.tipHeight();
-  const header = store.getHeaderByHeight(height);
-  if (header === undefined) throw new Error(`Store inconsistency: the tip header at ${height} is missing.`);
-  return { height, id: header.id };
-}
-
 /** The chain reads with a pool behind them; each stays on the main thread when small. */
 export class OffloadedChainReads {
   constructor(
