@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openChain } from '../../src/node.js';
 import { runBasalt } from '../support/cli.js';
 import { runBasaltAndKill } from '../support/crash.js';
-import { DEV_CHAIN_DIR, devChainConfig, devFinalState, devGenesisBlock } from '../support/dev-chain.js';
+import { devReplayArgs, devChainConfig, devFinalState, devGenesisBlock } from '../support/dev-chain.js';
 
 const RUNS = Number(process.env.BASALT_CRASH_RUNS ?? 3);
 
@@ -22,23 +22,13 @@ describe('SIGKILL during replay', () => {
   });
   afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
-  const args = (dataPath: string) => [
-    'blockchain:replay',
-    join(DEV_CHAIN_DIR, 'blocks.ndjson'),
-    '--genesis',
-    join(DEV_CHAIN_DIR, 'genesis_block.blob'),
-    '--config',
-    join(DEV_CHAIN_DIR, 'config.json'),
-    '--data-path',
-    dataPath,
-  ];
 
   it(`reopens consistent after ${RUNS} random kills and ends on the reference roots`, async () => {
     const dataPath = join(workDir, 'data');
     const heightsAtKill: number[] = [];
     for (let run = 0; run < RUNS; run += 1) {
       // Process start-up takes ~1 s and genesis ~3 s; spread the kills over start-up, genesis and blocks.
-      const { killed } = await runBasaltAndKill(args(dataPath), 1000 + Math.floor(Math.random() * 6000));
+      const { killed } = await runBasaltAndKill(devReplayArgs(dataPath), 1000 + Math.floor(Math.random() * 6000));
       const chain = await openChain({ dataPath, config: devChainConfig(), genesisBlock: devGenesisBlock() }).catch(
         (error: Error) => {
           throw new Error(`store did not reopen after kill ${run}: ${error.message}`);
@@ -58,7 +48,7 @@ describe('SIGKILL during replay', () => {
         await chain.close();
       }
     }
-    const finished = await runBasalt(args(dataPath));
+    const finished = await runBasalt(devReplayArgs(dataPath));
     expect(finished.code).toBe(0);
     const final = devFinalState();
     expect(JSON.parse(finished.stdout.trim())).toEqual({

@@ -10,7 +10,7 @@ import { Block } from '../../src/chain/block.js';
 import { Transaction } from '../../src/chain/transaction.js';
 import { openChain } from '../../src/node.js';
 import { runBasalt } from '../support/cli.js';
-import { DEV_CHAIN_DIR, devBlockLines, devChainConfig, devGenesisBlock, type DevBlockLine } from '../support/dev-chain.js';
+import { devReplayArgs, devBlockLines, devChainConfig, devGenesisBlock, type DevBlockLine } from '../support/dev-chain.js';
 
 describe('basalt blockchain:replay', () => {
   let workDir: string;
@@ -27,16 +27,7 @@ describe('basalt blockchain:replay', () => {
     return path;
   };
   const replay = (blocksFile: string, dataPath: string) =>
-    runBasalt([
-      'blockchain:replay',
-      blocksFile,
-      '--genesis',
-      join(DEV_CHAIN_DIR, 'genesis_block.blob'),
-      '--config',
-      join(DEV_CHAIN_DIR, 'config.json'),
-      '--data-path',
-      dataPath,
-    ]);
+    runBasalt(devReplayArgs(dataPath, blocksFile));
 
   it('rejects a block with one altered transaction byte at its height with exit 3 and keeps the store at the block before', async () => {
     const original = Block.fromBytes(Buffer.from((lines[2] as DevBlockLine).blockHex, 'hex'));

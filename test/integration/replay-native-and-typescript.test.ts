@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAIN_ENV_OPTIONS, chainEnvPath } from '../../src/chain/lmdb-environment.js';
 import { nativeAvailable } from '../../src/native/index.js';
 import { runBasalt } from '../support/cli.js';
-import { DEV_CHAIN_DIR, devFinalState } from '../support/dev-chain.js';
+import { devReplayArgs, devFinalState } from '../support/dev-chain.js';
 
 interface FinalLine {
   height: number;
@@ -31,19 +31,7 @@ describe.skipIf(!nativeAvailable)('dev chain replay, native and TypeScript', () 
 
   const replay = async (native: '1' | '0'): Promise<{ final: FinalLine; dataPath: string }> => {
     const dataPath = join(workDir, `native-${native}`);
-    const result = await runBasalt(
-      [
-        'blockchain:replay',
-        join(DEV_CHAIN_DIR, 'blocks.ndjson'),
-        '--genesis',
-        join(DEV_CHAIN_DIR, 'genesis_block.blob'),
-        '--config',
-        join(DEV_CHAIN_DIR, 'config.json'),
-        '--data-path',
-        dataPath,
-      ],
-      { env: { BASALT_NATIVE: native } },
-    );
+    const result = await runBasalt(devReplayArgs(dataPath), { env: { BASALT_NATIVE: native } });
     expect(result.stderr).not.toContain('Mismatch');
     expect(result.code).toBe(0);
     return { final: JSON.parse(result.stdout.trim()) as FinalLine, dataPath };

@@ -3,11 +3,29 @@
  * block, blocks and the answers the reference node gave at the tip.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Block } from '../../src/chain/block.js';
 import { loadChainConfig, type ChainConfig } from '../../src/config/lisk-config.js';
 import { fixturePath } from './fixtures.js';
 
 export const DEV_CHAIN_DIR = fixturePath('chains/dev');
+
+/**
+ * `basalt blockchain:replay` arguments for a blocks file (default: the whole dev chain) on the
+ * dev chain's genesis block and config, into `dataPath`.
+ */
+export function devReplayArgs(dataPath: string, blocksFile = join(DEV_CHAIN_DIR, 'blocks.ndjson')): string[] {
+  return [
+    'blockchain:replay',
+    blocksFile,
+    '--genesis',
+    join(DEV_CHAIN_DIR, 'genesis_block.blob'),
+    '--config',
+    join(DEV_CHAIN_DIR, 'config.json'),
+    '--data-path',
+    dataPath,
+  ];
+}
 
 export interface DevBlockLine {
   height: number;
