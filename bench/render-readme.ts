@@ -28,7 +28,9 @@ interface Report {
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
 export function renderMarkdown(report: Report): string {
-  const rows = report.results.map(f => `| ${cell(f.name)} | ${formatValue(f.value)} | ${f.unit} | ${cell(f.baseline ?? '')} | ${formatRatio(f.ratio)} |`);
+  const rows = report.results.map(
+    (f) => `| ${cell(f.name)} | ${formatValue(f.value)} | ${f.unit} | ${cell(f.baseline ?? '')} | ${formatRatio(f.ratio)} |`,
+  );
   const scope = report.suites.length === SUITES.length ? 'all suites' : `suites: ${report.suites.join(', ')}`;
   return [
     `Machine: ${renderMachine(report.machine)}. ${scope}${report.quick ? ', --quick' : ''}, ${report.durationSeconds} s.`,

@@ -13,15 +13,15 @@ import { SUITES } from './suites/index.js';
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 
 function usage(): string {
-  const list = SUITES.map(s => `  ${s.name.padEnd(12)} ${s.summary}`).join('\n');
+  const list = SUITES.map((s) => `  ${s.name.padEnd(12)} ${s.summary}`).join('\n');
   return `Usage: npm run bench [-- [--quick] SUITE...]\n\n  --quick  shorter runs (development only: noisier, no unpinned RPC runs)\n\nSuites (all of them when none is named):\n${list}\n`;
 }
 
 function selectSuites(args: readonly string[]): Suite[] {
   if (args.length === 0) return [...SUITES];
-  const unknown = args.filter(name => !SUITES.some(s => s.name === name));
+  const unknown = args.filter((name) => !SUITES.some((s) => s.name === name));
   if (unknown.length > 0) throw new UsageError(`Unknown suite: ${unknown.join(', ')}.`);
-  return SUITES.filter(s => args.includes(s.name));
+  return SUITES.filter((s) => args.includes(s.name));
 }
 
 class UsageError extends Error {}
@@ -38,7 +38,7 @@ async function main(args: readonly string[]): Promise<number> {
   }
   let suites: Suite[];
   try {
-    suites = selectSuites(args.filter(a => a !== '--quick'));
+    suites = selectSuites(args.filter((a) => a !== '--quick'));
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`${error.message}\n\n${usage()}`);
@@ -51,7 +51,7 @@ async function main(args: readonly string[]): Promise<number> {
   const figures: Figure[] = [];
   for (const suite of suites) {
     const suiteStart = performance.now();
-    const measurements = await suite.run(line => process.stderr.write(`  ${line}\n`), { quick });
+    const measurements = await suite.run((line) => process.stderr.write(`  ${line}\n`), { quick });
     // Baselines are resolved within a suite: a ratio only compares figures of the same run.
     figures.push(...toFigures(measurements));
     process.stderr.write(`${suite.name}: done in ${((performance.now() - suiteStart) / 1000).toFixed(1)} s\n`);
@@ -59,13 +59,13 @@ async function main(args: readonly string[]): Promise<number> {
   const seconds = (performance.now() - started) / 1000;
 
   process.stdout.write(`\n${renderMachine(machine)}\n\n${renderTable(figures)}\n\n`);
-  process.stdout.write(`${figures.length} figures from ${suites.map(s => s.name).join(', ')} in ${seconds.toFixed(0)} s. `);
+  process.stdout.write(`${figures.length} figures from ${suites.map((s) => s.name).join(', ')} in ${seconds.toFixed(0)} s. `);
   process.stdout.write('Ratio = speed-up over the baseline row (above 1: faster).\n');
 
   mkdirSync(RESULTS_DIR, { recursive: true });
   const file = `${RESULTS_DIR}latest.json`;
-  const results = figures.map(f => ({ ...f, value: significant(f.value), ratio: f.ratio === null ? null : significant(f.ratio) }));
-  const report = { machine, suites: suites.map(s => s.name), quick, durationSeconds: Math.round(seconds), results };
+  const results = figures.map((f) => ({ ...f, value: significant(f.value), ratio: f.ratio === null ? null : significant(f.ratio) }));
+  const report = { machine, suites: suites.map((s) => s.name), quick, durationSeconds: Math.round(seconds), results };
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(`Written to bench/results/latest.json.\n`);
   return 0;

@@ -45,11 +45,12 @@ const build = spawnSync(cargo, ['build', '--release', '--offline', '--manifest-p
 if (build.status !== 0) finish(false, `cargo build failed (exit ${build.status ?? build.signal})`);
 
 const targetDir = process.env.CARGO_TARGET_DIR ?? join(crateDir, 'target');
-const libraryName = {
-  linux: 'libbasalt_native.so',
-  darwin: 'libbasalt_native.dylib',
-  win32: 'basalt_native.dll',
-}[process.platform] ?? 'libbasalt_native.so';
+const libraryName =
+  {
+    linux: 'libbasalt_native.so',
+    darwin: 'libbasalt_native.dylib',
+    win32: 'basalt_native.dll',
+  }[process.platform] ?? 'libbasalt_native.so';
 const library = join(targetDir, 'release', libraryName);
 if (!existsSync(library)) finish(false, `cargo produced no ${library}`);
 

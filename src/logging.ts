@@ -24,7 +24,7 @@ const SECRET_FIELDS = [
  * `system.logLevel`. Records carry structured fields; messages are plain sentences.
  */
 export function createLogger(level: LogLevel, destination: NodeJS.WritableStream = process.stdout): Logger {
-  const paths = SECRET_FIELDS.flatMap(field => [field, `*.${field}`, `*.*.${field}`]);
+  const paths = SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`]);
   return pino(
     {
       level: level === 'none' ? 'silent' : level,

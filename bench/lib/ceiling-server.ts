@@ -23,7 +23,7 @@ const answers = Object.entries(JSON.parse(readFileSync(answersFile, 'utf8')) as 
 const ID = Buffer.from('"id":');
 
 function reply(request: Buffer): string {
-  const answer = answers.find(a => request.includes(a.method)) ?? answers[0]!;
+  const answer = answers.find((a) => request.includes(a.method)) ?? answers[0]!;
   const idAt = request.indexOf(ID) + ID.length;
   let idEnd = idAt;
   while (idEnd < request.length && request[idEnd] !== 0x2c && request[idEnd] !== 0x7d) idEnd++;
@@ -51,7 +51,7 @@ uWS
       ws.send(reply(Buffer.from(message)), false, false);
     },
   })
-  .listen('127.0.0.1', Number(portArg), socket => {
+  .listen('127.0.0.1', Number(portArg), (socket) => {
     if (!socket) throw new Error(`Cannot listen on port ${portArg}.`);
     process.stdout.write('ready\n');
   });

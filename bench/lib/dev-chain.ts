@@ -25,8 +25,8 @@ interface BlockLine {
 export function readDevBlocks(): DevBlock[] {
   return readFileSync(DEV_BLOCKS_FILE, 'utf8')
     .split('\n')
-    .filter(line => line.trim() !== '')
-    .map(line => {
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
       const parsed = JSON.parse(line) as BlockLine;
       return {
         height: parsed.height,

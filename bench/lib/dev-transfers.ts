@@ -19,8 +19,13 @@ export interface DevAccount {
 }
 
 export function devAccounts(): DevAccount[] {
-  const { keys } = JSON.parse(readFileSync(DEV_KEYS_FILE, 'utf8')) as { keys: { address: string; publicKey: string; privateKey: string }[] };
-  return keys.map(k => ({ address: k.address, keyPair: { publicKey: Buffer.from(k.publicKey, 'hex'), privateKey: Buffer.from(k.privateKey, 'hex') } }));
+  const { keys } = JSON.parse(readFileSync(DEV_KEYS_FILE, 'utf8')) as {
+    keys: { address: string; publicKey: string; privateKey: string }[];
+  };
+  return keys.map((k) => ({
+    address: k.address,
+    keyPair: { publicKey: Buffer.from(k.publicKey, 'hex'), privateKey: Buffer.from(k.privateKey, 'hex') },
+  }));
 }
 
 /**
@@ -35,7 +40,10 @@ export async function devTransfersHex(perAccount: number, nonceOf: (address: str
     const recipient = decodeLisk32(accounts[(i + 1) % accounts.length]!.address);
     const first = await nonceOf(sender.address);
     for (let n = 0; n < perAccount; n++) {
-      const tx = signedTransfer(sender.keyPair, first + BigInt(n), recipient, 1000n + BigInt(n), { chainID: DEV_CHAIN_ID, tokenID: DEV_TOKEN_ID });
+      const tx = signedTransfer(sender.keyPair, first + BigInt(n), recipient, 1000n + BigInt(n), {
+        chainID: DEV_CHAIN_ID,
+        tokenID: DEV_TOKEN_ID,
+      });
       out.push(tx.bytes.toString('hex'));
     }
   }

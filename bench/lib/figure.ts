@@ -42,9 +42,9 @@ export function speedup(value: number, baseline: number, unit: Unit): number {
  * bug in a suite, so it throws rather than printing a meaningless ratio.
  */
 export function toFigures(measurements: readonly Measurement[]): Figure[] {
-  const byName = new Map(measurements.map(m => [m.name, m]));
+  const byName = new Map(measurements.map((m) => [m.name, m]));
   if (byName.size !== measurements.length) throw new Error('Two measurements share a name.');
-  return measurements.map(m => {
+  return measurements.map((m) => {
     if (m.baseline === undefined) return { name: m.name, value: m.value, unit: m.unit, baseline: null, ratio: null };
     const reference = byName.get(m.baseline);
     if (reference === undefined) throw new Error(`Baseline "${m.baseline}" of "${m.name}" was not measured.`);

@@ -14,8 +14,11 @@ import http from 'node:http';
 import WebSocket from 'ws';
 
 const [mode, url, bodiesFile, secondsArg, connectionsArg, inFlightArg, onceArg] = process.argv.slice(2);
-if (!mode || !url || !bodiesFile || !secondsArg || !connectionsArg) throw new Error('Usage: load-client.ts ws|http URL BODIES SECONDS CONNECTIONS [IN_FLIGHT]');
-const bodies = readFileSync(bodiesFile, 'utf8').split('\n').filter(line => line !== '');
+if (!mode || !url || !bodiesFile || !secondsArg || !connectionsArg)
+  throw new Error('Usage: load-client.ts ws|http URL BODIES SECONDS CONNECTIONS [IN_FLIGHT]');
+const bodies = readFileSync(bodiesFile, 'utf8')
+  .split('\n')
+  .filter((line) => line !== '');
 const durationMs = Number(secondsArg) * 1000;
 const connections = Number(connectionsArg);
 const inFlight = Number(inFlightArg ?? 1);
@@ -81,7 +84,7 @@ async function wsConnection(): Promise<void> {
     outstanding++;
     socket.send(nextRequest(id));
   };
-  await new Promise<void>(resolve => {
+  await new Promise<void>((resolve) => {
     socket.on('message', (data: Buffer) => {
       // Only the head is decoded: `{"jsonrpc":"2.0","id":N,` then "result" or "error".
       const head = data.toString('latin1', 0, Math.min(data.length, 64));
@@ -112,10 +115,17 @@ async function httpConnection(agent: http.Agent): Promise<void> {
     try {
       const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
         const request = http.request(
-          { agent, host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
-          response => {
+          {
+            agent,
+            host: target.hostname,
+            port: target.port,
+            path: target.pathname,
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          },
+          (response) => {
             const chunks: Buffer[] = [];
-            response.on('data', chunk => chunks.push(chunk as Buffer));
+            response.on('data', (chunk) => chunks.push(chunk as Buffer));
             response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
           },
         );
@@ -141,5 +151,13 @@ await Promise.all(Array.from({ length: connections }, () => (mode === 'ws' ? wsC
 const elapsedUs = (performance.now() - startedAt) * 1000;
 agent.destroy();
 const sorted = latenciesUs.subarray(0, latencyCount).sort();
-const report = { requests: latencyCount, durationUs: Math.round(elapsedUs), p50Us: percentile(sorted, 50), p99Us: percentile(sorted, 99), socketErrors, non2xx, rpcErrors };
+const report = {
+  requests: latencyCount,
+  durationUs: Math.round(elapsedUs),
+  p50Us: percentile(sorted, 50),
+  p99Us: percentile(sorted, 99),
+  socketErrors,
+  non2xx,
+  rpcErrors,
+};
 process.stdout.write(`BENCH ${JSON.stringify(report)}\n`);

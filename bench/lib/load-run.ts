@@ -73,7 +73,18 @@ function command(options: LoadOptions): { file: string; args: string[]; env: Nod
   const url = transport === 'ws' ? `ws://127.0.0.1:${port}/rpc-ws` : `http://127.0.0.1:${port}/rpc`;
   return {
     file: process.execPath,
-    args: ['--import', 'tsx', LOAD_CLIENT, transport, url, bodiesFile, String(seconds), String(connections), String(options.inFlight ?? 1), ...(options.once ? ['once'] : [])],
+    args: [
+      '--import',
+      'tsx',
+      LOAD_CLIENT,
+      transport,
+      url,
+      bodiesFile,
+      String(seconds),
+      String(connections),
+      String(options.inFlight ?? 1),
+      ...(options.once ? ['once'] : []),
+    ],
     env: {},
     client: transport === 'ws' ? 'basalt ws client' : 'basalt http client',
   };
@@ -85,14 +96,22 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const output = await new Promise<string>((resolve, reject) => {
     const child = spawn(bin, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';
-    child.stdout.on('data', chunk => (text += String(chunk)));
-    child.stderr.on('data', chunk => (text += String(chunk)));
+    child.stdout.on('data', (chunk) => (text += String(chunk)));
+    child.stderr.on('data', (chunk) => (text += String(chunk)));
     child.on('error', reject);
-    child.on('exit', code => (code === 0 ? resolve(text) : reject(new Error(`${client} exited with ${code}:\n${text}`))));
+    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`${client} exited with ${code}:\n${text}`))));
   });
-  const line = output.split('\n').find(l => l.startsWith('BENCH '));
+  const line = output.split('\n').find((l) => l.startsWith('BENCH '));
   if (line === undefined) throw new Error(`${client} printed no result:\n${output}`);
-  const r = JSON.parse(line.slice(6)) as { requests: number; durationUs: number; p50Us: number; p99Us: number; socketErrors: number; non2xx: number; rpcErrors: number };
+  const r = JSON.parse(line.slice(6)) as {
+    requests: number;
+    durationUs: number;
+    p50Us: number;
+    p99Us: number;
+    socketErrors: number;
+    non2xx: number;
+    rpcErrors: number;
+  };
   return {
     client,
     requests: r.requests,

@@ -18,7 +18,7 @@ function cpuFlags(): string[] | null {
   try {
     const line = readFileSync('/proc/cpuinfo', 'utf8')
       .split('\n')
-      .find(l => /^(flags|Features)\s*:/.test(l));
+      .find((l) => /^(flags|Features)\s*:/.test(l));
     return line === undefined ? null : line.split(':')[1]!.trim().split(/\s+/);
   } catch {
     return null;

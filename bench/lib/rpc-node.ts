@@ -22,7 +22,19 @@ export interface Server {
 
 /** Replays the dev chain (420 blocks) into `dataPath`; a few seconds. */
 export function replayDevChain(dataPath: string): void {
-  const args = ['--import', 'tsx', CLI_MAIN, 'blockchain:replay', DEV_BLOCKS_FILE, '--genesis', DEV_GENESIS_FILE, '--config', DEV_CONFIG_FILE, '--data-path', dataPath];
+  const args = [
+    '--import',
+    'tsx',
+    CLI_MAIN,
+    'blockchain:replay',
+    DEV_BLOCKS_FILE,
+    '--genesis',
+    DEV_GENESIS_FILE,
+    '--config',
+    DEV_CONFIG_FILE,
+    '--data-path',
+    dataPath,
+  ];
   const result = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`blockchain:replay failed (${result.status}):\n${result.stderr}`);
 }
@@ -40,8 +52,8 @@ export async function rpcText(port: number, method: string, params?: unknown): P
 function spawnServer(args: string[], port: number, ready: () => Promise<boolean>): Promise<Server> {
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout?.on('data', chunk => (output += String(chunk)));
-  child.stderr?.on('data', chunk => (output += String(chunk)));
+  child.stdout?.on('data', (chunk) => (output += String(chunk)));
+  child.stderr?.on('data', (chunk) => (output += String(chunk)));
   const server: Server = { port, pid: child.pid!, stop: () => stopChild(child) };
   return new Promise((resolve, reject) => {
     const deadline = Date.now() + 60_000;
@@ -59,7 +71,7 @@ function spawnServer(args: string[], port: number, ready: () => Promise<boolean>
 }
 
 function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise(resolve => {
+  return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
     child.kill('SIGINT');
@@ -69,12 +81,29 @@ function stopChild(child: ChildProcess): Promise<void> {
 /** `basalt start` on a data directory holding the replayed dev chain; resolves once it answers. */
 export async function startDevChainNode(dataPath: string): Promise<Server> {
   const port = await freePort();
-  const args = ['--import', 'tsx', CLI_MAIN, 'start', '--data-path', dataPath, '--config', DEV_CONFIG_FILE, '--genesis', DEV_GENESIS_FILE, '--api-port', String(port), '--log', 'warn'];
+  const args = [
+    '--import',
+    'tsx',
+    CLI_MAIN,
+    'start',
+    '--data-path',
+    dataPath,
+    '--config',
+    DEV_CONFIG_FILE,
+    '--genesis',
+    DEV_GENESIS_FILE,
+    '--api-port',
+    String(port),
+    '--log',
+    'warn',
+  ];
   return spawnServer(args, port, async () => (await rpcText(port, 'system_getNodeInfo')).includes('"height":420'));
 }
 
 /** The uWS ceiling, answering each method with `answers[method]` (see ceiling-server.ts). */
 export async function startCeiling(answersFile: string): Promise<Server> {
   const port = await freePort();
-  return spawnServer(['--import', 'tsx', CEILING_SERVER, String(port), answersFile], port, async () => (await rpcText(port, 'chain_getLastBlock')).includes('"result"'));
+  return spawnServer(['--import', 'tsx', CEILING_SERVER, String(port), answersFile], port, async () =>
+    (await rpcText(port, 'chain_getLastBlock')).includes('"result"'),
+  );
 }

@@ -19,13 +19,16 @@ export function formatRatio(ratio: number | null): string {
 
 export function renderTable(figures: readonly Figure[]): string {
   const header = ['name', 'value', 'unit', 'baseline', 'ratio'];
-  const rows = figures.map(f => [f.name, formatValue(f.value), f.unit, f.baseline ?? '', formatRatio(f.ratio)]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map(r => r[i]!.length)));
+  const rows = figures.map((f) => [f.name, formatValue(f.value), f.unit, f.baseline ?? '', formatRatio(f.ratio)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   // Numbers right-aligned, text left-aligned.
   const rightAligned = [false, true, false, false, true];
   const line = (cells: string[]) =>
-    cells.map((c, i) => (rightAligned[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
-  const rule = widths.map(w => '-'.repeat(w)).join('  ');
+    cells
+      .map((c, i) => (rightAligned[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  const rule = widths.map((w) => '-'.repeat(w)).join('  ');
   return [line(header), rule, ...rows.map(line)].join('\n');
 }
 

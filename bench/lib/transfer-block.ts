@@ -89,7 +89,7 @@ export function buildTransferBlock(options: TransferBlockOptions): Block {
     height,
     previousBlockID: sha256(Buffer.from(`basalt-bench:block:${height - 1}`)),
     generatorAddress: addressFromPublicKey(generator.publicKey),
-    transactionRoot: merkleRoot(transactions.map(tx => tx.id)),
+    transactionRoot: merkleRoot(transactions.map((tx) => tx.id)),
     assetRoot: assets.root(),
     eventRoot: sha256(Buffer.from('basalt-bench:eventRoot')),
     stateRoot: sha256(Buffer.from('basalt-bench:stateRoot')),

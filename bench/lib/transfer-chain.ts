@@ -47,7 +47,9 @@ function pendingTransfers(chain: OpenChain, perAccount: number): Map<string, Tra
     const first = chain.modules.auth.accounts.getOrDefault(chain.stateDb.moduleReader, decodeLisk32(sender.address)).nonce;
     const list: Transaction[] = [];
     for (let n = 0; n < perAccount; n++) {
-      list.push(signedTransfer(sender.keyPair, first + BigInt(n), recipient, 1000n + BigInt(n), { chainID: DEV_CHAIN_ID, tokenID: DEV_TOKEN_ID }));
+      list.push(
+        signedTransfer(sender.keyPair, first + BigInt(n), recipient, 1000n + BigInt(n), { chainID: DEV_CHAIN_ID, tokenID: DEV_TOKEN_ID }),
+      );
     }
     pending.set(decodeLisk32(sender.address).toString('hex'), list);
   }
@@ -66,7 +68,7 @@ export async function produceTransferBlocks(dataPath: string, config: ChainConfi
     const pending = pendingTransfers(chain, Math.ceil((count * 110) / 103) + 1);
     const { forger, generatorStore } = createChainForger(chain, {
       genesisConfig: config.genesis,
-      candidates: () => ({ byAccount: pending, feePriority: tx => tx.fee }),
+      candidates: () => ({ byAccount: pending, feePriority: (tx) => tx.fee }),
       now: () => clock.now,
     });
     adoptGeneratorInfoOfChain(chain.chainStore, generatorStore);
@@ -79,8 +81,12 @@ export async function produceTransferBlocks(dataPath: string, config: ChainConfi
       const block = chain.chainStore.getBlockByHeight(chain.chainStore.tipHeight());
       const decoded = Block.fromBytes(block.bytes);
       // Drop what the block included: the rest stays pending with gap-free nonces.
-      const included = new Set(decoded.transactions.map(tx => tx.id.toString('hex')));
-      for (const [key, list] of pending) pending.set(key, list.filter(tx => !included.has(tx.id.toString('hex'))));
+      const included = new Set(decoded.transactions.map((tx) => tx.id.toString('hex')));
+      for (const [key, list] of pending)
+        pending.set(
+          key,
+          list.filter((tx) => !included.has(tx.id.toString('hex'))),
+        );
       out.push(block.bytes);
     }
     return out;

@@ -29,9 +29,11 @@ export const blockApplySuite: Suite = {
     const work = mkdtempSync(join(tmpdir(), 'basalt-bench-apply-'));
     try {
       progress(`block-apply: forging ${count} full transfer blocks on the dev chain`);
-      const blocks = (await produceTransferBlocks(join(work, 'producer'), config, count)).map(bytes => Block.fromBytes(bytes));
+      const blocks = (await produceTransferBlocks(join(work, 'producer'), config, count)).map((bytes) => Block.fromBytes(bytes));
       const transactions = blocks.reduce((n, b) => n + b.transactions.length, 0);
-      progress(`block-apply: ${transactions} transfers in ${count} blocks (${(transactions / count).toFixed(0)} per block); replaying the dev chain into a second store`);
+      progress(
+        `block-apply: ${transactions} transfers in ${count} blocks (${(transactions / count).toFixed(0)} per block); replaying the dev chain into a second store`,
+      );
       // The node's path (signatures batched in the worker pool), next to everything on the main thread.
       const onMainThread = await applyBlocks(join(work, 'replica-main'), config, blocks);
       const workers = new WorkerPool();
@@ -50,7 +52,11 @@ export const blockApplySuite: Suite = {
       const results: Measurement[] = [
         { name: `${label}, worker pool`, value: (transactions / withPool) * 1000, unit: 'tx/s', baseline: `${label}, main thread` },
         { name: `${label}, main thread`, value: (transactions / onMainThread) * 1000, unit: 'tx/s' },
-        { name: `block apply ${count} full transfer blocks (durable commits), worker pool`, value: (count / withPool) * 1000, unit: 'blocks/s' },
+        {
+          name: `block apply ${count} full transfer blocks (durable commits), worker pool`,
+          value: (count / withPool) * 1000,
+          unit: 'blocks/s',
+        },
       ];
       return results;
     } finally {
@@ -62,19 +68,25 @@ export const blockApplySuite: Suite = {
 const EMPTY_BATCH = { count: 0, digests: new Uint8Array(0), signatures: new Uint8Array(0), publicKeys: new Uint8Array(0) };
 
 /** Milliseconds to apply `blocks` to a fresh replica of the dev chain, checked against the producer's tip. */
-async function applyBlocks(dataPath: string, config: ChainConfig, blocks: readonly Block[], offThread: Pick<OpenChainOptions, 'signatureVerifier' | 'stateTreeUpdater'> = {}): Promise<number> {
+async function applyBlocks(
+  dataPath: string,
+  config: ChainConfig,
+  blocks: readonly Block[],
+  offThread: Pick<OpenChainOptions, 'signatureVerifier' | 'stateTreeUpdater'> = {},
+): Promise<number> {
   const clock = { now: 0 };
   const chain = await openReplayedDevChain(dataPath, config, clock, offThread);
   try {
     clock.now = blocks[blocks.length - 1]!.header.timestamp;
-    const bytes = blocks.map(b => b.bytes);
+    const bytes = blocks.map((b) => b.bytes);
     const start = performance.now();
     // Bytes in, committed block out, as the replay CLI and the network path do.
     for (const b of bytes) await chain.processor.processBlock(Block.fromBytes(b));
     const ms = performance.now() - start;
     const tip = chain.processor.tipHeader();
     const last = blocks[blocks.length - 1]!.header;
-    if (!tip.id.equals(last.id) || !chain.stateDb.root().equals(last.stateRoot)) throw new Error("The replica did not reach the producer's tip and state root.");
+    if (!tip.id.equals(last.id) || !chain.stateDb.root().equals(last.stateRoot))
+      throw new Error("The replica did not reach the producer's tip and state root.");
     return ms;
   } finally {
     await chain.close();

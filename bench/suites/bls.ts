@@ -6,11 +6,7 @@
  * single-signature verify for scale; popVerify, run once per validator registration; and 16
  * certificates checked one by one against one batched call on the worker pool.
  */
-import {
-  PublicKey as BlstPublicKey,
-  Signature as BlstSignature,
-  fastAggregateVerify as blstFastAggregateVerify,
-} from '@chainsafe/blst';
+import { PublicKey as BlstPublicKey, Signature as BlstSignature, fastAggregateVerify as blstFastAggregateVerify } from '@chainsafe/blst';
 import { Block } from '../../src/chain/block.js';
 import { loadChainConfig } from '../../src/config/lisk-config.js';
 import {
@@ -65,10 +61,10 @@ export const blsSuite: Suite = {
     const digest = taggedDigest(MESSAGE_TAG_CERTIFICATE, chainID, certificate);
 
     const set = validators();
-    const keys = set.map(v => v.publicKey);
+    const keys = set.map((v) => v.publicKey);
     const { aggregationBits, signature } = createAggSig(
       keys,
-      set.map(v => ({ publicKey: v.publicKey, signature: signBLS(MESSAGE_TAG_CERTIFICATE, chainID, certificate, v.secretKey) })),
+      set.map((v) => ({ publicKey: v.publicKey, signature: signBLS(MESSAGE_TAG_CERTIFICATE, chainID, certificate, v.secretKey) })),
     );
     const weights = keys.map(() => 10n);
     const threshold = 10n * BigInt(Math.floor((2 * VALIDATORS) / 3) + 1);
@@ -81,7 +77,7 @@ export const blsSuite: Suite = {
     const cold = () =>
       blstFastAggregateVerify(
         digest,
-        keys.map(key => BlstPublicKey.fromBytes(key, false)),
+        keys.map((key) => BlstPublicKey.fromBytes(key, false)),
         BlstSignature.fromBytes(signature, false),
         true,
       );
@@ -127,12 +123,20 @@ export const blsSuite: Suite = {
  * multi-pairing per thread, warm per-thread key caches).
  */
 async function poolCertificateMs(set: readonly Validator[], chainID: Buffer): Promise<{ poolMs: number; mainMs: number; threads: number }> {
-  const keys = set.map(v => v.publicKey);
+  const keys = set.map((v) => v.publicKey);
   const checks: BlsCheck[] = Array.from({ length: POOL_CERTIFICATES }, (_, i) => {
     const certificate = sha256(Buffer.from(`basalt-bench:certificate:${i}`));
-    const pairs = set.map(v => ({ publicKey: v.publicKey, signature: signBLS(MESSAGE_TAG_CERTIFICATE, chainID, certificate, v.secretKey) }));
+    const pairs = set.map((v) => ({
+      publicKey: v.publicKey,
+      signature: signBLS(MESSAGE_TAG_CERTIFICATE, chainID, certificate, v.secretKey),
+    }));
     const { signature } = createAggSig(keys, pairs);
-    return { kind: 'fastAggregateVerify', publicKeys: keys, message: taggedDigest(MESSAGE_TAG_CERTIFICATE, chainID, certificate), signature };
+    return {
+      kind: 'fastAggregateVerify',
+      publicKeys: keys,
+      message: taggedDigest(MESSAGE_TAG_CERTIFICATE, chainID, certificate),
+      signature,
+    };
   });
   const rounds = 5;
   let start = performance.now();
@@ -146,7 +150,7 @@ async function poolCertificateMs(set: readonly Validator[], chainID: Buffer): Pr
     for (let i = 0; i < 2; i += 1) await verifier.verifyBls(checks);
     start = performance.now();
     for (let round = 0; round < rounds; round += 1) {
-      if ((await verifier.verifyBls(checks)).some(ok => !ok)) throw new Error('bls: a pooled certificate does not verify.');
+      if ((await verifier.verifyBls(checks)).some((ok) => !ok)) throw new Error('bls: a pooled certificate does not verify.');
     }
     return { poolMs: (performance.now() - start) / (rounds * checks.length), mainMs, threads: pool.threads };
   } finally {

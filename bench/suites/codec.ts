@@ -28,7 +28,7 @@ function kilobytes(bytes: number): string {
 function uncachedCopy(block: Block): Block {
   return new Block(
     new BlockHeader(block.header.props()),
-    block.transactions.map(tx => new Transaction(tx)),
+    block.transactions.map((tx) => new Transaction(tx)),
     block.assets,
   );
 }
@@ -36,7 +36,7 @@ function uncachedCopy(block: Block): Block {
 function codecCases(): CodecCase[] {
   const devBlocks = readDevBlocks();
   const largest = largestBlock(devBlocks);
-  const largestWithTransactions = largestBlock(devBlocks.filter(b => b.transactionCount > 0));
+  const largestWithTransactions = largestBlock(devBlocks.filter((b) => b.transactionCount > 0));
   const { genesis } = loadChainConfig(DEV_CONFIG_FILE);
   const transfers = buildTransferBlock({
     chainID: genesis.chainID,

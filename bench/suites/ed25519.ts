@@ -42,7 +42,12 @@ export const ed25519Suite: Suite = {
     const pooled = await poolMicrosPerSignature();
     const results: Measurement[] = [
       { name: 'ed25519 verifyData libsodium', value: libsodium! * 1000, unit: 'µs/op', baseline },
-      { name: `ed25519 verify, worker pool (${pooled.threads} threads, sets of ${POOL_SET})`, value: pooled.micros, unit: 'µs/op', baseline },
+      {
+        name: `ed25519 verify, worker pool (${pooled.threads} threads, sets of ${POOL_SET})`,
+        value: pooled.micros,
+        unit: 'µs/op',
+        baseline,
+      },
       { name: baseline, value: nodeCrypto! * 1000, unit: 'µs/op' },
     ];
     return results;
@@ -70,7 +75,7 @@ async function poolMicrosPerSignature(): Promise<{ micros: number; threads: numb
     const start = performance.now();
     for (let i = 0; i < rounds; i += 1) {
       const answers = await verifier.verifyEd25519(checks);
-      if (answers.some(ok => !ok)) throw new Error('A pooled benchmark signature does not verify.');
+      if (answers.some((ok) => !ok)) throw new Error('A pooled benchmark signature does not verify.');
     }
     return { micros: ((performance.now() - start) * 1000) / (rounds * POOL_SET), threads: pool.threads };
   } finally {

@@ -12,4 +12,16 @@ import { sha256Suite } from './sha256.js';
 import { smtStoreSuite } from './smt-store.js';
 import { smtSuite } from './smt.js';
 
-export const SUITES: readonly Suite[] = [codecSuite, sha256Suite, ed25519Suite, blsSuite, rmtSuite, smtSuite, nativeSuite, smtStoreSuite, replaySuite, blockApplySuite, rpcLoadSuite];
+export const SUITES: readonly Suite[] = [
+  codecSuite,
+  sha256Suite,
+  ed25519Suite,
+  blsSuite,
+  rmtSuite,
+  smtSuite,
+  nativeSuite,
+  smtStoreSuite,
+  replaySuite,
+  blockApplySuite,
+  rpcLoadSuite,
+];

@@ -61,7 +61,12 @@ async function sha256Rows(addon: NativeAddon, progress: (line: string) => void):
   const manyInput = randomBytes(64 * MANY);
   const manyLengths = new Uint32Array(MANY).fill(64);
   if (!addon.sha256(input).equals(expected)) throw new Error('native sha256 computes a wrong digest.');
-  if (!addon.sha256Many(manyInput, manyLengths).subarray(32, 64).equals(createHash('sha256').update(manyInput.subarray(64, 128)).digest())) {
+  if (
+    !addon
+      .sha256Many(manyInput, manyLengths)
+      .subarray(32, 64)
+      .equals(createHash('sha256').update(manyInput.subarray(64, 128)).digest())
+  ) {
     throw new Error('native sha256Many computes a wrong digest.');
   }
   const loop = (fn: () => unknown) => () => {
@@ -85,7 +90,7 @@ async function sha256Rows(addon: NativeAddon, progress: (line: string) => void):
     { name: baseline, value: createHashMs! * 1000, unit: 'µs/op' },
     { name: 'native sha256 64 B crypto.hash', value: oneShotMs! * 1000, unit: 'µs/op', baseline },
     { name: `native sha256 64 B src/native sha256 (${backend})`, value: wrapperMs! * 1000, unit: 'µs/op', baseline },
-    { name: 'native sha256 64 B addon sha256Into, caller\'s buffer', value: intoMs! * 1000, unit: 'µs/op', baseline },
+    { name: "native sha256 64 B addon sha256Into, caller's buffer", value: intoMs! * 1000, unit: 'µs/op', baseline },
     { name: 'native sha256 64 B addon sha256, Buffer made natively', value: nativeMs! * 1000, unit: 'µs/op', baseline },
     { name: `native sha256 64 B addon sha256Many, ${formatCount(MANY)} per call`, value: manyMs! * 1000, unit: 'µs/op', baseline },
   ];
@@ -99,7 +104,11 @@ async function smtRows(addon: NativeAddon, leaves: number, progress: (line: stri
   // the first measurements run beside a small JavaScript heap (see the comment at the top).
   const keyPool = randomBytes(leaves * KEY_LENGTH);
   const keyAt = (i: number) => keyPool.subarray(i * KEY_LENGTH, (i + 1) * KEY_LENGTH);
-  const built = native.update(Buffer.alloc(0), Array.from({ length: leaves }, (_, i) => keyAt(i)), randomKeys(leaves));
+  const built = native.update(
+    Buffer.alloc(0),
+    Array.from({ length: leaves }, (_, i) => keyAt(i)),
+    randomKeys(leaves),
+  );
   nativeStore.apply(built);
   const batches = Array.from({ length: BATCHES }, () => {
     const existing = Array.from({ length: BATCH / 2 }, () => keyAt(Math.floor(Math.random() * leaves)));
@@ -112,11 +121,11 @@ async function smtRows(addon: NativeAddon, leaves: number, progress: (line: stri
   const slow = { timeMs: 1500, minIterations: 3, warmupIterations: 1 };
   const fast = { timeMs: 1500, minIterations: 6, warmupIterations: 1 };
   const nativeTasks = [
-    { name: 'native', ...fast, fn: cycling(batch => native.update(built.root, batch.keys, batch.values)) },
+    { name: 'native', ...fast, fn: cycling((batch) => native.update(built.root, batch.keys, batch.values)) },
     {
       name: 'native, objects',
       ...fast,
-      fn: cycling(batch => {
+      fn: cycling((batch) => {
         const result = native.update(built.root, batch.keys, batch.values);
         return result.writes.length + result.removed.length;
       }),
@@ -141,8 +150,8 @@ async function smtRows(addon: NativeAddon, leaves: number, progress: (line: stri
   }
   progress(`native: ${formatCount(BATCH)} updates into ${formatCount(leaves)} leaves, TypeScript and JS store`);
   const [tsMs, overJsMs, besideMs, besideMaterializedMs] = await interleavedMsPerOp([
-    { name: 'typescript', ...slow, fn: cycling(batch => ts.update(built.root, batch.keys, batch.values)) },
-    { name: 'native, JS store', ...slow, fn: cycling(batch => nativeOverJs.update(built.root, batch.keys, batch.values)) },
+    { name: 'typescript', ...slow, fn: cycling((batch) => ts.update(built.root, batch.keys, batch.values)) },
+    { name: 'native, JS store', ...slow, fn: cycling((batch) => nativeOverJs.update(built.root, batch.keys, batch.values)) },
     ...nativeTasks,
   ]);
   const rate = (ms: number) => (BATCH / ms) * 1000;

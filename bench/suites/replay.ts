@@ -22,7 +22,7 @@ export const replaySuite: Suite = {
   async run(progress) {
     const config = loadChainConfig(DEV_CONFIG_FILE);
     const genesisBytes = readFileSync(DEV_GENESIS_FILE);
-    const blocks = readDevBlocks().filter(b => b.height > 0);
+    const blocks = readDevBlocks().filter((b) => b.height > 0);
     const last = blocks[blocks.length - 1];
     if (last === undefined) throw new Error('The dev chain has no blocks after genesis.');
     const dataPath = mkdtempSync(join(tmpdir(), 'basalt-bench-replay-'));

@@ -19,7 +19,7 @@ export const rmtSuite: Suite = {
   async run(progress) {
     progress('rmt: merkleRoot of 1,000 IDs');
     const ids = Array.from({ length: LEAVES }, (_, i) => sha256(Buffer.from(`basalt-bench:tx:${i}`)));
-    const leafInputs = ids.map(id => Buffer.concat([Buffer.from([0x00]), id]));
+    const leafInputs = ids.map((id) => Buffer.concat([Buffer.from([0x00]), id]));
     const branchInputs = Array.from({ length: LEAVES - 1 }, (_, i) => Buffer.concat([Buffer.from([0x01]), ids[i]!, ids[i + 1]!]));
     const floor = () => {
       let last: Buffer | undefined;

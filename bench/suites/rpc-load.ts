@@ -43,8 +43,11 @@ async function targets(port: number): Promise<Target[]> {
     // Height 106: the dev chain's largest block with transactions (17 transfers and stakes).
     { method: 'chain_getBlockByHeight', bodies: [body('chain_getBlockByHeight', { height: 106 })] },
     { method: 'chain_getLastBlock', bodies: [body('chain_getLastBlock')] },
-    { method: 'token_getBalance', bodies: [body('token_getBalance', { address: account!.address, tokenID: DEV_TOKEN_ID.toString('hex') })] },
-    { method: 'txpool_postTransaction', bodies: transfers.map(transaction => body('txpool_postTransaction', { transaction })) },
+    {
+      method: 'token_getBalance',
+      bodies: [body('token_getBalance', { address: account!.address, tokenID: DEV_TOKEN_ID.toString('hex') })],
+    },
+    { method: 'txpool_postTransaction', bodies: transfers.map((transaction) => body('txpool_postTransaction', { transaction })) },
   ];
 }
 
@@ -63,11 +66,27 @@ function describe(r: LoadResult): string {
  * stop after N requests), before any other run. Each one is decoded, verified (signature, nonce,
  * fee, balance) and added; the pool must hold all of them afterwards, or the suite fails.
  */
-async function firstPass(node: Server, bodiesFile: string, count: number, pinned: boolean, progress: (line: string) => void): Promise<Measurement[]> {
+async function firstPass(
+  node: Server,
+  bodiesFile: string,
+  count: number,
+  pinned: boolean,
+  progress: (line: string) => void,
+): Promise<Measurement[]> {
   if (pinned) pinProcess(node.pid, '0');
   // No ceiling row: at uWS speed these few thousand requests last a fraction of a second, which
   // would measure the client's cold start, not the server.
-  const ours = await runLoad({ transport: 'ws', port: node.port, bodiesFile, seconds: 120, connections: WS_SOCKETS, inFlight: WS_IN_FLIGHT, cpus: pinned ? '1' : undefined, countErrors: true, once: true });
+  const ours = await runLoad({
+    transport: 'ws',
+    port: node.port,
+    bodiesFile,
+    seconds: 120,
+    connections: WS_SOCKETS,
+    inFlight: WS_IN_FLIGHT,
+    cpus: pinned ? '1' : undefined,
+    countErrors: true,
+    once: true,
+  });
   const info = JSON.parse(await rpcText(node.port, 'system_getNodeInfo')) as { result: { unconfirmedTransactions: number } };
   if (ours.rpcErrors !== 0 || info.result.unconfirmedTransactions !== count) {
     throw new Error(`First pass: ${ours.rpcErrors} refused, ${info.result.unconfirmedTransactions} of ${count} in the pool.`);
@@ -117,7 +136,8 @@ export const rpcLoadSuite: Suite = {
       const ceiling = await startCeiling(join(work, 'answers.json'));
       servers.push(ceiling);
 
-      if (!hasWrk()) progress('rpc-load: wrk not found (apt-get install wrk): HTTP runs use the basalt http client, whose figures are lower');
+      if (!hasWrk())
+        progress('rpc-load: wrk not found (apt-get install wrk): HTTP runs use the basalt http client, whose figures are lower');
       const pinnings = hasTaskset() ? (options.quick ? [true] : [true, false]) : [false];
       if (!hasTaskset()) progress('rpc-load: taskset not found: unpinned runs only');
       const results: Measurement[] = [];
@@ -178,7 +198,9 @@ export const rpcLoadSuite: Suite = {
         }
       }
       const info = JSON.parse(await rpcText(node.port, 'system_getNodeInfo')) as { result: { unconfirmedTransactions: number } };
-      progress(`rpc-load: txpool_postTransaction: after the first pass (all ${list[3]!.bodies.length} new), every request re-posted a transfer the pool holds; the pool has ${info.result.unconfirmedTransactions}`);
+      progress(
+        `rpc-load: txpool_postTransaction: after the first pass (all ${list[3]!.bodies.length} new), every request re-posted a transfer the pool holds; the pool has ${info.result.unconfirmedTransactions}`,
+      );
       return results;
     } finally {
       for (const s of servers) await s.stop();

@@ -88,7 +88,7 @@ export const smtStoreSuite: Suite = {
         const fresh = randomStateKeys(BATCH / 2);
         keys.push(...fresh);
         // Distinct keys, as a block's state diff has.
-        const unique = [...new Map([...existing, ...fresh].map(key => [key.toString('hex'), key])).values()];
+        const unique = [...new Map([...existing, ...fresh].map((key) => [key.toString('hex'), key])).values()];
         const timing = applyBlock(unique.map(change));
         // The first block warms the LMDB page cache and the JIT; it is not counted.
         if (i === 0) continue;

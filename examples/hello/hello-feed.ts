@@ -51,7 +51,7 @@ export class HelloFeed {
 
   /** Forgets hellos of blocks at `height` and above (a block was deleted from the tip). */
   dropFrom(height: number): void {
-    this.entries = this.entries.filter(entry => entry.height < height);
+    this.entries = this.entries.filter((entry) => entry.height < height);
   }
 
   latest(limit: number): FeedEntry[] {

@@ -24,7 +24,8 @@ const unsubscribes: (() => void)[] = [];
 
 function positiveInteger(value: unknown, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || (value as number) < 1) throw new InvalidParamsError(`plugins.helloFeed.${name} must be a positive integer.`);
+  if (!Number.isInteger(value) || (value as number) < 1)
+    throw new InvalidParamsError(`plugins.helloFeed.${name} must be a positive integer.`);
   return value as number;
 }
 
@@ -46,7 +47,7 @@ export default definePlugin<HelloFeedOptions>({
         type: 'object',
         properties: { limit: { type: 'integer', minimum: 1, maximum: 100 } },
       },
-      handle: params => ({ hellos: feed.latest((params.limit as number | undefined) ?? 10) }),
+      handle: (params) => ({ hellos: feed.latest((params.limit as number | undefined) ?? 10) }),
     },
     clearHistory: {
       sensitive: true,

@@ -24,16 +24,16 @@ export class BlockAssets {
   }
 
   static fromBytes(encodedAssets: readonly Uint8Array[]): BlockAssets {
-    return new BlockAssets(encodedAssets.map(bytes => codec.decode<BlockAsset>(blockAssetSchema, bytes)));
+    return new BlockAssets(encodedAssets.map((bytes) => codec.decode<BlockAsset>(blockAssetSchema, bytes)));
   }
 
   getAsset(module: string): Buffer | undefined {
-    return this.assets.find(asset => asset.module === module)?.data;
+    return this.assets.find((asset) => asset.module === module)?.data;
   }
 
   /** Adds or replaces a module's asset, keeping the list sorted (block generation). */
   setAsset(module: string, data: Buffer): void {
-    const index = this.assets.findIndex(asset => asset.module === module);
+    const index = this.assets.findIndex((asset) => asset.module === module);
     if (index >= 0) this.assets[index] = { module, data };
     else this.assets.push({ module, data });
     this.assets.sort((a, b) => (a.module < b.module ? -1 : a.module > b.module ? 1 : 0));
@@ -44,7 +44,7 @@ export class BlockAssets {
   }
 
   encoded(): Buffer[] {
-    return this.assets.map(asset => codec.encode(blockAssetSchema, asset));
+    return this.assets.map((asset) => codec.encode(blockAssetSchema, asset));
   }
 
   root(): Buffer {
@@ -62,7 +62,7 @@ export class BlockAssets {
   }
 
   toJSON(): { module: string; data: string }[] {
-    return this.assets.map(asset => ({ module: asset.module, data: asset.data.toString('hex') }));
+    return this.assets.map((asset) => ({ module: asset.module, data: asset.data.toString('hex') }));
   }
 
   private validateOrder(height: number | undefined, nonGenesis: boolean): void {

@@ -33,7 +33,7 @@ export class Block {
     const encoded = codec.decode<EncodedBlock>(blockSchema, bytes);
     return new Block(
       BlockHeader.fromBytes(encoded.header),
-      encoded.transactions.map(tx => Transaction.fromBytes(tx)),
+      encoded.transactions.map((tx) => Transaction.fromBytes(tx)),
       BlockAssets.fromBytes(encoded.assets),
     );
   }
@@ -41,7 +41,7 @@ export class Block {
   get bytes(): Buffer {
     return codec.encode(blockSchema, {
       header: this.header.bytes,
-      transactions: this.transactions.map(tx => tx.bytes),
+      transactions: this.transactions.map((tx) => tx.bytes),
       assets: this.assets.encoded(),
     });
   }
@@ -52,7 +52,7 @@ export class Block {
   }
 
   computeTransactionRoot(): Buffer {
-    return merkleRoot(this.transactions.map(tx => tx.id));
+    return merkleRoot(this.transactions.map((tx) => tx.id));
   }
 
   /**
@@ -107,7 +107,7 @@ export class Block {
   toJSON(): BlockJSON {
     return {
       header: this.header.toJSON(),
-      transactions: this.transactions.map(tx => tx.toJSON()),
+      transactions: this.transactions.map((tx) => tx.toJSON()),
       assets: this.assets.toJSON(),
     };
   }

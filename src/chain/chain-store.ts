@@ -93,10 +93,10 @@ export class ChainStore {
     const key = heightKey(height);
     this.headers.putSync(key, block.header.bytes);
     this.heightsById.putSync(block.header.id, key);
-    this.transactionIdsByHeight.putSync(key, encodeList(block.transactions.map(tx => tx.id)));
+    this.transactionIdsByHeight.putSync(key, encodeList(block.transactions.map((tx) => tx.id)));
     for (const tx of block.transactions) this.transactions.putSync(tx.id, tx.bytes);
     this.assets.putSync(key, encodeList(block.assets.encoded()));
-    this.events.putSync(key, encodeList(encodedEvents ?? events.map(event => encodeEvent(event))));
+    this.events.putSync(key, encodeList(encodedEvents ?? events.map((event) => encodeEvent(event))));
     if (this.isEmpty()) this.meta.putSync(GENESIS_HEIGHT_KEY, key);
     this.meta.putSync(TIP_HEIGHT_KEY, key);
     this.meta.putSync(FINALIZED_HEIGHT_KEY, heightKey(finalizedHeight));
@@ -148,7 +148,7 @@ export class ChainStore {
     if (!header) throw new NotFoundError(`Block at height ${height} does not exist.`);
     const key = heightKey(height);
     const ids = decodeList(this.transactionIdsByHeight.getBinary(key) as Buffer);
-    const transactions = ids.map(id => {
+    const transactions = ids.map((id) => {
       const tx = this.getTransaction(id);
       if (!tx) throw new Error(`Store inconsistency: transaction ${id.toString('hex')} of height ${height} is missing.`);
       return tx;
@@ -170,7 +170,7 @@ export class ChainStore {
   /** The events of a block, or undefined when they were pruned or the height is unknown. */
   getEvents(height: number): EventProps[] | undefined {
     const bytes = this.events.getBinary(heightKey(height));
-    return bytes ? decodeList(bytes).map(item => decodeEvent(item)) : undefined;
+    return bytes ? decodeList(bytes).map((item) => decodeEvent(item)) : undefined;
   }
 
   private readHeight(key: Buffer): number | undefined {

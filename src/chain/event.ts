@@ -41,7 +41,7 @@ export function eventToJSON(event: EventProps): EventJSON {
     index: event.index,
     module: event.module,
     name: event.name,
-    topics: event.topics.map(topic => topic.toString('hex')),
+    topics: event.topics.map((topic) => topic.toString('hex')),
     height: event.height,
   };
 }

@@ -131,7 +131,7 @@ export class Transaction implements TransactionProps {
       nonce: this.nonce.toString(),
       fee: this.fee.toString(),
       senderPublicKey: this.senderPublicKey.toString('hex'),
-      signatures: this.signatures.map(signature => signature.toString('hex')),
+      signatures: this.signatures.map((signature) => signature.toString('hex')),
       id: this.id.toString('hex'),
     };
   }

@@ -26,12 +26,9 @@ const validatorsHashInputSchema: Schema = {
  * validatorsHash (protocol.md §7.5, LIP 0058): the hash of the validators with positive BFT
  * weight, sorted by BLS key bytewise, together with the certificate threshold.
  */
-export function computeValidatorsHash(
-  validators: readonly { blsKey: Buffer; bftWeight: bigint }[],
-  certificateThreshold: bigint,
-): Buffer {
+export function computeValidatorsHash(validators: readonly { blsKey: Buffer; bftWeight: bigint }[], certificateThreshold: bigint): Buffer {
   const activeValidators = validators
-    .filter(validator => validator.bftWeight > 0n)
+    .filter((validator) => validator.bftWeight > 0n)
     .map(({ blsKey, bftWeight }) => ({ blsKey, bftWeight }))
     .sort((a, b) => a.blsKey.compare(b.blsKey));
   return sha256(codec.encode(validatorsHashInputSchema, { activeValidators, certificateThreshold }));

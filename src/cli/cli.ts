@@ -54,8 +54,8 @@ const commands: readonly CliCommand[] = [
 ];
 
 function usage(): string {
-  const width = Math.max(...commands.map(command => command.name.length));
-  const lines = commands.map(command => `  ${command.name.padEnd(width)}  ${command.summary}`);
+  const width = Math.max(...commands.map((command) => command.name.length));
+  const lines = commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
   return `Basalt: a fast Lisk SDK v6 compatible blockchain node.\n\nUsage: basalt <command> [flags]\n\nCommands:\n${lines.join('\n')}\n\nRun \`basalt <command> --help\` for a command's flags and examples.\n`;
 }
 
@@ -70,7 +70,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     io.stdout.write(`${version}\n`);
     return 0;
   }
-  const command = commands.find(candidate => candidate.name === name);
+  const command = commands.find((candidate) => candidate.name === name);
   if (!command) {
     io.stderr.write(`Unknown command "${name}".\n\n${usage()}`);
     return EXIT_USAGE;
@@ -90,4 +90,3 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     return EXIT_NODE_ERROR;
   }
 }
-

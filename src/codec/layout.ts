@@ -59,11 +59,7 @@ export function isVarintType(dataType: DataType): boolean {
   return dataType !== 'bytes' && dataType !== 'string';
 }
 
-function buildObject(
-  properties: Record<string, SchemaProperty>,
-  required: readonly string[] | undefined,
-  path: string,
-): ObjectLayout {
+function buildObject(properties: Record<string, SchemaProperty>, required: readonly string[] | undefined, path: string): ObjectLayout {
   const requiredSet = new Set(required ?? []);
   const fields = Object.entries(properties)
     .map(([name, property]) => buildField(name, property, requiredSet.has(name), childPath(path, name)))

@@ -54,8 +54,7 @@ const uint64: ScalarWriter = {
 };
 
 const sint64: ScalarWriter = {
-  size: (value) =>
-    typeof value === 'bigint' && value >= MIN_SINT64 && value <= MAX_SINT64 ? bigVarintSize(zigzag64(value)) : -1,
+  size: (value) => (typeof value === 'bigint' && value >= MIN_SINT64 && value <= MAX_SINT64 ? bigVarintSize(zigzag64(value)) : -1),
   write(value, ctx) {
     ctx.pos = writeBigVarint(ctx.buf, ctx.pos, zigzag64(value as bigint));
   },

@@ -27,17 +27,14 @@ function scalarConverter(dataType: DataType, format: string | undefined, path: s
       return (value, indices) => (typeof value === 'number' ? value : fail(path, indices, `must be a number (${dataType})`));
     case 'uint64':
     case 'sint64':
-      return (value, indices) =>
-        typeof value === 'bigint' ? value.toString() : fail(path, indices, `must be a bigint (${dataType})`);
+      return (value, indices) => (typeof value === 'bigint' ? value.toString() : fail(path, indices, `must be a bigint (${dataType})`));
     case 'string':
       return (value, indices) => (typeof value === 'string' ? value : fail(path, indices, 'must be a string'));
     case 'boolean':
       return (value, indices) => (typeof value === 'boolean' ? value : fail(path, indices, 'must be a boolean'));
     case 'bytes': {
-      const toText =
-        format === 'lisk32' ? lisk32OrFail(path) : format === 'base64' ? bytesToBase64 : bytesToHex;
-      return (value, indices) =>
-        value instanceof Uint8Array ? toText(value, indices) : fail(path, indices, 'must be bytes (Uint8Array)');
+      const toText = format === 'lisk32' ? lisk32OrFail(path) : format === 'base64' ? bytesToBase64 : bytesToHex;
+      return (value, indices) => (value instanceof Uint8Array ? toText(value, indices) : fail(path, indices, 'must be bytes (Uint8Array)'));
     }
   }
 }

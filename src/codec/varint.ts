@@ -74,5 +74,5 @@ export function zigzag32(v: number): number {
 
 /** Zigzag mapping of a sint64. */
 export function zigzag64(v: bigint): bigint {
-  return v >= 0n ? v << 1n : ((-v) << 1n) - 1n;
+  return v >= 0n ? v << 1n : (-v << 1n) - 1n;
 }

@@ -28,7 +28,7 @@ const BAD_SEED_PEERS = 'Invalid seed-peers, ip or port is invalid or not specifi
 
 /** Parses `ip:port,ip:port` (hosts may be names; the schema checks the formats afterwards). */
 export function parseSeedPeers(value: string): PeerAddress[] {
-  return value.split(',').map(entry => {
+  return value.split(',').map((entry) => {
     const separator = entry.lastIndexOf(':');
     const ip = entry.slice(0, separator).trim();
     const port = Number(entry.slice(separator + 1).trim());

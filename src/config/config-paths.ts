@@ -47,5 +47,5 @@ export function pathCandidates(value: string, origin: PathOrigin, dataPath: stri
 
 /** The first existing candidate, or undefined (the caller names every candidate in its error). */
 export function firstExisting(candidates: readonly string[]): string | undefined {
-  return candidates.find(candidate => existsSync(candidate));
+  return candidates.find((candidate) => existsSync(candidate));
 }

@@ -7,7 +7,15 @@ export { nodeConfigSchema } from './config-schema.js';
 export { defaultNodeConfig, DEFAULT_RPC_PORT, DEFAULT_P2P_PORT, DEFAULT_LEGACY_API_PORT } from './config-defaults.js';
 export { mergeConfigLayers, cloneConfigValue } from './merge-config.js';
 export { validateNodeConfig, nodeConfigProblems, unknownConfigKeys } from './validate-config.js';
-export { NETWORKS, DEFAULT_NETWORK, PRESETS_DIR, loadNetworkPreset, isNetworkName, type NetworkName, type NetworkPreset } from './presets.js';
+export {
+  NETWORKS,
+  DEFAULT_NETWORK,
+  PRESETS_DIR,
+  loadNetworkPreset,
+  isNetworkName,
+  type NetworkName,
+  type NetworkPreset,
+} from './presets.js';
 export { parseSeedPeers, type ConfigFlags } from './config-flags.js';
 export { checkGeneratorKeysFile } from './generator-keys-file.js';
 export { dataDirConfigPaths, readStoredNodeConfig } from './data-dir-config.js';

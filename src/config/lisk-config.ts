@@ -68,7 +68,7 @@ export function parseChainConfig(raw: unknown, baseDir: string): ChainConfig {
     validate(genesisSectionSchema, genesis);
   } catch (error) {
     if (error instanceof ValidationError) {
-      throw new ConfigError(error.errors.map(problem => `.genesis${problem}`).join('; '));
+      throw new ConfigError(error.errors.map((problem) => `.genesis${problem}`).join('; '));
     }
     throw error;
   }

@@ -14,7 +14,7 @@ function isPlainObject(value: unknown): value is JsonObject {
 
 /** A deep copy of JSON-like data (objects and arrays copied, scalars shared). */
 export function cloneConfigValue<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(item => cloneConfigValue(item)) as T;
+  if (Array.isArray(value)) return value.map((item) => cloneConfigValue(item)) as T;
   if (isPlainObject(value)) {
     const copy: JsonObject = {};
     for (const [key, item] of Object.entries(value)) copy[key] = cloneConfigValue(item);

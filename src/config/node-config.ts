@@ -127,8 +127,4 @@ export interface NodeConfig {
 /** Any subset of a config, as a config file, a preset or CLI flags give it. */
 export type PartialNodeConfig = DeepPartial<NodeConfig>;
 
-export type DeepPartial<T> = T extends readonly unknown[]
-  ? T
-  : T extends object
-    ? { [K in keyof T]?: DeepPartial<T[K]> }
-    : T;
+export type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;

@@ -22,7 +22,7 @@ export function absolutePluginPaths(
       resolved[name] = entry;
       continue;
     }
-    const found = candidatesOf(name, path).find(candidate => existsSync(candidate));
+    const found = candidatesOf(name, path).find((candidate) => existsSync(candidate));
     resolved[name] = found === undefined ? entry : { ...entry, path: found };
   }
   return resolved;

@@ -59,7 +59,6 @@ export interface ResolveNodeConfigOptions extends ConfigFlags {
   readonly homeDir?: string;
 }
 
-
 export interface NodeConfigPlan {
   /** Absolute data path. */
   readonly dataPath: string;
@@ -131,12 +130,12 @@ export function prepareNodeConfig(options: ResolveNodeConfigOptions = {}): NodeC
   const fileConfig = merged as unknown as NodeConfig;
 
   // Genesis block.
-  const genesisOrigin = originOf(layer => get(layer, 'genesis', 'block') !== undefined);
+  const genesisOrigin = originOf((layer) => get(layer, 'genesis', 'block') !== undefined);
   const genesisBlockBytes = readGenesisBytes(fileConfig, genesisOrigin, dataPath, home, options.genesisFile, basePreset);
   const genesisBlock = decodeGenesis(genesisBlockBytes, options.genesisFile ?? 'the genesis block');
 
   const extraFiles: DataDirExtraFile[] = [];
-  const keysOrigin = originOf(layer => get(layer, 'generator', 'keys', 'fromFile') !== undefined);
+  const keysOrigin = originOf((layer) => get(layer, 'generator', 'keys', 'fromFile') !== undefined);
   const keys = resolveGeneratorKeys(fileConfig.generator.keys.fromFile, keysOrigin, dataPath, home);
   if (keys?.copy) extraFiles.push(keys.copy);
 
@@ -144,7 +143,12 @@ export function prepareNodeConfig(options: ResolveNodeConfigOptions = {}): NodeC
   let legacyApiConfigFile: string | undefined;
   const legacyPath = fileConfig.legacyApi.configFile;
   if (legacyPath !== undefined) {
-    const candidates = pathCandidates(legacyPath, originOf(layer => get(layer, 'legacyApi', 'configFile') !== undefined), dataPath, home);
+    const candidates = pathCandidates(
+      legacyPath,
+      originOf((layer) => get(layer, 'legacyApi', 'configFile') !== undefined),
+      dataPath,
+      home,
+    );
     legacyApiConfigFile = firstExisting(candidates);
     if (legacyApiConfigFile === undefined && fileConfig.legacyApi.enabled) {
       throw new ConfigError(`.legacyApi.configFile: "${legacyPath}" not found (looked at ${candidates.join(', ')}).`);
@@ -167,7 +171,12 @@ export function prepareNodeConfig(options: ResolveNodeConfigOptions = {}): NodeC
   if (legacyApiConfigFile !== undefined) storedConfig.legacyApi.configFile = legacyApiConfigFile;
   // Plugin files are found from the config file that named them; the stored copy keeps them absolute.
   storedConfig.plugins = absolutePluginPaths(storedConfig.plugins, (name, path) =>
-    pathCandidates(path, originOf(layer => get(layer, 'plugins', name, 'path') !== undefined), dataPath, home),
+    pathCandidates(
+      path,
+      originOf((layer) => get(layer, 'plugins', name, 'path') !== undefined),
+      dataPath,
+      home,
+    ),
   );
 
   const config = mergeConfigLayers(storedConfig, flagsLayer(options), { system: { dataPath, version } });
@@ -175,7 +184,7 @@ export function prepareNodeConfig(options: ResolveNodeConfigOptions = {}): NodeC
   const runConfig = config as unknown as NodeConfig;
   const chainConfig = { ...parseChainConfigOrThrow(runConfig, dataPath), genesisBlockFile: dataDirConfigPaths(dataPath).genesisFile };
   const warnings = [
-    ...unknownConfigKeys(runConfig).map(path => `Unknown config key ${path} is ignored.`),
+    ...unknownConfigKeys(runConfig).map((path) => `Unknown config key ${path} is ignored.`),
     ...checkModuleConfigs(chainConfig, genesisBlock),
   ];
 
@@ -242,4 +251,3 @@ function parseChainConfigOrThrow(config: NodeConfig, dataPath: string): ChainCon
     throw error;
   }
 }
-

@@ -39,7 +39,7 @@ function explain(problem: string): string {
   let reason = problem.slice(separator + 2);
   if (reason === ENUM_MESSAGE) {
     const allowed = schemaAt(path)?.enum;
-    if (allowed) reason = `must be one of ${allowed.map(value => JSON.stringify(value)).join(', ')}`;
+    if (allowed) reason = `must be one of ${allowed.map((value) => JSON.stringify(value)).join(', ')}`;
   }
   return `${path === '' ? 'config' : path}: ${reason}`;
 }
@@ -49,7 +49,7 @@ export function nodeConfigProblems(config: unknown): string[] {
   const problems = validationErrors(nodeConfigSchema, config).map(explain);
   const block = (config as { genesis?: { block?: { fromFile?: unknown; blob?: unknown } } } | undefined)?.genesis?.block;
   if (block !== null && typeof block === 'object') {
-    const sources = [block.fromFile, block.blob].filter(source => source !== undefined).length;
+    const sources = [block.fromFile, block.blob].filter((source) => source !== undefined).length;
     if (sources !== 1) problems.push('.genesis.block: must have exactly one of "fromFile" (a file path) or "blob" (hex bytes)');
   }
   return problems;

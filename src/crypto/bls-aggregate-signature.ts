@@ -40,10 +40,7 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
  * signatures. Throws CryptoError when a signer is not in the list (the SDK silently skipped its
  * bit but still aggregated its signature, which could never verify) or when aggregation fails.
  */
-export function createAggSig(
-  keyList: readonly Uint8Array[],
-  pubKeySignaturePairs: readonly PublicKeySignaturePair[],
-): AggregateSignature {
+export function createAggSig(keyList: readonly Uint8Array[], pubKeySignaturePairs: readonly PublicKeySignaturePair[]): AggregateSignature {
   const aggregationBits = Buffer.alloc(Math.ceil(keyList.length / 8));
   for (const pair of pubKeySignaturePairs) {
     const index = keyList.findIndex((key) => equalBytes(key, pair.publicKey));

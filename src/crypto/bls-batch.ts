@@ -71,7 +71,7 @@ function batchHolds(items: readonly BatchItem[]): boolean {
   try {
     // Keys were KeyValidated when the sets were built; signatures are group-checked here.
     return verifyMultipleAggregateSignatures(
-      items.map(item => item.set),
+      items.map((item) => item.set),
       false,
       true,
     );

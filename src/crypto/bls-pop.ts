@@ -12,13 +12,7 @@ import { Signature, type PublicKey } from '@chainsafe/blst';
 import { CryptoError } from '../errors.js';
 import { blsPublicKeyCache } from './bls-public-key-cache.js';
 import { blsSecretScalar, toBlstSecretKey } from './bls-secret-key.js';
-import {
-  g1AffineFromUncompressed,
-  g2AffineFromUncompressed,
-  g2AffineToUncompressed,
-  g2Multiply,
-  g2ToAffine,
-} from './bls12-381/g2.js';
+import { g1AffineFromUncompressed, g2AffineFromUncompressed, g2AffineToUncompressed, g2Multiply, g2ToAffine } from './bls12-381/g2.js';
 import { hashToG2 } from './bls12-381/hash-to-g2.js';
 import { pairingsAreEqual } from './bls12-381/pairing.js';
 

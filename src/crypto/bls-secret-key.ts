@@ -31,8 +31,6 @@ export function blsSecretScalar(secretKey: Uint8Array): bigint {
 export function toBlstSecretKey(secretKey: Uint8Array): SecretKey {
   const scalar = blsSecretScalar(secretKey);
   const canonical =
-    scalar === scalarFromBytes(secretKey)
-      ? secretKey
-      : Buffer.from(scalar.toString(16).padStart(2 * BLS_SECRET_KEY_LENGTH, '0'), 'hex');
+    scalar === scalarFromBytes(secretKey) ? secretKey : Buffer.from(scalar.toString(16).padStart(2 * BLS_SECRET_KEY_LENGTH, '0'), 'hex');
   return SecretKey.fromBytes(canonical);
 }

@@ -94,11 +94,7 @@ function decodeKeys(publicKeys: readonly Uint8Array[]): PublicKey[] | undefined 
  * `fast_aggregate_verify_infinity_pubkey` is true here, as in lisk-cryptography). On chain every
  * key has a verified proof of possession, so it cannot be the identity.
  */
-export function fastAggregateVerify(
-  publicKeys: readonly Uint8Array[],
-  message: Uint8Array,
-  signature: Uint8Array,
-): boolean {
+export function fastAggregateVerify(publicKeys: readonly Uint8Array[], message: Uint8Array, signature: Uint8Array): boolean {
   if (publicKeys.length === 0) return false;
   const keys = decodeKeys(publicKeys);
   const sig = decodeSignature(signature);
@@ -111,11 +107,7 @@ export function fastAggregateVerify(
 }
 
 /** AggregateVerify(pks, messages, signature) for distinct messages; false on malformed input. */
-export function aggregateVerify(
-  publicKeys: readonly Uint8Array[],
-  messages: readonly Uint8Array[],
-  signature: Uint8Array,
-): boolean {
+export function aggregateVerify(publicKeys: readonly Uint8Array[], messages: readonly Uint8Array[], signature: Uint8Array): boolean {
   if (publicKeys.length === 0 || publicKeys.length !== messages.length) return false;
   const keys = decodeKeys(publicKeys);
   const sig = decodeSignature(signature);
@@ -133,12 +125,6 @@ export function signBLS(tag: string, chainID: Uint8Array, message: Uint8Array, s
 }
 
 /** verifyBLS (LIP 0062): CoreVerify(pk, H(tag ‖ chainID ‖ message), signature). SDK `bls.verifyData`. */
-export function verifyBLS(
-  tag: string,
-  chainID: Uint8Array,
-  message: Uint8Array,
-  signature: Uint8Array,
-  publicKey: Uint8Array,
-): boolean {
+export function verifyBLS(tag: string, chainID: Uint8Array, message: Uint8Array, signature: Uint8Array, publicKey: Uint8Array): boolean {
   return blsVerify(publicKey, taggedDigest(tag, chainID, message), signature);
 }

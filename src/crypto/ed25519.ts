@@ -75,12 +75,6 @@ export function signData(tag: string, chainID: Uint8Array, data: Uint8Array, pri
 }
 
 /** Verifies a signature over H(tag ‖ chainID ‖ data) (SDK `ed.verifyData`); never throws. */
-export function verifyData(
-  tag: string,
-  chainID: Uint8Array,
-  data: Uint8Array,
-  signature: Uint8Array,
-  publicKey: Uint8Array,
-): boolean {
+export function verifyData(tag: string, chainID: Uint8Array, data: Uint8Array, signature: Uint8Array, publicKey: Uint8Array): boolean {
   return verifyDigest(taggedDigest(tag, chainID, data), signature, publicKey);
 }

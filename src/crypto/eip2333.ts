@@ -41,7 +41,10 @@ function lamportChunkHashes(ikm: Uint8Array, salt: Uint8Array, out: Buffer, offs
   const okm = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.alloc(0), LAMPORT_CHUNKS * LAMPORT_CHUNK_LENGTH));
   for (let i = 0; i < LAMPORT_CHUNKS; i++) {
     const chunk = okm.subarray(i * LAMPORT_CHUNK_LENGTH, (i + 1) * LAMPORT_CHUNK_LENGTH);
-    createHash('sha256').update(chunk).digest().copy(out, offset + i * LAMPORT_CHUNK_LENGTH);
+    createHash('sha256')
+      .update(chunk)
+      .digest()
+      .copy(out, offset + i * LAMPORT_CHUNK_LENGTH);
   }
 }
 

@@ -43,11 +43,7 @@ function checkIterations(iterations: number): number {
 }
 
 /** Encrypts a passphrase into the v3 string form (SDK 3.x encryptPassphraseWithPassword + stringify). */
-export function encryptPassphraseV3(
-  passphrase: string,
-  password: string,
-  options: EncryptPassphraseV3Options = {},
-): string {
+export function encryptPassphraseV3(passphrase: string, password: string, options: EncryptPassphraseV3Options = {}): string {
   const iterations = checkIterations(options.iterations ?? PASSPHRASE_V3_DEFAULT_ITERATIONS);
   const salt = options.salt ?? randomBytes(SALT_LENGTH);
   const iv = options.iv ?? randomBytes(IV_LENGTH);

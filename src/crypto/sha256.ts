@@ -18,9 +18,7 @@ export const EMPTY_HASH: Buffer = nodeCrypto.createHash('sha256').digest();
 
 /** H(data) = SHA-256(data), 32 bytes (protocol.md §5). */
 export const sha256: (data: Uint8Array) => Buffer =
-  oneShot === undefined
-    ? (data) => nodeCrypto.createHash('sha256').update(data).digest()
-    : (data) => oneShot('sha256', data, 'buffer');
+  oneShot === undefined ? (data) => nodeCrypto.createHash('sha256').update(data).digest() : (data) => oneShot('sha256', data, 'buffer');
 
 /** H(part₁ ‖ part₂ ‖ …) without building the concatenation first. */
 export function sha256Concat(...parts: Uint8Array[]): Buffer {

@@ -40,7 +40,7 @@ export interface SignatureVerifier {
 /** Checks on the calling thread: tests, tiny sets, and the fallback when workers are unavailable. */
 export class MainThreadSignatureVerifier implements SignatureVerifier {
   async verifyEd25519(checks: readonly Ed25519Check[]): Promise<boolean[]> {
-    return checks.map(check => verifyDigest(check.digest, check.signature, check.publicKey));
+    return checks.map((check) => verifyDigest(check.digest, check.signature, check.publicKey));
   }
 
   async verifyBls(checks: readonly BlsCheck[]): Promise<boolean[]> {

@@ -32,9 +32,7 @@ export function createMessageTag(domain: string, version?: number | string): str
   if (!version) return `LSK_${domain}_`;
   const versionText = String(version);
   if (!ALPHANUMERIC.test(versionText)) {
-    throw new FormatError(
-      `Message tag version must be alphanumeric without special characters. Got "${versionText}".`,
-    );
+    throw new FormatError(`Message tag version must be alphanumeric without special characters. Got "${versionText}".`);
   }
   return `LSK_${domain}:${versionText}_`;
 }

@@ -4,13 +4,7 @@ import type { EventProps } from '../chain/event.js';
 import type { Transaction } from '../chain/transaction.js';
 import { VerifiedSignatureSet, type SignatureVerifier, type VerifiedSignatures } from '../crypto/signature-verifier.js';
 import { InvalidBlockError } from '../errors.js';
-import {
-  EventQueue,
-  VerifyStatus,
-  type ExecutionAssets,
-  type ExecutionHeader,
-  type NextValidator,
-} from '../modules/base/index.js';
+import { EventQueue, VerifyStatus, type ExecutionAssets, type ExecutionHeader, type NextValidator } from '../modules/base/index.js';
 import { OverlayState } from '../state/overlay-state.js';
 import type { StateReader } from '../state/state-view.js';
 import type { Bft } from './consensus/bft/bft.js';
@@ -81,7 +75,7 @@ export class BlockExecutor {
     const { header } = block;
     this.bft.initGenesisState(engineState, header.height);
     let nextValidators: NextValidatorsUpdate | undefined;
-    const execution = this.newExecution(block, moduleState, update => {
+    const execution = this.newExecution(block, moduleState, (update) => {
       nextValidators = update;
     });
     await this.stateMachine.executeGenesis(execution);
@@ -101,22 +95,20 @@ export class BlockExecutor {
    * real answers, so the error is exactly the in-order one (lisk-sdk reports the first failing
    * transaction, whichever way it fails).
    */
-  async execute(
-    block: Block,
-    moduleBase: StateReader,
-    engineBase: StateReader,
-    maxRemovalHeight: number,
-  ): Promise<ExecutedBlock> {
+  async execute(block: Block, moduleBase: StateReader, engineBase: StateReader, maxRemovalHeight: number): Promise<ExecutedBlock> {
     const verifier = this.signatureVerifier;
     if (verifier === undefined) return this.executeOnce(block, moduleBase, engineBase, maxRemovalHeight, async () => undefined);
     let allVerified: Promise<boolean> | undefined;
     const optimistic = async (transactions: readonly Transaction[], state: StateReader): Promise<VerifiedSignatures | undefined> => {
       if (transactions.length === 0) return undefined;
       const checks = this.stateMachine.signatureChecks(transactions, state);
-      allVerified = verifier.verifyEd25519(checks).then(answers => answers.every(answer => answer));
+      allVerified = verifier.verifyEd25519(checks).then((answers) => answers.every((answer) => answer));
       // Awaited below on every path; a rejection must not go unheard before that.
       allVerified.catch(() => undefined);
-      return VerifiedSignatureSet.fromAnswers(checks, checks.map(() => true));
+      return VerifiedSignatureSet.fromAnswers(
+        checks,
+        checks.map(() => true),
+      );
     };
     try {
       const executed = await this.executeOnce(block, moduleBase, engineBase, maxRemovalHeight, optimistic);
@@ -140,12 +132,15 @@ export class BlockExecutor {
     const moduleState = new OverlayState(moduleBase);
     const engineState = new OverlayState(engineBase);
     let nextValidators: NextValidatorsUpdate | undefined;
-    const execution = this.newExecution(block, moduleState, update => {
+    const execution = this.newExecution(block, moduleState, (update) => {
       nextValidators = update;
     });
 
     try {
-      await this.stateMachine.verifyAssets(execution, block.assets.all().map(asset => asset.module));
+      await this.stateMachine.verifyAssets(
+        execution,
+        block.assets.all().map((asset) => asset.module),
+      );
     } catch (error) {
       throw new InvalidBlockError('assets', `Assets rejected: ${(error as Error).message}`, header.height);
     }
@@ -198,7 +193,7 @@ export class BlockExecutor {
     const engineState = new OverlayState(input.engineBase);
     const assets = new BlockAssets();
     let nextValidators: NextValidatorsUpdate | undefined;
-    const execution = this.newExecutionFor(header, assets, moduleState, update => {
+    const execution = this.newExecutionFor(header, assets, moduleState, (update) => {
       nextValidators = update;
     });
 
@@ -229,11 +224,7 @@ export class BlockExecutor {
     };
   }
 
-  private newExecution(
-    block: Block,
-    state: OverlayState,
-    onNextValidators: (update: NextValidatorsUpdate) => void,
-  ): BlockExecution {
+  private newExecution(block: Block, state: OverlayState, onNextValidators: (update: NextValidatorsUpdate) => void): BlockExecution {
     return this.newExecutionFor(block.header, block.assets, state, onNextValidators);
   }
 

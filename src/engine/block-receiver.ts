@@ -92,7 +92,7 @@ export class BlockReceiver {
    * Returns the outcome; throws only when the store itself fails.
    */
   receive(block: Block, receivedAt: number): Promise<ReceiveOutcome> {
-    return this.options.processor.withTipLock(writer => this.decide(writer, block, receivedAt));
+    return this.options.processor.withTipLock((writer) => this.decide(writer, block, receivedAt));
   }
 
   private async decide(writer: TipWriter, block: Block, receivedAt: number): Promise<ReceiveOutcome> {
@@ -127,7 +127,9 @@ export class BlockReceiver {
   private timedTip(): TimedHeader {
     const header = this.options.processor.tipHeader();
     const arrival = this.tipArrival;
-    return arrival !== undefined && arrival.id.equals(header.id) ? Object.assign(headerFields(header), { receivedAt: arrival.receivedAt }) : header;
+    return arrival !== undefined && arrival.id.equals(header.id)
+      ? Object.assign(headerFields(header), { receivedAt: arrival.receivedAt })
+      : header;
   }
 
   private async extend(writer: TipWriter, block: Block, receivedAt: number): Promise<ReceiveOutcome> {
@@ -188,15 +190,15 @@ export class BlockReceiver {
   }
 
   private emitApplied(processed: ProcessedBlock): void {
-    this.emit(listener => listener.blockApplied?.(processed));
+    this.emit((listener) => listener.blockApplied?.(processed));
   }
 
   private emitDeleted(block: Block): void {
-    this.emit(listener => listener.blockDeleted?.(block));
+    this.emit((listener) => listener.blockDeleted?.(block));
   }
 
   private emitFork(block: Block, status: ForkStatus): void {
-    this.emit(listener => listener.forkDetected?.(block, status));
+    this.emit((listener) => listener.forkDetected?.(block, status));
   }
 
   /** A failing listener is logged; it never undoes or blocks what the chain did. */

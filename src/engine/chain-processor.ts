@@ -59,7 +59,7 @@ export class ChainProcessor {
   /** Counts stored and deleted blocks: a block executed against an older tip is never committed. */
   private tipChanges = 0;
   private readonly writer: TipWriter = {
-    processBlock: block => this.applyBlock(block),
+    processBlock: (block) => this.applyBlock(block),
     revertTip: () => this.revertTip(),
   };
 
@@ -96,7 +96,11 @@ export class ChainProcessor {
     if (!chainStore.isEmpty()) {
       const stored = chainStore.getHeaderByHeight(chainStore.genesisHeight());
       if (!stored || !stored.id.equals(header.id)) {
-        throw new InvalidBlockError('schema', `The data directory holds another chain (genesis ${stored?.id.toString('hex')}).`, header.height);
+        throw new InvalidBlockError(
+          'schema',
+          `The data directory holds another chain (genesis ${stored?.id.toString('hex')}).`,
+          header.height,
+        );
       }
       return;
     }
@@ -114,7 +118,7 @@ export class ChainProcessor {
    * InvalidBlockError.
    */
   processBlock(block: Block): Promise<ProcessedBlock> {
-    return this.withTipLock(writer => writer.processBlock(block));
+    return this.withTipLock((writer) => writer.processBlock(block));
   }
 
   private async applyBlock(block: Block): Promise<ProcessedBlock> {
@@ -211,7 +215,11 @@ export class ChainProcessor {
     }
     const expected = bft.generatorAtTimestamp(engineState, height, header.timestamp);
     if (!header.generatorAddress.equals(expected.address)) {
-      throw new InvalidBlockError('generator', `Generator ${header.generatorAddress.toString('hex')} is not eligible for slot ${slot}.`, height);
+      throw new InvalidBlockError(
+        'generator',
+        `Generator ${header.generatorAddress.toString('hex')} is not eligible for slot ${slot}.`,
+        height,
+      );
     }
 
     const { maxHeightPrevoted } = bft.getHeights(engineState);
@@ -229,9 +237,13 @@ export class ChainProcessor {
       throw new InvalidBlockError('implies-max-prevotes', 'Invalid impliesMaxPrevotes flag.', height);
     }
 
-    const generator = bft.getParameters(engineState, height).validators.find(v => v.address.equals(header.generatorAddress));
+    const generator = bft.getParameters(engineState, height).validators.find((v) => v.address.equals(header.generatorAddress));
     if (!generator) {
-      throw new InvalidBlockError('generator', `Validator ${header.generatorAddress.toString('hex')} is not a validator at height ${height}.`, height);
+      throw new InvalidBlockError(
+        'generator',
+        `Validator ${header.generatorAddress.toString('hex')} is not a validator at height ${height}.`,
+        height,
+      );
     }
     if (!header.isSignatureValid(generator.generatorKey, genesisConfig.chainID)) {
       throw new InvalidBlockError('signature', 'Invalid block signature.', height);
@@ -242,7 +254,7 @@ export class ChainProcessor {
       engineState,
       chainID: genesisConfig.chainID,
       minimumCertifyHeight: genesisConfig.minimumCertifyHeight,
-      headerAt: h => chainStore.getHeaderByHeight(h),
+      headerAt: (h) => chainStore.getHeaderByHeight(h),
     });
     if (verdict === false) throw new InvalidBlockError('aggregate-commit', 'Invalid aggregate commit.', height);
     if (verdict === true) return true;
@@ -251,7 +263,7 @@ export class ChainProcessor {
       if (!verifyBlsCheck(verdict)) throw new InvalidBlockError('aggregate-commit', 'Invalid aggregate commit.', height);
       return true;
     }
-    return signatureVerifier.verifyBls([verdict]).then(answers => answers[0] === true);
+    return signatureVerifier.verifyBls([verdict]).then((answers) => answers[0] === true);
   }
 
   /**

@@ -73,11 +73,7 @@ export function isReceivedInSlot(clock: SlotClock, header: TimedHeader): boolean
  * received first, the tip, stays.) lisk-sdk reads the received block's time from the clock when
  * it is missing; here the caller must give it.
  */
-export function isTieBreak(
-  clock: SlotClock,
-  tip: TimedHeader,
-  received: ForkChoiceHeader & { readonly receivedAt: number },
-): boolean {
+export function isTieBreak(clock: SlotClock, tip: TimedHeader, received: ForkChoiceHeader & { readonly receivedAt: number }): boolean {
   return (
     isDuplicateBlock(tip, received) &&
     clock.slotNumber(tip.timestamp) < clock.slotNumber(received.timestamp) &&
@@ -102,11 +98,7 @@ export function isDifferentChain(
  * The fork choice rule (LIP 0014; lisk-sdk 6.1 fork_choice_rule forkChoice): the checks run in
  * lisk-sdk's order, case 2 before case 1, and anything else is discarded.
  */
-export function forkChoice(
-  clock: SlotClock,
-  tip: TimedHeader,
-  received: ForkChoiceHeader & { readonly receivedAt: number },
-): ForkStatus {
+export function forkChoice(clock: SlotClock, tip: TimedHeader, received: ForkChoiceHeader & { readonly receivedAt: number }): ForkStatus {
   if (isValidBlock(tip, received)) return ForkStatus.VALID_BLOCK;
   if (isIdenticalBlock(tip, received)) return ForkStatus.IDENTICAL_BLOCK;
   if (isDoubleForging(tip, received)) return ForkStatus.DOUBLE_FORGING;

@@ -113,7 +113,7 @@ export async function createGenesisBlock(input: CreateGenesisBlockInput): Promis
   }
   const header = unsigned.with({
     stateRoot: stateRootOf(executed.moduleState.changes()),
-    eventRoot: computeEventRoot(executed.events.flatMap(event => eventSmtLeaves(event))),
+    eventRoot: computeEventRoot(executed.events.flatMap((event) => eventSmtLeaves(event))),
     validatorsHash: bft.getParameters(executed.engineState, height + 1).validatorsHash,
   });
   const block = new Block(header, [], assets);
@@ -138,13 +138,13 @@ function encodeAssets(inputs: readonly GenesisAssetInput[]): BlockAssets {
 
 /** The state tree root over the genesis state (protocol.md §6.3), from the empty tree. */
 function stateRootOf(changes: readonly StateChange[]): Buffer {
-  const written = changes.filter(change => change.value !== undefined);
+  const written = changes.filter((change) => change.value !== undefined);
   if (written.length === 0) return EMPTY_HASH;
   const tree = new SparseMerkleTree(new InMemorySmtNodeStore(), STATE_KEY_LENGTH);
   return tree.update(
     EMPTY_HASH,
-    written.map(change => smtKeyFromStateKey(change.key)),
-    written.map(change => smtValueFromStateValue(change.value as Buffer)),
+    written.map((change) => smtKeyFromStateKey(change.key)),
+    written.map((change) => smtValueFromStateValue(change.value as Buffer)),
   ).root;
 }
 

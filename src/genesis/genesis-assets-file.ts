@@ -52,7 +52,8 @@ export function parseGenesisAssetsFile(json: unknown): GenesisAssetsFile {
   const file = json as GenesisAssetsFile;
   const seen = new Set<string>();
   for (const asset of file.assets) {
-    if (seen.has(asset.module)) throw new GenesisAssetsError(`Invalid genesis assets file: module "${asset.module}" has more than one asset.`);
+    if (seen.has(asset.module))
+      throw new GenesisAssetsError(`Invalid genesis assets file: module "${asset.module}" has more than one asset.`);
     seen.add(asset.module);
   }
   return file;

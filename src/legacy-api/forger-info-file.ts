@@ -26,7 +26,8 @@ interface ForgerInfoJSON {
   maxHeightPreviouslyForged: number;
 }
 
-const isHeight = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= 0xffff_ffff;
+const isHeight = (value: unknown): value is number =>
+  Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= 0xffff_ffff;
 
 /** Validates the file's content; throws LegacyConfigError naming the bad entry. */
 export function parseForgerInfo(json: unknown, source: string): Map<string, GeneratedInfo> {
@@ -55,7 +56,7 @@ export function parseForgerInfo(json: unknown, source: string): Map<string, Gene
 
 /** The JSON text for `info` (address hex → generator info), in address order. */
 export function formatForgerInfo(info: ReadonlyMap<string, GeneratedInfo>): string {
-  const forgerInfo: ForgerInfoJSON[] = [...info.keys()].sort().map(key => {
+  const forgerInfo: ForgerInfoJSON[] = [...info.keys()].sort().map((key) => {
     const entry = info.get(key) as GeneratedInfo;
     return {
       address: encodeLisk32(Buffer.from(key, 'hex')),

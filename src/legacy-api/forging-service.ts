@@ -84,28 +84,32 @@ async function decryptPassphrase(encrypted: string, password: string): Promise<s
 }
 
 const addressOfEntry = (delegate: LegacyDelegate): Buffer =>
-  delegate.publicKey !== undefined ? addressFromPublicKey(Buffer.from(delegate.publicKey, 'hex')) : Buffer.from(delegate.address as string, 'hex');
+  delegate.publicKey !== undefined
+    ? addressFromPublicKey(Buffer.from(delegate.publicKey, 'hex'))
+    : Buffer.from(delegate.address as string, 'hex');
 
 export class ForgingService {
   constructor(private readonly options: ForgingServiceOptions) {}
 
   /** Every configured delegate with whether its keys are enabled (§6.2 GET /node/status/forging). */
   status(publicKey?: string): ForgingEntry[] {
-    const entries = publicKey === undefined ? this.options.delegates : this.options.delegates.filter(d => d.publicKey === publicKey);
-    return entries.map(delegate => {
+    const entries = publicKey === undefined ? this.options.delegates : this.options.delegates.filter((d) => d.publicKey === publicKey);
+    return entries.map((delegate) => {
       const forging = this.options.forger.isEnabled(addressOfEntry(delegate));
-      return delegate.publicKey !== undefined ? { forging, publicKey: delegate.publicKey } : { forging, address: delegate.address as string };
+      return delegate.publicKey !== undefined
+        ? { forging, publicKey: delegate.publicKey }
+        : { forging, address: delegate.address as string };
     });
   }
 
   /** The entry a PUT names: by public key, or for 3.x entries by the address of that key. */
   private find(publicKey: string): LegacyDelegate | undefined {
-    const byKey = this.options.delegates.find(d => d.publicKey === publicKey);
+    const byKey = this.options.delegates.find((d) => d.publicKey === publicKey);
     if (byKey !== undefined) return byKey;
     // 3.x entries carry no public key; an exact lower-case key is still required, as in 2.x.
     if (publicKey !== publicKey.toLowerCase()) return undefined;
     const address = addressFromPublicKey(Buffer.from(publicKey, 'hex')).toString('hex');
-    return this.options.delegates.find(d => d.publicKey === undefined && d.address === address);
+    return this.options.delegates.find((d) => d.publicKey === undefined && d.address === address);
   }
 
   /** Enables or disables block generation for one delegate; throws ToggleError when refused. */
@@ -143,8 +147,11 @@ export class ForgingService {
       const matches =
         keys !== undefined &&
         address !== undefined &&
-        (delegate.publicKey !== undefined ? keys.publicKey.toString('hex') === delegate.publicKey : address.toString('hex') === delegate.address);
-      if (!matches || keys === undefined || address === undefined) throw new ToggleError(`Invalid encryptedPassphrase for ${id}. Check forging.defaultPassword and the entry.`);
+        (delegate.publicKey !== undefined
+          ? keys.publicKey.toString('hex') === delegate.publicKey
+          : address.toString('hex') === delegate.address);
+      if (!matches || keys === undefined || address === undefined)
+        throw new ToggleError(`Invalid encryptedPassphrase for ${id}. Check forging.defaultPassword and the entry.`);
       if (!this.options.isValidator(address)) throw new ToggleError(`Account ${id} is not a delegate.`);
       this.enable(delegate, keys, address);
     }
@@ -161,7 +168,11 @@ export class ForgingService {
     if (onion !== undefined && this.options.hashOnions !== undefined) {
       // §3.5: the same onion keeps the delegate's reveals valid on a new node.
       const { store: onions, state } = this.options.hashOnions;
-      installHashOnion(onions, state(), address, { count: onion.count, distance: onion.distance, hashes: onion.hashes.map(hash => Buffer.from(hash, 'hex')) });
+      installHashOnion(onions, state(), address, {
+        count: onion.count,
+        distance: onion.distance,
+        hashes: onion.hashes.map((hash) => Buffer.from(hash, 'hex')),
+      });
     }
     forger.enable({
       address,
@@ -178,7 +189,7 @@ export class ForgingService {
   saveForgerInfo(addresses: readonly Buffer[] = this.options.delegates.map(addressOfEntry)): void {
     const { forgerInfo, store, logger } = this.options;
     if (forgerInfo === undefined) return;
-    const updates = addresses.flatMap(address => {
+    const updates = addresses.flatMap((address) => {
       const info = store.getInfo(address);
       return info === undefined ? [] : [{ address, info }];
     });

@@ -14,7 +14,10 @@ import { validatorRevealsStore } from '../modules/random/stores.js';
 import type { StateReader } from '../state/state-view.js';
 
 const sameOnion = (a: HashOnionCheckpoints, b: HashOnionCheckpoints): boolean =>
-  a.count === b.count && a.distance === b.distance && a.hashes.length === b.hashes.length && a.hashes.every((hash, i) => hash.equals(b.hashes[i] as Buffer));
+  a.count === b.count &&
+  a.distance === b.distance &&
+  a.hashes.length === b.hashes.length &&
+  a.hashes.every((hash, i) => hash.equals(b.hashes[i] as Buffer));
 
 /**
  * The use-count c whose reveal H^(count−c)(seed) is `reveal`, or undefined. Walks each checkpoint

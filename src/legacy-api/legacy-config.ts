@@ -78,7 +78,7 @@ function parseHashOnion(value: unknown, where: string): LegacyHashOnion {
   // §6.4 3.x schema: count ≥ 1, distance ≥ 1, at least two hashes.
   if (!Number.isSafeInteger(count) || (count as number) < 1) throw new LegacyConfigError(`${where}.count must be an integer ≥ 1.`);
   if (!Number.isSafeInteger(distance) || (distance as number) < 1) throw new LegacyConfigError(`${where}.distance must be an integer ≥ 1.`);
-  if (!Array.isArray(hashes) || hashes.length < 2 || !hashes.every(hash => typeof hash === 'string' && HEX.test(hash))) {
+  if (!Array.isArray(hashes) || hashes.length < 2 || !hashes.every((hash) => typeof hash === 'string' && HEX.test(hash))) {
     throw new LegacyConfigError(`${where}.hashes must be at least two hex strings.`);
   }
   return { count: count as number, distance: distance as number, hashes: hashes as string[] };

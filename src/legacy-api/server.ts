@@ -46,7 +46,12 @@ export interface LegacyApiServerOptions {
 }
 
 type ClosableApp = TemplatedApp & { close?: () => void };
-type ListenWithOptions = (host: string, port: number, options: number, callback: (socket: us_listen_socket | false) => void) => TemplatedApp;
+type ListenWithOptions = (
+  host: string,
+  port: number,
+  options: number,
+  callback: (socket: us_listen_socket | false) => void,
+) => TemplatedApp;
 const LISTEN_EXCLUSIVE_PORT = (uWS as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT?: number }).LIBUS_LISTEN_EXCLUSIVE_PORT ?? 1;
 
 /** Lisk epoch (§6.2 secondsSinceEpoch): 2016-05-24T17:00:00Z. */
@@ -90,12 +95,17 @@ export class LegacyApiServer {
     app.get('/api/node/status', (res, req) => this.nodeStatus(res, req));
     app.get('/api/node/status/forging', (res, req) => this.forgingStatus(res, req));
     app.put('/api/node/status/forging', (res, req) => this.toggle(res, req));
-    app.any('/*', res => this.write({ res, aborted: false }, 404, { message: 'Route not found' }));
+    app.any('/*', (res) => this.write({ res, aborted: false }, 404, { message: 'Route not found' }));
     const { host, port } = this.options;
     return new Promise((resolve, reject) => {
-      (app.listen as unknown as ListenWithOptions)(host, port, LISTEN_EXCLUSIVE_PORT, socket => {
+      (app.listen as unknown as ListenWithOptions)(host, port, LISTEN_EXCLUSIVE_PORT, (socket) => {
         if (socket === false) {
-          reject(new BasaltError('ERR_LEGACY_API_LISTEN', `The legacy forging API cannot listen on ${host}:${port}: the port is in use or the address is not available here.`));
+          reject(
+            new BasaltError(
+              'ERR_LEGACY_API_LISTEN',
+              `The legacy forging API cannot listen on ${host}:${port}: the port is in use or the address is not available here.`,
+            ),
+          );
           return;
         }
         this.listenSocket = socket;
@@ -170,7 +180,8 @@ export class LegacyApiServer {
     const address = this.clientAddress(res, req);
     if (!this.apiAllowed(address)) return this.write(exchange, 403, API_ACCESS_DENIED);
     const lengthHeader = req.getHeader('content-length');
-    if (lengthHeader !== '' && Number(lengthHeader) > MAX_BODY_BYTES) return this.write(exchange, 413, { message: 'Request body too large' });
+    if (lengthHeader !== '' && Number(lengthHeader) > MAX_BODY_BYTES)
+      return this.write(exchange, 413, { message: 'Request body too large' });
     res.onAborted(() => {
       exchange.aborted = true;
     });

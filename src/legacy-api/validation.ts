@@ -60,7 +60,9 @@ const formatError = (format: string, value: string, path: string[]): SchemaError
 /** `{publicKey: 64-hex, password: string ≥ 5 chars, forging: boolean}`, all required (§6.2). */
 export function validateToggleBody(body: unknown): ForgingToggleRequest | ValidationFailure {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return failure('body', BODY_PARAMETER, [{ code: 'INVALID_TYPE', message: `Expected type object but found type ${typeName(body)}`, path: [] }]);
+    return failure('body', BODY_PARAMETER, [
+      { code: 'INVALID_TYPE', message: `Expected type object but found type ${typeName(body)}`, path: [] },
+    ]);
   }
   const errors: SchemaError[] = [];
   const record = body as Record<string, unknown>;
@@ -80,7 +82,11 @@ export function validateToggleBody(body: unknown): ForgingToggleRequest | Valida
       errors.push({ code: 'INVALID_TYPE', message: `Expected type string but found type ${typeName(password)}`, path: ['password'] });
     } else if (password.length < MIN_PASSWORD_LENGTH) {
       // The length only: z-schema says the same, and the password stays out of the answer.
-      errors.push({ code: 'MIN_LENGTH', message: `String is too short (${password.length} chars), minimum ${MIN_PASSWORD_LENGTH}`, path: ['password'] });
+      errors.push({
+        code: 'MIN_LENGTH',
+        message: `String is too short (${password.length} chars), minimum ${MIN_PASSWORD_LENGTH}`,
+        path: ['password'],
+      });
     }
   }
   if (forging !== undefined && typeof forging !== 'boolean') {

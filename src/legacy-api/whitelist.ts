@@ -20,7 +20,8 @@ export function normalizeAddress(address: string): string {
   const text = address.trim().toLowerCase();
   const mapped = /^(?:0{0,4}:){0,5}(?:0{0,4}:)?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (mapped && isIP(mapped[1] as string) === 4) return mapped[1] as string;
-  const hexMapped = /^(?:0{1,4}:){5}ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(text) ?? /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(text);
+  const hexMapped =
+    /^(?:0{1,4}:){5}ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(text) ?? /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(text);
   if (hexMapped) {
     const high = Number.parseInt(hexMapped[1] as string, 16);
     const low = Number.parseInt(hexMapped[2] as string, 16);

@@ -20,7 +20,5 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
  * never shown to people.
  */
 export function latin1Key(bytes: Uint8Array): string {
-  return (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString(
-    'latin1',
-  );
+  return (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString('latin1');
 }

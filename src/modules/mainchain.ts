@@ -58,9 +58,7 @@ export function createMainchainModules(options: MainchainModulesOptions): Mainch
   token.addDependencies({ fee: fee.method, interoperability: interoperability.method });
   interoperability.addDependencies({ token: token.method, fee: fee.method });
 
-  const legacy = options.withLegacy
-    ? new LegacyModule({ token: token.method, validators: validators.method, pos: pos.method })
-    : undefined;
+  const legacy = options.withLegacy ? new LegacyModule({ token: token.method, validators: validators.method, pos: pos.method }) : undefined;
 
   const list: Module[] = [auth, validators, token, fee, interoperability, pos, random, dynamicReward];
   if (legacy) list.push(legacy);

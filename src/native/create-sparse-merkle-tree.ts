@@ -13,11 +13,7 @@ export interface SparseMerkleTreeOptions {
  * loaded, the TypeScript SparseMerkleTree otherwise. Both honour the same contract and give the
  * same results, so callers need not know which one they hold.
  */
-export function createSparseMerkleTree(
-  store: SmtNodeStore,
-  keyLength: number,
-  options: SparseMerkleTreeOptions = {},
-): SparseMerkleTree {
+export function createSparseMerkleTree(store: SmtNodeStore, keyLength: number, options: SparseMerkleTreeOptions = {}): SparseMerkleTree {
   if (nativeAddon !== undefined && options.native !== false) {
     return new NativeSparseMerkleTree(store, keyLength, nativeAddon);
   }

@@ -45,7 +45,7 @@ export function loadAddon(env: NodeJS.ProcessEnv = process.env): AddonLoadResult
     return { addon: undefined, status: `native addon at ${path} failed to load (${reason}): using the TypeScript implementations` };
   }
   const exports = loaded as Partial<Record<string, unknown>>;
-  const absent = NATIVE_FUNCTIONS.filter(name => typeof exports[name] !== 'function');
+  const absent = NATIVE_FUNCTIONS.filter((name) => typeof exports[name] !== 'function');
   if (absent.length > 0) {
     return {
       addon: undefined,

@@ -50,13 +50,7 @@ export class NativeSparseMerkleTree extends SparseMerkleTree {
 
     const output = this.addon.smtUpdate(start, keys, values, this.keyLength, this.nodes);
     if (isMissingNode(output)) throw missingNodeError(output);
-    return new PackedSmtUpdateResult(
-      output.root ?? start,
-      output.writeHashes,
-      output.writeData,
-      output.writeEnds,
-      output.removed,
-    );
+    return new PackedSmtUpdateResult(output.root ?? start, output.writeHashes, output.writeData, output.writeEnds, output.removed);
   }
 
   /** SparseMerkleTree.prove (LIP 0039 "Proof Construction"; protocol.md §6.2.4) computed natively. */

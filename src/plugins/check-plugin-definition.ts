@@ -46,14 +46,16 @@ export function checkPluginDefinition(exported: unknown, name: string, key: stri
 
 function checkEndpoints(endpoints: unknown, key: string): void {
   if (endpoints === undefined) return;
-  if (endpoints === null || typeof endpoints !== 'object' || Array.isArray(endpoints)) throw new ConfigError(`${key}: "endpoints" must be an object`);
+  if (endpoints === null || typeof endpoints !== 'object' || Array.isArray(endpoints))
+    throw new ConfigError(`${key}: "endpoints" must be an object`);
   for (const [method, endpoint] of Object.entries(endpoints)) {
     const where = `${key}: endpoint "${method}"`;
     if (!PLUGIN_NAME.test(method)) throw new ConfigError(`${where}: a method name must be letters and digits, starting with a letter`);
     if (endpoint === null || typeof endpoint !== 'object') throw new ConfigError(`${where} must be an object with a handle function`);
     const { handle, request, sensitive } = endpoint as Record<string, unknown>;
     if (typeof handle !== 'function') throw new ConfigError(`${where}: "handle" must be a function`);
-    if (request !== undefined && (request === null || typeof request !== 'object')) throw new ConfigError(`${where}: "request" must be a JSON schema object`);
+    if (request !== undefined && (request === null || typeof request !== 'object'))
+      throw new ConfigError(`${where}: "request" must be a JSON schema object`);
     if (sensitive !== undefined && typeof sensitive !== 'boolean') throw new ConfigError(`${where}: "sensitive" must be true or false`);
   }
 }

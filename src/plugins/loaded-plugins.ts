@@ -78,7 +78,7 @@ export class LoadedPlugins {
 
   /** The loaded plugins' names, in config order. */
   get names(): string[] {
-    return this.plugins.map(plugin => plugin.name);
+    return this.plugins.map((plugin) => plugin.name);
   }
 
   /**
@@ -130,7 +130,9 @@ export class LoadedPlugins {
     for (const plugin of this.plugins) {
       const { name, definition } = plugin;
       if (this.moduleNames.has(name)) {
-        throw new ConfigError(`.plugins.${name}: a module of this chain is called "${name}"; the plugin needs another name for its RPC namespace`);
+        throw new ConfigError(
+          `.plugins.${name}: a module of this chain is called "${name}"; the plugin needs another name for its RPC namespace`,
+        );
       }
       const declared = new Set(definition.events ?? []);
       const context: PluginContext = Object.freeze({
@@ -155,7 +157,7 @@ export class LoadedPlugins {
           name: methodName,
           request: endpoint.request,
           sensitive: endpoint.sensitive === true,
-          invoke: params => withNodeErrors(() => endpoint.handle(params, context)),
+          invoke: (params) => withNodeErrors(() => endpoint.handle(params, context)),
         });
       }
       for (const event of declared) events.push(`${name}_${event}`);

@@ -51,7 +51,7 @@ export class NodeEventBus {
   private call(listener: NodeEventListener, event: string, value: unknown): void {
     try {
       const result = listener(event, value);
-      if (result instanceof Promise) result.catch(error => this.logger.error({ event, err: error }, 'A plugin event listener failed'));
+      if (result instanceof Promise) result.catch((error) => this.logger.error({ event, err: error }, 'A plugin event listener failed'));
     } catch (error) {
       this.logger.error({ event, err: error }, 'A plugin event listener failed');
     }

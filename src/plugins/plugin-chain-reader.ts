@@ -56,8 +56,8 @@ export function createPluginChainReader(chainID: Buffer, chainStore: ChainStoreG
 /** Only the reading half of the reader, so a cast cannot reach a writer behind it. */
 function readOnly(state: StateReader): StateReader {
   return {
-    get: key => state.get(key),
-    has: key => state.has(key),
-    iterate: options => state.iterate(options),
+    get: (key) => state.get(key),
+    has: (key) => state.has(key),
+    iterate: (options) => state.iterate(options),
   };
 }

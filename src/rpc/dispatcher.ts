@@ -8,14 +8,7 @@
 import { validationErrors } from '../codec/index.js';
 import type { Logger } from '../logger.js';
 import { MethodAccess } from './access-control.js';
-import {
-  INTERNAL_ERROR,
-  INVALID_PARAMS,
-  INVALID_REQUEST,
-  METHOD_DISABLED,
-  METHOD_NOT_FOUND,
-  jsonRpcCodeOf,
-} from './error-codes.js';
+import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_DISABLED, METHOD_NOT_FOUND, jsonRpcCodeOf } from './error-codes.js';
 import { RawJson } from './raw-json.js';
 import type { RpcRegistry } from './registry.js';
 import { envelopeProblem, idJsonOf, quoteForMessage, type JsonRpcRequest } from './request-envelope.js';
@@ -168,8 +161,7 @@ export type MaybePromise<T> = T | Promise<T>;
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return (
-    value instanceof Promise ||
-    (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function')
+    value instanceof Promise || (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function')
   );
 }
 

@@ -66,7 +66,7 @@ export function endpointToRpcMethod(
     name,
     request: handler.request,
     sensitive: handler.sensitive === true,
-    invoke: params => handler.handle(new CallContext(provider, params)),
+    invoke: (params) => handler.handle(new CallContext(provider, params)),
   };
 }
 
@@ -80,11 +80,8 @@ export function endpointsToRpcMethods(
 }
 
 /** Every endpoint of every module, each under the module's name (`token_getBalance`, ...). */
-export function moduleRpcMethods(
-  modules: readonly Pick<Module, 'name' | 'endpoints'>[],
-  provider: EndpointContextProvider,
-): RpcMethod[] {
-  return modules.flatMap(module => endpointsToRpcMethods(module.name, module.endpoints, provider));
+export function moduleRpcMethods(modules: readonly Pick<Module, 'name' | 'endpoints'>[], provider: EndpointContextProvider): RpcMethod[] {
+  return modules.flatMap((module) => endpointsToRpcMethods(module.name, module.endpoints, provider));
 }
 
 /**

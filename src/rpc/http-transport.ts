@@ -150,7 +150,10 @@ export class HttpTransport {
   }
 
   private methodNotAllowed(res: HttpResponse, req: HttpRequest): void {
-    const method = req.getCaseSensitiveMethod().replace(/[^A-Za-z-]/g, '').slice(0, 16);
+    const method = req
+      .getCaseSensitiveMethod()
+      .replace(/[^A-Za-z-]/g, '')
+      .slice(0, 16);
     res
       .writeStatus('405 Method Not Allowed')
       .writeHeader('Allow', ALLOWED_METHODS)

@@ -94,7 +94,7 @@ export function buildRegistry(options: BuildRegistryOptions): BuiltRegistry {
   ];
   for (const method of methods) registry.register(options.metrics ? counted(method, options.metrics) : method);
   for (const event of options.events ?? NODE_EVENTS) registry.registerEvent(event);
-  return { registry, dropCacheAbove: height => chain.dropCacheAbove(height) };
+  return { registry, dropCacheAbove: (height) => chain.dropCacheAbove(height) };
 }
 
 /** `method` with its calls counted; the counter is looked up once, here, not per call. */
@@ -105,7 +105,7 @@ function counted(method: RpcMethod, metrics: NodeMetrics): RpcMethod {
     name: method.name,
     request: method.request,
     sensitive: method.sensitive,
-    invoke: params => {
+    invoke: (params) => {
       cell.value += 1;
       return method.invoke(params);
     },

@@ -81,7 +81,14 @@ export class WsTransport {
   ) {
     const origin = options.accessControlAllowOrigin.trim();
     this.allowedOrigins =
-      origin === '*' ? undefined : new Set(origin.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''));
+      origin === '*'
+        ? undefined
+        : new Set(
+            origin
+              .split(',')
+              .map((entry) => entry.trim())
+              .filter((entry) => entry !== ''),
+          );
   }
 
   /** Registers the `/rpc-ws` route on `app`. */

@@ -76,7 +76,10 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
     const plugins = await loadPlugins(config.plugins, { logger, baseDir: plan.dataPath });
     const workers = openWorkerPool({ workerData: { dataPath: plan.dataPath } });
     if (workers !== undefined) cleanups.push(() => workers.close());
-    logger.info({ threads: workers?.threads ?? 0 }, workers ? 'Worker pool started' : `No worker threads (${WORKERS_ENV}=0): all work on the main thread`);
+    logger.info(
+      { threads: workers?.threads ?? 0 },
+      workers ? 'Worker pool started' : `No worker threads (${WORKERS_ENV}=0): all work on the main thread`,
+    );
     // Once per start: which SHA-256 and SMT the node hashes with (native/README.md).
     logger.info({ native: nativeAvailable }, nativeStatus);
     const signatureVerifier = workers ? new PoolSignatureVerifier(workers) : undefined;
@@ -88,7 +91,7 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
       now: options.now,
       signatureVerifier,
       stateTreeUpdater: workers && new PoolStateTreeUpdater(workers),
-      extraModules: mainchain =>
+      extraModules: (mainchain) =>
         plugins.createModules({ mainchain, genesisConfig: plan.chainConfig.genesis, moduleConfigs: plan.chainConfig.modules }),
     });
     cleanups.push(() => chain.close());
@@ -115,15 +118,15 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
       logger,
       now: options.now,
       candidates: () => pool.candidates(),
-      onInvalidTransactions: transactions => {
+      onInvalidTransactions: (transactions) => {
         for (const transaction of transactions) pool.remove(transaction, { code: 'invalid', message: 'Invalid in a block.' });
       },
-      onBlockProcessed: processed => onBlock(processed),
+      onBlockProcessed: (processed) => onBlock(processed),
     });
 
     const onBlock = (processed: ProcessedBlock): void => {
       metrics.recordBlock(processed.block.transactions.length);
-      void pool.onNewBlock(processed.block).catch(error => logger.error({ err: error }, 'Pool update after a block failed'));
+      void pool.onNewBlock(processed.block).catch((error) => logger.error({ err: error }, 'Pool update after a block failed'));
       publish(CHAIN_NEW_BLOCK, blockHeaderEventPayload(processed.block.header));
       const { height } = processed.block.header;
       if (chain.bft.parametersChangeAt(chain.stateDb.engineReader, height + 1)) {
@@ -131,7 +134,7 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
         publish(CHAIN_VALIDATORS_CHANGED, validatorsChangedPayload(precommitThreshold, certificateThreshold, validators));
       }
     };
-    pool.addListener({ transactionAdded: transaction => publish(TXPOOL_NEW_TRANSACTION, newTransactionEventPayload(transaction)) });
+    pool.addListener({ transactionAdded: (transaction) => publish(TXPOOL_NEW_TRANSACTION, newTransactionEventPayload(transaction)) });
 
     // Received blocks get the same bookkeeping as generated ones; a deleted block's transactions
     // go back to the pool (lisk-sdk engine: generator.onDeleteBlock, chain_deleteBlock, chain_forked).
@@ -143,12 +146,12 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
       logger,
     });
     receiver.addListener({
-      blockApplied: processed => forger.afterBlock(processed),
-      blockDeleted: block => {
-        void pool.onDeleteBlock(block).catch(error => logger.error({ err: error }, 'Pool update after a deleted block failed'));
+      blockApplied: (processed) => forger.afterBlock(processed),
+      blockDeleted: (block) => {
+        void pool.onDeleteBlock(block).catch((error) => logger.error({ err: error }, 'Pool update after a deleted block failed'));
         publish(CHAIN_DELETE_BLOCK, blockHeaderEventPayload(block.header));
       },
-      forkDetected: block => publish(CHAIN_FORKED, blockHeaderEventPayload(block.header)),
+      forkDetected: (block) => publish(CHAIN_FORKED, blockHeaderEventPayload(block.header)),
     });
 
     // As lisk-sdk: the keys file is imported into the generator store, then every stored plain
@@ -237,7 +240,7 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
         forger,
         store: generatorStore,
         chainID: genesis.chainID,
-        isValidator: address => validatorStore.get(chain.stateDb.moduleReader, address) !== undefined,
+        isValidator: (address) => validatorStore.get(chain.stateDb.moduleReader, address) !== undefined,
         status: {
           height: () => chain.chainStore.tipHeight(),
           tipId: () => chain.chainStore.getHeaderByHeight(chain.chainStore.tipHeight())?.id.toString('hex') ?? '',

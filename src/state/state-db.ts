@@ -162,12 +162,7 @@ export class StateDb {
   }
 
   /** Writes one block's state; call inside `transaction`. */
-  commit(
-    height: number,
-    moduleChanges: readonly StateChange[],
-    engineChanges: readonly StateChange[],
-    update: PreparedStateUpdate,
-  ): void {
+  commit(height: number, moduleChanges: readonly StateChange[], engineChanges: readonly StateChange[], update: PreparedStateUpdate): void {
     const diff: StoredDiff = {
       previousRoot: this.root(),
       moduleChanges: toStored(moduleChanges),
@@ -186,7 +181,7 @@ export class StateDb {
   prepareRevert(height: number, expectedRoot: Buffer): PreparedStateUpdate {
     const diff = this.readDiff(height);
     const update = this.prepareUpdate(
-      diff.moduleChanges.map(change => ({
+      diff.moduleChanges.map((change) => ({
         key: change.key,
         value: change.existed ? change.previous : undefined,
         previous: undefined,

@@ -59,7 +59,10 @@ export class PoolSignatureVerifier implements SignatureVerifier {
       }
     });
     // Spread evenly: every thread gets work even when the set is only a little over one batch.
-    const batches = Math.max(Math.ceil(packable.length / this.batchSize), Math.min(this.pool.threads, Math.ceil(packable.length / this.minPoolSet)));
+    const batches = Math.max(
+      Math.ceil(packable.length / this.batchSize),
+      Math.min(this.pool.threads, Math.ceil(packable.length / this.minPoolSet)),
+    );
     const perBatch = Math.ceil(packable.length / Math.max(1, batches));
     const runs: Promise<void>[] = [];
     for (let start = 0; start < packable.length; start += perBatch) {
@@ -77,7 +80,7 @@ export class PoolSignatureVerifier implements SignatureVerifier {
       const transfer = [batch.digests.buffer, batch.signatures.buffer, batch.publicKeys.buffer] as ArrayBuffer[];
       verdicts = await this.pool.run<Uint8Array>(ed25519VerifyBatchTask.name, batch, transfer);
     } catch {
-      verdicts = Uint8Array.from(await this.mainThread.verifyEd25519(indexes.map(i => checks[i] as Ed25519Check)), ok => (ok ? 1 : 0));
+      verdicts = Uint8Array.from(await this.mainThread.verifyEd25519(indexes.map((i) => checks[i] as Ed25519Check)), (ok) => (ok ? 1 : 0));
     }
     indexes.forEach((checkIndex, i) => {
       answers[checkIndex] = verdicts[i] === 1;
@@ -97,9 +100,13 @@ export class PoolSignatureVerifier implements SignatureVerifier {
   private async verifyBlsShare(checks: readonly BlsCheck[]): Promise<boolean[]> {
     const batch = packBlsChecks(checks);
     try {
-      const transfer = [batch.aggregate.buffer as ArrayBuffer, batch.keyCounts.buffer as ArrayBuffer, ...transferablesOf(batch.publicKeys, batch.messages, batch.signatures)];
+      const transfer = [
+        batch.aggregate.buffer as ArrayBuffer,
+        batch.keyCounts.buffer as ArrayBuffer,
+        ...transferablesOf(batch.publicKeys, batch.messages, batch.signatures),
+      ];
       const verdicts = await this.pool.run<Uint8Array>(blsVerifyBatchTask.name, batch, transfer);
-      return Array.from(verdicts, verdict => verdict === 1);
+      return Array.from(verdicts, (verdict) => verdict === 1);
     } catch {
       return this.mainThread.verifyBls(checks);
     }

@@ -34,9 +34,9 @@ export class PoolStateTreeUpdater implements StateTreeUpdater {
   }
 
   async update(treeId: number, root: Buffer, changes: readonly StateChange[]): Promise<PreparedStateUpdate | undefined> {
-    const keys = packBytes(changes.map(change => change.key));
-    const values = packBytes(changes.map(change => change.value ?? EMPTY));
-    const deleted = Uint8Array.from(changes, change => (change.value === undefined ? 1 : 0));
+    const keys = packBytes(changes.map((change) => change.key));
+    const values = packBytes(changes.map((change) => change.value ?? EMPTY));
+    const deleted = Uint8Array.from(changes, (change) => (change.value === undefined ? 1 : 0));
     const input: StateTreeUpdateInput = { treeId, root, keys, values, deleted };
     let output: StateTreeUpdateOutput;
     try {

@@ -29,5 +29,5 @@ export const WORKER_TASKS: readonly WorkerTask<never, unknown>[] = [
 
 /** The task called `name`, or undefined. */
 export function findWorkerTask(name: string): WorkerTask<never, unknown> | undefined {
-  return WORKER_TASKS.find(task => task.name === name);
+  return WORKER_TASKS.find((task) => task.name === name);
 }

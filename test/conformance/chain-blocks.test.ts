@@ -25,8 +25,8 @@ function loadNdjson<T>(path: string): T[] {
   return loadBinaryFixture(path)
     .toString('utf8')
     .split('\n')
-    .filter(line => line.length > 0)
-    .map(line => JSON.parse(line) as T);
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line) as T);
 }
 
 function eventFromJSON(json: EventJSON): EventProps {
@@ -35,7 +35,7 @@ function eventFromJSON(json: EventJSON): EventProps {
 
 /** All SMT leaves of a block's events, in event order (protocol.md §4.3). */
 function leavesOf(events: readonly EventProps[]): { key: Buffer; value: Buffer }[] {
-  return events.flatMap(event => eventSmtLeaves(event));
+  return events.flatMap((event) => eventSmtLeaves(event));
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -86,8 +86,8 @@ describe('blocks/lisk_peer_blocks.json', () => {
 
   it('holds 4 blocks and 6 event sets', () => {
     const all = Object.values(profiles);
-    expect(all.flatMap(profile => profile.blocks)).toHaveLength(4);
-    expect(all.flatMap(profile => profile.events)).toHaveLength(6);
+    expect(all.flatMap((profile) => profile.blocks)).toHaveLength(4);
+    expect(all.flatMap((profile) => profile.events)).toHaveLength(6);
   });
 
   for (const [name, profile] of Object.entries(profiles)) {
@@ -106,12 +106,12 @@ describe('blocks/lisk_peer_blocks.json', () => {
         expect(header.isSignatureValid(hex(sample.generatorKey), chainID)).toBe(sample.checks.signatureValid);
         expect(header.isSignatureValid(hex(sample.generatorKey), Buffer.from('ffffffff', 'hex'))).toBe(false);
 
-        const transactions = sample.json.transactions.map(json => Transaction.fromJSON(json));
-        expect(transactions.map(tx => toHex(tx.bytes))).toEqual(sample.transactionBytes);
-        expect(transactions.map(tx => toHex(tx.id))).toEqual(sample.transactionIDs);
-        expect(sample.json.transactions.map(json => json.id)).toEqual(sample.transactionIDs);
+        const transactions = sample.json.transactions.map((json) => Transaction.fromJSON(json));
+        expect(transactions.map((tx) => toHex(tx.bytes))).toEqual(sample.transactionBytes);
+        expect(transactions.map((tx) => toHex(tx.id))).toEqual(sample.transactionIDs);
+        expect(sample.json.transactions.map((json) => json.id)).toEqual(sample.transactionIDs);
 
-        const assets = new BlockAssets(sample.json.assets.map(asset => ({ module: asset.module, data: hex(asset.data) })));
+        const assets = new BlockAssets(sample.json.assets.map((asset) => ({ module: asset.module, data: hex(asset.data) })));
         expect(assets.encoded().map(toHex)).toEqual(sample.assetBytes);
 
         const block = new Block(header, transactions, assets);
@@ -133,18 +133,18 @@ describe('blocks/lisk_peer_blocks.json', () => {
       it(`${name} events of height ${sample.height}: encoding, SMT leaves, eventRoot`, () => {
         const events = sample.eventsJSON.map(eventFromJSON);
         expect(events).toHaveLength(sample.count);
-        const encoded = events.map(event => encodeEvent(event));
+        const encoded = events.map((event) => encodeEvent(event));
         expect(encoded.map(toHex)).toEqual(sample.eventBytes);
-        expect(JSON.stringify(encoded.map(bytes => eventToJSON(decodeEvent(bytes))))).toBe(JSON.stringify(sample.eventsJSON));
+        expect(JSON.stringify(encoded.map((bytes) => eventToJSON(decodeEvent(bytes))))).toBe(JSON.stringify(sample.eventsJSON));
 
         const leaves = leavesOf(events);
-        expect(leaves.map(leaf => ({ key: toHex(leaf.key), value: toHex(leaf.value) }))).toEqual(sample.smtLeaves);
+        expect(leaves.map((leaf) => ({ key: toHex(leaf.key), value: toHex(leaf.value) }))).toEqual(sample.smtLeaves);
         expect(toHex(computeEventRoot(leaves))).toBe(sample.eventRoot);
         expect(sample.headerEventRoot).toBe(sample.eventRoot);
         expect(sample.eventRootMatchesHeader).toBe(true);
 
         // The header that committed to these events.
-        const block = profile.blocks.find(candidate => candidate.height === sample.height);
+        const block = profile.blocks.find((candidate) => candidate.height === sample.height);
         if (block) {
           expect(block.id).toBe(sample.blockID);
           expect(block.json.header.eventRoot).toBe(sample.eventRoot);
@@ -195,7 +195,7 @@ const bftRanges = loadJsonFixture<BftParametersRange[]>(`${DEV}/bft_parameters.j
 const devChainID = hex('04000000');
 
 function bftParametersAt(height: number): BftParametersRange {
-  const range = bftRanges.find(candidate => candidate.fromHeight <= height && height <= candidate.toHeight);
+  const range = bftRanges.find((candidate) => candidate.fromHeight <= height && height <= candidate.toHeight);
   if (!range) throw new Error(`bft_parameters.json has no parameters for height ${height}`);
   return range;
 }
@@ -215,7 +215,7 @@ class GeneratorKeys {
 
   constructor(genesis: Block) {
     const { assets } = loadJsonFixture<GenesisAssetsFile>(`${DEV}/genesis_assets.json`);
-    const posSchema = assets.find(asset => asset.module === 'pos')?.schema as Schema;
+    const posSchema = assets.find((asset) => asset.module === 'pos')?.schema as Schema;
     const pos = codec.decode<{ validators: { address: Buffer; generatorKey: Buffer }[] }>(
       posSchema,
       genesis.assets.getAsset('pos') as Buffer,
@@ -238,7 +238,7 @@ class GeneratorKeys {
     let changes = 0;
     for (const tx of block.transactions) {
       if (tx.module !== 'pos' || (tx.command !== 'registerValidator' && tx.command !== 'updateGeneratorKey')) continue;
-      const result = events.find(event => event.name === 'commandExecutionResult' && event.topics[0] === `04${toHex(tx.id)}`);
+      const result = events.find((event) => event.name === 'commandExecutionResult' && event.topics[0] === `04${toHex(tx.id)}`);
       if (result?.data !== '0801') continue;
       const schema = this.paramsSchemas.pos?.[tx.command] as Schema;
       const { generatorKey } = codec.decode<{ generatorKey: Buffer }>(schema, tx.params);
@@ -250,7 +250,7 @@ class GeneratorKeys {
 }
 
 describe(`${DEV}/blocks.ndjson`, () => {
-  const eventsByHeight = new Map(devEvents.map(line => [line.height, line.events]));
+  const eventsByHeight = new Map(devEvents.map((line) => [line.height, line.events]));
   const genesis = Block.fromBytes(hex((devBlocks[0] as DevBlockLine).blockHex));
   const keys = new GeneratorKeys(genesis);
   let ran = 0;
@@ -258,7 +258,7 @@ describe(`${DEV}/blocks.ndjson`, () => {
   afterAll(() => recordCases(`${DEV}/blocks.ndjson`, ran));
 
   it('holds heights 0..420, one line each', () => {
-    expect(devBlocks.map(line => line.height)).toEqual(Array.from({ length: 421 }, (_, height) => height));
+    expect(devBlocks.map((line) => line.height)).toEqual(Array.from({ length: 421 }, (_, height) => height));
   });
 
   it('starts from the generator keys of the pos-mainchain dev validators', () => {
@@ -292,7 +292,7 @@ describe(`${DEV}/blocks.ndjson`, () => {
       });
 
       // Roots the header commits to before execution, and the validatorsHash of the next height.
-      expect(header.transactionRoot.equals(merkleRoot(block.transactions.map(tx => tx.id)))).toBe(true);
+      expect(header.transactionRoot.equals(merkleRoot(block.transactions.map((tx) => tx.id)))).toBe(true);
       expect(header.assetRoot.equals(block.assets.root())).toBe(true);
       const next = bftParametersAt(line.height + 1).params;
       expect(toHex(header.validatorsHash)).toBe(next.validatorsHash);
@@ -304,11 +304,13 @@ describe(`${DEV}/blocks.ndjson`, () => {
         expect(header.previousBlockID.equals((previous as Block).header.id)).toBe(true);
         // The generator is in the BFT parameters of its height, and signed with the key they hold.
         const { validators } = bftParametersAt(line.height).params;
-        expect(validators.some(validator => decodeLisk32Address(validator.address).equals(header.generatorAddress))).toBe(true);
+        expect(validators.some((validator) => decodeLisk32Address(validator.address).equals(header.generatorAddress))).toBe(true);
         const generatorKey = keys.keyFor(line.height, header.generatorAddress);
         expect(generatorKey, `generator key of ${toHex(header.generatorAddress)}`).toBeDefined();
         expect(header.isSignatureValid(generatorKey as Buffer, devChainID)).toBe(true);
-        expect(verifyData(MESSAGE_TAG_BLOCK_HEADER, devChainID, header.signingBytes(), header.signature, generatorKey as Buffer)).toBe(true);
+        expect(verifyData(MESSAGE_TAG_BLOCK_HEADER, devChainID, header.signingBytes(), header.signature, generatorKey as Buffer)).toBe(
+          true,
+        );
       }
 
       keyChanges += keys.applyBlock(block, eventsByHeight.get(line.height) ?? []);
@@ -326,7 +328,7 @@ describe(`${DEV}/bft_parameters.json`, () => {
   it('each validatorsHash is computeValidatorsHash of its validators and certificate threshold', () => {
     expect(bftRanges).toHaveLength(3);
     for (const { params } of bftRanges) {
-      const validators = params.validators.map(validator => ({ blsKey: hex(validator.blsKey), bftWeight: BigInt(validator.bftWeight) }));
+      const validators = params.validators.map((validator) => ({ blsKey: hex(validator.blsKey), bftWeight: BigInt(validator.bftWeight) }));
       expect(toHex(computeValidatorsHash(validators, BigInt(params.certificateThreshold)))).toBe(params.validatorsHash);
     }
     recordCases(`${DEV}/bft_parameters.json`, bftRanges.length);
@@ -334,12 +336,12 @@ describe(`${DEV}/bft_parameters.json`, () => {
 });
 
 describe(`${DEV}/events.ndjson`, () => {
-  const eventRootByHeight = new Map(devBlocks.map(line => [line.height, line.blockJson.header.eventRoot]));
+  const eventRootByHeight = new Map(devBlocks.map((line) => [line.height, line.blockJson.header.eventRoot]));
   let ran = 0;
   afterAll(() => recordCases(`${DEV}/events.ndjson`, ran));
 
   it('holds one event set per block, 1387 events in all', () => {
-    expect(devEvents.map(line => line.height)).toEqual(devBlocks.map(line => line.height));
+    expect(devEvents.map((line) => line.height)).toEqual(devBlocks.map((line) => line.height));
     expect(devEvents.reduce((sum, line) => sum + line.events.length, 0)).toBe(1387);
   });
 
@@ -350,8 +352,8 @@ describe(`${DEV}/events.ndjson`, () => {
         expect(event.index).toBe(i);
         expect(event.height).toBe(line.height);
       });
-      const encoded = events.map(event => encodeEvent(event));
-      expect(JSON.stringify(encoded.map(bytes => eventToJSON(decodeEvent(bytes))))).toBe(JSON.stringify(line.events));
+      const encoded = events.map((event) => encodeEvent(event));
+      expect(JSON.stringify(encoded.map((bytes) => eventToJSON(decodeEvent(bytes))))).toBe(JSON.stringify(line.events));
       const leaves = events.flatMap((event, i) => eventSmtLeaves(event, encoded[i]));
       expect(toHex(computeEventRoot(leaves))).toBe(eventRootByHeight.get(line.height));
       ran += 1;

@@ -59,12 +59,12 @@ interface PosGenesisAsset {
 
 /** The PoS genesis validators (protocol.md §8): init validators, bftWeight 1, threshold ⌊2n/3⌋+1. */
 function genesisValidatorsHash(block: Block, assetsFile: GenesisAssetsFile): { hash: Buffer; count: number; threshold: bigint } {
-  const posEntry = assetsFile.assets.find(asset => asset.module === 'pos');
+  const posEntry = assetsFile.assets.find((asset) => asset.module === 'pos');
   const posData = block.assets.getAsset('pos');
   if (!posEntry || !posData) throw new Error('The genesis block has no pos asset');
   const pos = codec.decode<PosGenesisAsset>(posEntry.schema, posData);
-  const blsKeyByAddress = new Map(pos.validators.map(validator => [toHex(validator.address), validator.blsKey]));
-  const validators = pos.genesisData.initValidators.map(address => {
+  const blsKeyByAddress = new Map(pos.validators.map((validator) => [toHex(validator.address), validator.blsKey]));
+  const validators = pos.genesisData.initValidators.map((address) => {
     const blsKey = blsKeyByAddress.get(toHex(address));
     if (!blsKey) throw new Error(`Init validator ${toHex(address)} is not a registered validator`);
     return { blsKey, bftWeight: 1n };
@@ -79,7 +79,12 @@ function genesisValidatorsHash(block: Block, assetsFile: GenesisAssetsFile): { h
  * JSON form only, so those numbers become decimal strings first.
  */
 function uint64NumbersAsStrings(schema: Schema | Record<string, unknown>, value: unknown): unknown {
-  const node = schema as { type?: string; dataType?: string; properties?: Record<string, Record<string, unknown>>; items?: Record<string, unknown> };
+  const node = schema as {
+    type?: string;
+    dataType?: string;
+    properties?: Record<string, Record<string, unknown>>;
+    items?: Record<string, unknown>;
+  };
   if (node.type === 'object' && node.properties && value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
     for (const [key, property] of Object.entries(node.properties)) {
@@ -88,7 +93,7 @@ function uint64NumbersAsStrings(schema: Schema | Record<string, unknown>, value:
     return out;
   }
   if (node.type === 'array' && node.items && Array.isArray(value)) {
-    return value.map(item => uint64NumbersAsStrings(node.items as Record<string, unknown>, item));
+    return value.map((item) => uint64NumbersAsStrings(node.items as Record<string, unknown>, item));
   }
   if ((node.dataType === 'uint64' || node.dataType === 'sint64') && typeof value === 'number') return String(value);
   return value;
@@ -112,7 +117,7 @@ function expectSummary(decoded: Record<string, unknown>, summary: Record<string,
   }
 }
 
-describe.each(['pos-mainchain-default', 'lisk-core-devnet'])('genesis/%s', network => {
+describe.each(['pos-mainchain-default', 'lisk-core-devnet'])('genesis/%s', (network) => {
   const dir = `genesis/${network}`;
   const blob = loadBinaryFixture(`${dir}/genesis_block.blob`);
   const expected = loadJsonFixture<GenesisExpectation>(`${dir}/expected.json`);
@@ -166,9 +171,9 @@ describe.each(['pos-mainchain-default', 'lisk-core-devnet'])('genesis/%s', netwo
     const assets = block.assets.all();
     const encoded = block.assets.encoded();
     expect(assets).toHaveLength(expected.numberOfAssets);
-    expect(assets.map(asset => asset.module)).toEqual(expected.assetModules);
+    expect(assets.map((asset) => asset.module)).toEqual(expected.assetModules);
     for (const [module, count] of Object.entries(expected.assetsPerModule)) {
-      expect(assets.filter(asset => asset.module === module)).toHaveLength(count);
+      expect(assets.filter((asset) => asset.module === module)).toHaveLength(count);
     }
     assets.forEach((asset, i) => {
       const want = expected.assets[asset.module] as AssetExpectation;
@@ -180,7 +185,7 @@ describe.each(['pos-mainchain-default', 'lisk-core-devnet'])('genesis/%s', netwo
       expect(toHex(sha256(Buffer.concat([Buffer.from([0]), bytes])))).toBe(want.leafHash);
 
       // genesis_assets.json: its JSON encodes to exactly the asset data (no entry → empty data).
-      const entry = assetsFile.assets.find(candidate => candidate.module === asset.module);
+      const entry = assetsFile.assets.find((candidate) => candidate.module === asset.module);
       expect(want.matchesGenesisAssetsJson).toBe(true);
       if (!entry) {
         expect(asset.data.length).toBe(0);
@@ -229,7 +234,7 @@ describe('chains/dev genesis block', () => {
   });
 
   it('holds the assets of genesis_assets.json', () => {
-    expect(block.assets.all().map(asset => asset.module)).toEqual(assetsFile.assets.map(asset => asset.module));
+    expect(block.assets.all().map((asset) => asset.module)).toEqual(assetsFile.assets.map((asset) => asset.module));
     for (const entry of assetsFile.assets) {
       const data = block.assets.getAsset(entry.module) as Buffer;
       expect(encodeGenesisAssetJson(entry).equals(data)).toBe(true);

@@ -131,7 +131,7 @@ describe(SIGNED_FILE, () => {
     expect(cases).toHaveLength(32);
   });
 
-  forEachCase(SIGNED_FILE, cases, testCase => {
+  forEachCase(SIGNED_FILE, cases, (testCase) => {
     const chainID = hex(testCase.chainID);
     const bytes = hex(testCase.transactionBytes);
 
@@ -173,11 +173,13 @@ describe(SIGNED_FILE, () => {
       for (const signer of testCase.signers) {
         const position = keys.indexOf(signer.publicKey);
         expect(position).toBeGreaterThanOrEqual(0);
-        expect(verifyData(MESSAGE_TAG_TRANSACTION, chainID, signingBytes, tx.signatures[position] as Buffer, hex(signer.publicKey))).toBe(true);
+        expect(verifyData(MESSAGE_TAG_TRANSACTION, chainID, signingBytes, tx.signatures[position] as Buffer, hex(signer.publicKey))).toBe(
+          true,
+        );
       }
     } else {
       expect(tx.signatures).toHaveLength(1);
-      expect(testCase.signers.map(signer => signer.publicKey)).toEqual([testCase.senderPublicKey]);
+      expect(testCase.signers.map((signer) => signer.publicKey)).toEqual([testCase.senderPublicKey]);
       expect(verifyData(MESSAGE_TAG_TRANSACTION, chainID, signingBytes, tx.signatures[0] as Buffer, tx.senderPublicKey)).toBe(true);
       // A signature does not verify under another chain ID.
       const otherChain = Buffer.from(chainID);
@@ -202,7 +204,7 @@ describe(SIGNED_FILE, () => {
     expect(toHex(Transaction.fromJSON(json).bytes)).toBe(testCase.transactionBytes);
 
     // Fees: the client rule (lisk-transactions computeMinFee) and the node rule (1000 × size).
-    const emptySignatures = tx.signatures.filter(signature => signature.length === 0).length;
+    const emptySignatures = tx.signatures.filter((signature) => signature.length === 0).length;
     const feeOptions = { numberOfSignatures: tx.signatures.length - emptySignatures, numberOfEmptySignatures: emptySignatures };
     expect(computeMinFee(tx, feeOptions).toString()).toBe(testCase.minFee);
     expect((1000n * BigInt(tx.size)).toString()).toBe(testCase.minFeeFromSize);
@@ -219,7 +221,7 @@ describe(SIGNED_FILE, () => {
       const params = decodedParams as unknown as RegisterMultisignatureParams;
       const message = expectMemberSignaturesValid(tx, chainID, params);
       expect(toHex(message)).toBe(testCase.memberSigning.message);
-      expect(testCase.memberSigning.memberKeysInSignatureOrder.map(member => member.publicKey)).toEqual(
+      expect(testCase.memberSigning.memberKeysInSignatureOrder.map((member) => member.publicKey)).toEqual(
         [...params.mandatoryKeys, ...params.optionalKeys].map(toHex),
       );
     }
@@ -285,7 +287,7 @@ describe(REGISTRATION_FILE, () => {
     const params = codec.decode<RegisterMultisignatureParams>(paramsSchema, tx.params);
     expect(toHex(codec.encode(paramsSchema, params))).toBe(toHex(tx.params));
     expectMemberSignaturesValid(tx, chainID, params);
-    const memberKeys = new Set(Object.values(input.members).map(member => member.publicKey));
+    const memberKeys = new Set(Object.values(input.members).map((member) => member.publicKey));
     for (const key of [...params.mandatoryKeys, ...params.optionalKeys]) expect(memberKeys.has(toHex(key))).toBe(true);
   });
 });

@@ -71,10 +71,7 @@ const generatorFiles = readdirSync(fixturePath('codec'))
 describe('codec generator fixtures (lisk-sdk protocol-specs)', () => {
   it('finds all 32 generator files with their 75 cases (fixtures/README.md: 75/75)', () => {
     expect(generatorFiles).toHaveLength(32);
-    const total = generatorFiles.reduce(
-      (sum, name) => sum + loadJsonFixture<GeneratorFile<unknown>>(`codec/${name}`).testCases.length,
-      0,
-    );
+    const total = generatorFiles.reduce((sum, name) => sum + loadJsonFixture<GeneratorFile<unknown>>(`codec/${name}`).testCases.length, 0);
     expect(total).toBe(75);
   });
 
@@ -221,8 +218,7 @@ describe('protocol.md §1.5 all-types example (lisk-codec 0.5.0 output)', () => 
     k: [{ v: 63n }, { v: -64n }],
     z: 5,
   };
-  const full =
-    '08ac02100318ffffffffffffffffff0120012a02cafe32046c69736b38014204080012004a040180010052010152005a02087e5a02087f800105';
+  const full = '08ac02100318ffffffffffffffffff0120012a02cafe32046c69736b38014204080012004a040180010052010152005a02087e5a02087f800105';
 
   it('encodes, decodes and converts to JSON exactly', () => {
     const s = schema();

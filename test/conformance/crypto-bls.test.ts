@@ -78,8 +78,7 @@ function expectSignature(produce: () => Uint8Array, expected: unknown): void {
 }
 
 const LISK_RUNNERS: Record<string, Runner> = {
-  aggregate: ({ input }, expected) =>
-    expectSignature(() => aggregateSignatures((input as string[]).map(bytes)), expected),
+  aggregate: ({ input }, expected) => expectSignature(() => aggregateSignatures((input as string[]).map(bytes)), expected),
   create_agg_sig: ({ input }, expected) => {
     const result = createAggSig(
       (input.key_list as string[]).map(bytes),
@@ -93,17 +92,14 @@ const LISK_RUNNERS: Record<string, Runner> = {
     expect(hexOf(result.signature)).toBe(out.signature);
   },
   fast_aggregate_verify: ({ input }, expected) =>
-    expect(fastAggregateVerify((input.pubkeys as string[]).map(bytes), bytes(input.message), bytes(input.signature))).toBe(
-      expected,
-    ),
+    expect(fastAggregateVerify((input.pubkeys as string[]).map(bytes), bytes(input.message), bytes(input.signature))).toBe(expected),
   pop_prove: ({ input }, expected) => expectSignature(() => popProve(bytes(input)), expected),
   pop_verify: ({ input }, expected) => expect(popVerify(bytes(input.pk), bytes(input.proof))).toBe(expected),
   sign: ({ input }, expected) => expectSignature(() => blsSign(bytes(input.privkey), bytes(input.message)), expected),
   sign_bls: ({ input }, expected) =>
     expectSignature(() => signBLS(input.tag, bytes(input.netId), bytes(input.message), bytes(input.sk)), expected),
   sk_to_pk: ({ input }, expected) => expectSignature(() => blsPublicKeyFromSecretKey(bytes(input)), expected),
-  verify: ({ input }, expected) =>
-    expect(blsVerify(bytes(input.pubkey), bytes(input.message), bytes(input.signature))).toBe(expected),
+  verify: ({ input }, expected) => expect(blsVerify(bytes(input.pubkey), bytes(input.message), bytes(input.signature))).toBe(expected),
   verify_agg_sig: ({ input }, expected) =>
     expect(
       verifyAggSig(
@@ -116,9 +112,7 @@ const LISK_RUNNERS: Record<string, Runner> = {
       ),
     ).toBe(expected),
   verify_bls: ({ input }, expected) =>
-    expect(verifyBLS(input.tag, bytes(input.netId), bytes(input.message), bytes(input.signature), bytes(input.pk))).toBe(
-      expected,
-    ),
+    expect(verifyBLS(input.tag, bytes(input.netId), bytes(input.message), bytes(input.signature), bytes(input.pk))).toBe(expected),
   verify_weighted_agg_sig: ({ input }, expected) =>
     expect(
       verifyWeightedAggSig(
@@ -137,9 +131,9 @@ const LISK_RUNNERS: Record<string, Runner> = {
 const ETH2_RUNNERS: Record<string, Runner> = {
   aggregate: LISK_RUNNERS.aggregate!,
   aggregate_verify: ({ input }, expected) =>
-    expect(
-      aggregateVerify((input.pubkeys as string[]).map(bytes), (input.messages as string[]).map(bytes), bytes(input.signature)),
-    ).toBe(expected),
+    expect(aggregateVerify((input.pubkeys as string[]).map(bytes), (input.messages as string[]).map(bytes), bytes(input.signature))).toBe(
+      expected,
+    ),
   fast_aggregate_verify: LISK_RUNNERS.fast_aggregate_verify!,
   sign: LISK_RUNNERS.sign!,
   verify: LISK_RUNNERS.verify!,

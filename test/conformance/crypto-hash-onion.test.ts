@@ -36,9 +36,7 @@ describe(FILE, () => {
   });
   fixture.revealChain.forEach((testCase, index) => {
     it(`reveal #${index} is ${testCase.isValidSuccessor ? '' : 'not '}a valid successor`, () => {
-      expect(isValidSeedRevealSuccessor(hex(testCase.previousReveal), hex(testCase.nextReveal))).toBe(
-        testCase.isValidSuccessor,
-      );
+      expect(isValidSeedRevealSuccessor(hex(testCase.previousReveal), hex(testCase.nextReveal))).toBe(testCase.isValidSuccessor);
     });
   });
   it('records its cases', () => {

@@ -78,7 +78,7 @@ describe('merkle/update_leaves_fixtures.json', () => {
     const values = input.values.map(hex);
     const updateValues = input.updateValues.map(hex);
     // Fixture note: indexes are hex strings of LIP 0031 node indexes, size is a decimal string.
-    const indexes = input.proof.indexes.map(index => Number(`0x${index}`));
+    const indexes = input.proof.indexes.map((index) => Number(`0x${index}`));
     const size = Number(input.proof.size);
     const siblingHashes = input.proof.siblingHashes.map(hex);
 
@@ -91,7 +91,7 @@ describe('merkle/update_leaves_fixtures.json', () => {
     // The proof holds for the old leaves at those indexes ...
     // A leaf's node index is 2^height + its position.
     const leafCount = 2 ** treeHeight(size);
-    const oldLeaves = indexes.map(index => values[index - leafCount] as Buffer);
+    const oldLeaves = indexes.map((index) => values[index - leafCount] as Buffer);
     expect(verifyDataBlock(oldLeaves, { size, idxs: indexes, siblingHashes }, tree.root)).toBe(true);
     // ... and gives the new root for the new ones.
     expect(toHex(calculateRootFromUpdateData(updateValues, { size, indexes, siblingHashes }))).toBe(output.finalMerkleRoot);
@@ -107,9 +107,11 @@ describe('merkle/update_leaves_fixtures.json', () => {
 });
 
 describe('protocol.md §6.1 RMT examples', () => {
-  const leaves = [1, 2, 3, 4, 5].map(byte => Buffer.from([byte]));
+  const leaves = [1, 2, 3, 4, 5].map((byte) => Buffer.from([byte]));
   const leafHash = (data: Buffer): string =>
-    createHash('sha256').update(Buffer.concat([Buffer.from([0]), data])).digest('hex');
+    createHash('sha256')
+      .update(Buffer.concat([Buffer.from([0]), data]))
+      .digest('hex');
   const root = 'b2165c86fbfb34fa51840bb6ba3d5ce0d7dc31f2e605b5ba62c98fa86ff6746d';
 
   it('roots of 5 and 3 leaves', () => {
@@ -190,20 +192,20 @@ function buildTree(input: Pick<SmtInput, 'keys' | 'values' | 'deleteKeys'>, keyL
 function proofToJson(proof: SmtProof): ProofJson {
   return {
     siblingHashes: proof.siblingHashes.map(toHex),
-    queries: proof.queries.map(query => ({ bitmap: toHex(query.bitmap), key: toHex(query.key), value: toHex(query.value) })),
+    queries: proof.queries.map((query) => ({ bitmap: toHex(query.bitmap), key: toHex(query.key), value: toHex(query.value) })),
   };
 }
 
 function proofFromJson(proof: ProofJson): SmtProof {
   return {
     siblingHashes: proof.siblingHashes.map(hex),
-    queries: proof.queries.map(query => ({ bitmap: hex(query.bitmap), key: hex(query.key), value: hex(query.value) })),
+    queries: proof.queries.map((query) => ({ bitmap: hex(query.bitmap), key: hex(query.key), value: hex(query.value) })),
   };
 }
 
 /** A copy of `proof` with one byte of its first sibling hash flipped. */
 function withTamperedSibling(proof: SmtProof): SmtProof {
-  const siblingHashes = proof.siblingHashes.map(hash => Buffer.from(hash));
+  const siblingHashes = proof.siblingHashes.map((hash) => Buffer.from(hash));
   (siblingHashes[0] as Buffer)[0] ^= 0x01;
   return { siblingHashes, queries: proof.queries };
 }
@@ -264,12 +266,12 @@ describe('merkle/smt/smt_non_inclusion_proof_fixtures.json', () => {
     expect(toHex(calculateRoot(stored))).toBe(output.merkleRoot);
 
     // Each query proves exactly what the tree holds for its key.
-    const present = queryKeys.map(key => tree.get(root, key) !== undefined);
+    const present = queryKeys.map((key) => tree.get(root, key) !== undefined);
     stored.queries.forEach((query, i) => {
       expect(isInclusionProofForQueryKey(queryKeys[i] as Buffer, query)).toBe(present[i]);
     });
     expect(verifyInclusionProof(queryKeys, stored, root, 32)).toBe(present.every(Boolean));
-    expect(verifyNonInclusionProof(queryKeys, stored, root, 32)).toBe(present.every(p => !p));
+    expect(verifyNonInclusionProof(queryKeys, stored, root, 32)).toBe(present.every((p) => !p));
     if (stored.siblingHashes.length > 0) expect(verify(queryKeys, withTamperedSibling(stored), root, 32)).toBe(false);
   });
 });
@@ -293,7 +295,7 @@ describe('merkle/smt/rust_smt_vectors.json', () => {
   let ran = 0;
   afterAll(() => recordCases(file, ran));
 
-  data.trees.forEach(vector => {
+  data.trees.forEach((vector) => {
     it(`tree ${vector.name}`, () => {
       expect(toHex(buildTree({ ...vector, deleteKeys: [] }).root)).toBe(vector.root);
       ran += 1;
@@ -326,23 +328,27 @@ describe('merkle/smt/rust_smt_remove_keys_vectors.json', () => {
   const data = loadJsonFixture<{ keyLength: number; cases: Case[] }>(file);
   expect(data.keyLength).toBe(32);
   expect(data.cases).toHaveLength(4);
-  forEachCase(file, data.cases.map(c => ({ ...c, description: c.name })), vector => {
-    const { tree, root } = buildTree({ ...vector, deleteKeys: [] });
-    expect(toHex(root)).toBe(vector.root);
-    const queryKeys = vector.queryKeys.map(hex);
-    const proof = tree.prove(root, queryKeys);
-    expect(proof.siblingHashes.map(toHex)).toEqual(vector.siblingHashes);
-    expect(verifyInclusionProof(queryKeys, proof, root, 32)).toBe(true);
+  forEachCase(
+    file,
+    data.cases.map((c) => ({ ...c, description: c.name })),
+    (vector) => {
+      const { tree, root } = buildTree({ ...vector, deleteKeys: [] });
+      expect(toHex(root)).toBe(vector.root);
+      const queryKeys = vector.queryKeys.map(hex);
+      const proof = tree.prove(root, queryKeys);
+      expect(proof.siblingHashes.map(toHex)).toEqual(vector.siblingHashes);
+      expect(verifyInclusionProof(queryKeys, proof, root, 32)).toBe(true);
 
-    // Upstream: drop the first floor(n/2) keys; the reduced proof must verify for the rest.
-    const cut = Math.floor(queryKeys.length / 2);
-    const reduced = removeKeysFromProof(proof, queryKeys.slice(0, cut));
-    const remaining = queryKeys.slice(cut);
-    expect(reduced.queries.map(query => toHex(query.key))).toEqual(vector.queryKeys.slice(cut));
-    expect(verifyInclusionProof(remaining, reduced, root, 32)).toBe(true);
-    // It is exactly the proof the tree gives for the remaining keys.
-    expect(proofToJson(reduced)).toEqual(proofToJson(tree.prove(root, remaining)));
-  });
+      // Upstream: drop the first floor(n/2) keys; the reduced proof must verify for the rest.
+      const cut = Math.floor(queryKeys.length / 2);
+      const reduced = removeKeysFromProof(proof, queryKeys.slice(0, cut));
+      const remaining = queryKeys.slice(cut);
+      expect(reduced.queries.map((query) => toHex(query.key))).toEqual(vector.queryKeys.slice(cut));
+      expect(verifyInclusionProof(remaining, reduced, root, 32)).toBe(true);
+      // It is exactly the proof the tree gives for the remaining keys.
+      expect(proofToJson(reduced)).toEqual(proofToJson(tree.prove(root, remaining)));
+    },
+  );
 });
 
 describe('protocol.md §4.5 event SMT example', () => {
@@ -369,11 +375,7 @@ describe('protocol.md §4.5 event SMT example', () => {
     key.writeUInt32BE((index << 2) + position, 8);
     return { key, value: sha(event) };
   };
-  const leaves = [
-    leaf(txTopic, 3, 0, transferEvent),
-    leaf(address, 3, 1, transferEvent),
-    leaf(txTopic, 4, 0, resultEvent),
-  ];
+  const leaves = [leaf(txTopic, 3, 0, transferEvent), leaf(address, 3, 1, transferEvent), leaf(txTopic, 4, 0, resultEvent)];
   const root = 'a4b34ef944c218d17e68da26bd3ebf003741a292233b06bf9013aa643804c98f';
 
   it('leaves', () => {

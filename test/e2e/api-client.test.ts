@@ -16,7 +16,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { freePort, startBasaltNode, stopProcess, waitFor, waitForHeight, type NodeProcess } from '../support/node-process.js';
 import { Transaction } from '../../src/chain/transaction.js';
-import { addressFromPublicKey, ed25519KeyPairFromPassphrase, encodeLisk32, MESSAGE_TAG_TRANSACTION, verifyData } from '../../src/crypto/index.js';
+import {
+  addressFromPublicKey,
+  ed25519KeyPairFromPassphrase,
+  encodeLisk32,
+  MESSAGE_TAG_TRANSACTION,
+  verifyData,
+} from '../../src/crypto/index.js';
 
 // config/devnet/DEV_PASSPHRASES.md, "Funded accounts": public, devnet only.
 const ACCOUNTS_PASSPHRASE =
@@ -53,11 +59,14 @@ async function rpc(port: number, method: string, params?: unknown): Promise<Json
 }
 
 /** A raw WebSocket that collects what it receives. */
-async function openSocket(port: number, headers: Record<string, string> = {}): Promise<{ socket: WebSocket; received: string[]; next: () => Promise<string> }> {
+async function openSocket(
+  port: number,
+  headers: Record<string, string> = {},
+): Promise<{ socket: WebSocket; received: string[]; next: () => Promise<string> }> {
   const socket = new WebSocket(`ws://127.0.0.1:${port}/rpc-ws`, { headers });
   const received: string[] = [];
   let wake: (() => void) | undefined;
-  socket.on('message', data => {
+  socket.on('message', (data) => {
     received.push(String(data));
     wake?.();
   });
@@ -71,7 +80,7 @@ async function openSocket(port: number, headers: Record<string, string> = {}): P
     const deadline = Date.now() + 10_000;
     while (received.length <= cursor) {
       if (Date.now() > deadline) throw new Error('no WebSocket message within 10 s');
-      await new Promise<void>(resolve => {
+      await new Promise<void>((resolve) => {
         wake = resolve;
         setTimeout(resolve, 100);
       });
@@ -90,10 +99,10 @@ function firstEvent<T>(client: APIClient, event: string, accept: (data: unknown)
       done = true;
       reject(new Error(`no matching ${event} within ${timeoutMs} ms`));
     }, timeoutMs);
-    client.subscribe(event, data => {
+    client.subscribe(event, (data) => {
       if (done) return;
       accept(data).then(
-        value => {
+        (value) => {
           if (value === undefined || done) return;
           done = true;
           clearTimeout(timer);
@@ -119,7 +128,10 @@ describe('@liskhq/lisk-api-client against a running devnet node', () => {
     dataPath = mkdtempSync(join(tmpdir(), 'basalt-api-client-'));
     port = await freePort();
     const configFile = join(dataPath, 'override.json');
-    writeFileSync(configFile, JSON.stringify({ rpc: { modes: ['ipc', 'ws', 'http'], allowedMethods: [], accessControlAllowOrigin: ALLOWED_ORIGIN } }));
+    writeFileSync(
+      configFile,
+      JSON.stringify({ rpc: { modes: ['ipc', 'ws', 'http'], allowedMethods: [], accessControlAllowOrigin: ALLOWED_ORIGIN } }),
+    );
     node = startBasaltNode(['--data-path', join(dataPath, 'node'), '--api-port', String(port), '--config', configFile]);
     await waitForHeight(port, 2, 60_000, { output: node.output });
     ws = await createWSClient(`ws://127.0.0.1:${port}/rpc-ws`);
@@ -135,7 +147,7 @@ describe('@liskhq/lisk-api-client against a running devnet node', () => {
 
   it('connects over WS and IPC: init read the metadata, the schemas and the node info', async () => {
     for (const client of [ws, ipc]) {
-      expect(client.metadata.map(module => module.name)).toEqual(
+      expect(client.metadata.map((module) => module.name)).toEqual(
         expect.arrayContaining(['auth', 'dynamicReward', 'fee', 'interoperability', 'pos', 'random', 'token', 'validators']),
       );
       expect(Object.keys(client.schema).sort()).toEqual(['asset', 'block', 'event', 'header', 'standardEvent', 'transaction']);
@@ -192,21 +204,25 @@ describe('@liskhq/lisk-api-client against a running devnet node', () => {
     const decoded = Transaction.fromBytes(bytes);
     expect(decoded.id.toString('hex')).toBe(signed.id);
     const signature = decoded.signatures[0] as Buffer;
-    expect(verifyData(MESSAGE_TAG_TRANSACTION, Buffer.from(CHAIN_ID, 'hex'), decoded.signingBytes(), signature, sender.publicKey)).toBe(true);
+    expect(verifyData(MESSAGE_TAG_TRANSACTION, Buffer.from(CHAIN_ID, 'hex'), decoded.signingBytes(), signature, sender.publicKey)).toBe(
+      true,
+    );
 
     const includedOverWs = firstEvent(
       ws,
       'chain_newBlock',
-      async data => {
+      async (data) => {
         const { height } = (data as { blockHeader: { height: number } }).blockHeader;
-        const block = (await ws.block.getByHeight(height)) as unknown as { transactions: { id: string; params: Record<string, unknown> }[] };
-        const transaction = block.transactions.find(tx => tx.id === signed.id);
+        const block = (await ws.block.getByHeight(height)) as unknown as {
+          transactions: { id: string; params: Record<string, unknown> }[];
+        };
+        const transaction = block.transactions.find((tx) => tx.id === signed.id);
         return transaction === undefined ? undefined : { height, transaction };
       },
       60_000,
     );
     const heightsOverIpc: number[] = [];
-    ipc.subscribe('chain_newBlock', data => void heightsOverIpc.push((data as { blockHeader: { height: number } }).blockHeader.height));
+    ipc.subscribe('chain_newBlock', (data) => void heightsOverIpc.push((data as { blockHeader: { height: number } }).blockHeader.height));
 
     expect(await ws.transaction.send(signed)).toEqual({ transactionId: signed.id });
     const { height, transaction } = await includedOverWs;
@@ -219,9 +235,12 @@ describe('@liskhq/lisk-api-client against a running devnet node', () => {
     expect(stored.params.amount).toBe(100_000_000n);
     // The client decodes event data with the metadata schemas; the fee module's transfer to the
     // generator is in the same block, so look for ours among the transfers.
-    const events = (await ws.event.get(height, { module: 'token', name: 'transfer' })) as unknown as { data: Record<string, unknown>; topics: string[] }[];
-    const ours = events.filter(event => event.topics[0] === `04${signed.id}` && event.data.recipientAddress === recipientAddress);
-    expect(ours.map(event => event.data)).toEqual([{ senderAddress, recipientAddress, tokenID: LSK, amount: '100000000', result: 0 }]);
+    const events = (await ws.event.get(height, { module: 'token', name: 'transfer' })) as unknown as {
+      data: Record<string, unknown>;
+      topics: string[];
+    }[];
+    const ours = events.filter((event) => event.topics[0] === `04${signed.id}` && event.data.recipientAddress === recipientAddress);
+    expect(ours.map((event) => event.data)).toEqual([{ senderAddress, recipientAddress, tokenID: LSK, amount: '100000000', result: 0 }]);
     const balance = (address: string) => ws.invoke('token_getBalance', { address, tokenID: LSK }) as Promise<{ availableBalance: string }>;
     expect((await balance(recipientAddress)).availableBalance).toBe((INITIAL_BALANCE + 100_000_000n).toString());
     expect((await balance(senderAddress)).availableBalance).toBe((INITIAL_BALANCE - 100_000_000n - 1_000_000n).toString());
@@ -238,8 +257,12 @@ describe('@liskhq/lisk-api-client against a running devnet node', () => {
     const expected = names.filter(sensitiveByIssue);
     expect(disabled).toEqual(expected);
     // The rule is not vacuous on this node: these are registered and refused.
-    expect(expected).toEqual(expect.arrayContaining(['system_getMetricsReport', ...[...RANDOM_HASH_ONION].map(name => `random_${name}`)]));
-    expect(names).toEqual(expect.arrayContaining(['system_getNodeInfo', 'system_getMetadata', 'system_getSchema', 'random_isSeedRevealValid']));
+    expect(expected).toEqual(
+      expect.arrayContaining(['system_getMetricsReport', ...[...RANDOM_HASH_ONION].map((name) => `random_${name}`)]),
+    );
+    expect(names).toEqual(
+      expect.arrayContaining(['system_getNodeInfo', 'system_getMetadata', 'system_getSchema', 'random_isSeedRevealValid']),
+    );
     // Through the client the refusal is an Error with the node's message.
     await expect(ws.invoke('random_getHashOnionSeeds')).rejects.toThrow('Requested method or namespace is disabled in node config.');
   });
@@ -250,7 +273,10 @@ describe('@liskhq/lisk-api-client against a running devnet node', () => {
       expect(missing?.code).toBe(-32001);
       expect(missing?.message).toMatch(/^No block at height 10000000 \(the tip is at \d+\)\.$/);
       expect((await rpc(port, 'token_getBalance', { address: 'lsk1', tokenID: LSK })).error?.code).toBe(-32602);
-      expect((await rpc(port, 'chain_getBlockByHeight', { height: -1 })).error).toEqual({ code: -32602, message: 'Invalid params: params.height: must be >= 0' });
+      expect((await rpc(port, 'chain_getBlockByHeight', { height: -1 })).error).toEqual({
+        code: -32602,
+        message: 'Invalid params: params.height: must be >= 0',
+      });
       // The client turns error objects into Errors carrying the message (it reads `data` or `message`).
       await expect(ws.invoke('chain_getBlockByHeight', { height: 10_000_000 })).rejects.toThrow('No block at height 10000000');
       await expect(ipc.invoke('chain_getBlockByHeight', { height: 10_000_000 })).rejects.toThrow('No block at height 10000000');
@@ -275,7 +301,7 @@ describe('@liskhq/lisk-api-client against a running devnet node', () => {
         ]),
       );
       const answers = (await response.json()) as JsonRpcAnswer[];
-      expect(answers.map(answer => [answer.id, answer.error?.code ?? 'ok'])).toEqual([
+      expect(answers.map((answer) => [answer.id, answer.error?.code ?? 'ok'])).toEqual([
         ['a', 'ok'],
         ['b', -32601],
         ['c', 'ok'],
@@ -292,14 +318,20 @@ describe('@liskhq/lisk-api-client against a running devnet node', () => {
       const raw = await openSocket(port);
       raw.socket.send(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'subscribe', params: { topics: ['chain_newBlock'] } }));
       expect(JSON.parse(await raw.next())).toEqual({ jsonrpc: '2.0', id: 7, result: { subscribed: ['chain_newBlock'] } });
-      const event = JSON.parse(await waitFor('a chain_newBlock notification', async () => raw.received.find(text => text.includes('"method":"chain_newBlock"')), 15_000)) as {
+      const event = JSON.parse(
+        await waitFor(
+          'a chain_newBlock notification',
+          async () => raw.received.find((text) => text.includes('"method":"chain_newBlock"')),
+          15_000,
+        ),
+      ) as {
         method: string;
         params: { blockHeader: { height: number } };
       };
       expect(event).toMatchObject({ jsonrpc: '2.0', method: 'chain_newBlock' });
       expect(event).not.toHaveProperty('id');
       raw.socket.send(JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'unsubscribe', params: { topics: ['chain_newBlock'] } }));
-      expect(await waitFor('the unsubscribe answer', async () => raw.received.find(text => text.includes('"id":8')), 10_000)).toBe(
+      expect(await waitFor('the unsubscribe answer', async () => raw.received.find((text) => text.includes('"id":8')), 10_000)).toBe(
         '{"jsonrpc":"2.0","id":8,"result":{"unsubscribed":["chain_newBlock"]}}',
       );
       raw.socket.close();
@@ -339,14 +371,14 @@ describe('@liskhq/lisk-api-client against a running devnet node', () => {
 
     it('slow WS clients: closed with 1008 once their backlog passes the limit', async () => {
       const raw = await openSocket(port);
-      const closed = new Promise<number>(resolve => raw.socket.on('close', code => resolve(code)));
+      const closed = new Promise<number>((resolve) => raw.socket.on('close', (code) => resolve(code)));
       let closeCode: number | undefined;
-      void closed.then(code => (closeCode = code));
+      void closed.then((code) => (closeCode = code));
       // Stop reading, then ask for much more than the 4 MiB backlog allowed (metadata is tens of kB).
       raw.socket.pause();
       for (let i = 0; i < 600 && closeCode === undefined && raw.socket.readyState === WebSocket.OPEN; i += 1) {
         raw.socket.send(JSON.stringify({ jsonrpc: '2.0', id: i, method: 'system_getMetadata' }));
-        if (i % 50 === 49) await new Promise(resolve => setTimeout(resolve, 20));
+        if (i % 50 === 49) await new Promise((resolve) => setTimeout(resolve, 20));
       }
       raw.socket.resume();
       expect(await closed).toBe(1008);

@@ -86,7 +86,7 @@ describe('the legacy module on the default devnet (real node)', () => {
     await waitFor('inclusion', async () => rpc<{ id: string }>(port, 'chain_getTransactionByID', { id }), 90_000);
     const tip = (await rpc<NodeInfo>(port, 'system_getNodeInfo')).height;
     const blocks = await rpc<BlockJSON[]>(port, 'chain_getBlocksByHeightBetween', { from: Math.max(1, tip - 20), to: tip });
-    const block = blocks.find(candidate => candidate.transactions.some(tx => tx.id === id));
+    const block = blocks.find((candidate) => candidate.transactions.some((tx) => tx.id === id));
     expect(block).toBeDefined();
     return (block as BlockJSON).header.height;
   }
@@ -95,7 +95,7 @@ describe('the legacy module on the default devnet (real node)', () => {
   async function transactionEvents(height: number, id: string): Promise<EventJSON[]> {
     const events = await rpc<EventJSON[]>(port, 'chain_getEvents', { height });
     // Topic 0 of a transaction's events: 0x04 ‖ transaction ID (lisk-sdk EVENT_TOPIC_TRANSACTION_EXECUTION).
-    return events.filter(event => event.topics[0] === `04${id}`);
+    return events.filter((event) => event.topics[0] === `04${id}`);
   }
 
   beforeAll(async () => {
@@ -121,17 +121,21 @@ describe('the legacy module on the default devnet (real node)', () => {
       120_000,
     );
     const seconds = (Date.now() - startedAt) / 1000;
-    console.info(`devnet: first finalized block ${seconds.toFixed(1)} s after the process started (tip height ${first.height}, finalized ${first.finalizedHeight})`);
+    console.info(
+      `devnet: first finalized block ${seconds.toFixed(1)} s after the process started (tip height ${first.height}, finalized ${first.finalizedHeight})`,
+    );
     // 7 init validators with weight 1 (precommit threshold 5) on 3 s blocks: about 10 blocks.
     expect(first.height).toBeLessThanOrEqual(12);
 
     // Block 1 holds the bootstrap: 8 key registrations and 8 self-stakes, all successful.
     const bootstrap = await rpc<{ module: string; command: string }[]>(port, 'chain_getTransactionsByHeight', { height: 1 });
-    expect(bootstrap.filter(tx => tx.module === 'legacy' && tx.command === 'registerKeys')).toHaveLength(8);
-    expect(bootstrap.filter(tx => tx.module === 'pos' && tx.command === 'stake')).toHaveLength(8);
+    expect(bootstrap.filter((tx) => tx.module === 'legacy' && tx.command === 'registerKeys')).toHaveLength(8);
+    expect(bootstrap.filter((tx) => tx.module === 'pos' && tx.command === 'stake')).toHaveLength(8);
     const events = await rpc<EventJSON[]>(port, 'chain_getEvents', { height: 1 });
-    expect(events.filter(event => event.name === 'keysRegistered')).toHaveLength(8);
-    expect(events.filter(event => event.name === 'commandExecutionResult').map(event => event.data)).toEqual(new Array(16).fill('0801'));
+    expect(events.filter((event) => event.name === 'keysRegistered')).toHaveLength(8);
+    expect(events.filter((event) => event.name === 'commandExecutionResult').map((event) => event.data)).toEqual(
+      new Array(16).fill('0801'),
+    );
 
     const validator = await rpc<{ name: string; isBanned: boolean }>(port, 'pos_getValidator', { address: LEGACY_VALIDATOR });
     expect(validator).toMatchObject({ name: 'basalt_dev_legacy', isBanned: true });
@@ -141,7 +145,17 @@ describe('the legacy module on the default devnet (real node)', () => {
 
   it('transaction:create legacy registerKeys --key-derivation-path=legacy --send: included, keysRegistered, unbanned', async () => {
     const created = await runOnPty(
-      ['transaction:create', 'legacy', 'registerKeys', String(FEE), '--key-derivation-path=legacy', '--send', '--json', '--data-path', dataPath],
+      [
+        'transaction:create',
+        'legacy',
+        'registerKeys',
+        String(FEE),
+        '--key-derivation-path=legacy',
+        '--send',
+        '--json',
+        '--data-path',
+        dataPath,
+      ],
       [
         ['Please enter passphrase: ', VALIDATORS_PASSPHRASE],
         ['Please enter: blsKey: ', legacyEntry.plain.blsKey],
@@ -161,7 +175,11 @@ describe('the legacy module on the default devnet (real node)', () => {
         fee: String(FEE),
         nonce: '0',
         senderPublicKey: legacyEntry.plain.generatorKey,
-        params: { blsKey: legacyEntry.plain.blsKey, proofOfPossession: legacyEntry.plain.blsProofOfPossession, generatorKey: legacyEntry.plain.generatorKey },
+        params: {
+          blsKey: legacyEntry.plain.blsKey,
+          proofOfPossession: legacyEntry.plain.blsProofOfPossession,
+          generatorKey: legacyEntry.plain.generatorKey,
+        },
         id,
       },
     });
@@ -170,7 +188,7 @@ describe('the legacy module on the default devnet (real node)', () => {
     const events = await transactionEvents(height, id);
     // The fee is locked before the command and settled after it (fee module); in between, the
     // keys and the legacy module's event (lisk-core register_keys.ts order).
-    expect(events.map(event => `${event.module}:${event.name}`)).toEqual([
+    expect(events.map((event) => `${event.module}:${event.name}`)).toEqual([
       'token:lock',
       'validators:generatorKeyRegistration',
       'validators:blsKeyRegistration',
@@ -181,14 +199,19 @@ describe('the legacy module on the default devnet (real node)', () => {
       'fee:generatorFeeProcessed',
       'legacy:commandExecutionResult',
     ]);
-    const registered = events.find(event => event.name === 'keysRegistered') as EventJSON;
+    const registered = events.find((event) => event.name === 'keysRegistered') as EventJSON;
     expect(decode<{ address: Buffer; generatorKey: Buffer; blsKey: Buffer }>(keysRegisteredDataSchema, registered)).toEqual({
       address: decodeLisk32(LEGACY_VALIDATOR),
       generatorKey: Buffer.from(legacyEntry.plain.generatorKey, 'hex'),
       blsKey: Buffer.from(legacyEntry.plain.blsKey, 'hex'),
     });
-    expect(registered.topics).toEqual([`04${id}`, decodeLisk32(LEGACY_VALIDATOR).toString('hex'), legacyEntry.plain.generatorKey, legacyEntry.plain.blsKey]);
-    expect(events.find(event => event.name === 'commandExecutionResult')?.data).toBe('0801');
+    expect(registered.topics).toEqual([
+      `04${id}`,
+      decodeLisk32(LEGACY_VALIDATOR).toString('hex'),
+      legacyEntry.plain.generatorKey,
+      legacyEntry.plain.blsKey,
+    ]);
+    expect(events.find((event) => event.name === 'commandExecutionResult')?.data).toBe('0801');
 
     const validator = await rpc<{ isBanned: boolean; selfStake: string }>(port, 'pos_getValidator', { address: LEGACY_VALIDATOR });
     expect(validator).toMatchObject({ isBanned: false, selfStake: '200000000000' });
@@ -197,7 +220,9 @@ describe('the legacy module on the default devnet (real node)', () => {
   }, 150_000);
 
   it('transaction:create legacy reclaimLSK --key-derivation-path=legacy --send moves the legacy balance', async () => {
-    const before = await rpc<{ legacyAddress: string; balance: string }>(port, 'legacy_getLegacyAccount', { publicKey: RECLAIMER_PUBLIC_KEY });
+    const before = await rpc<{ legacyAddress: string; balance: string }>(port, 'legacy_getLegacyAccount', {
+      publicKey: RECLAIMER_PUBLIC_KEY,
+    });
     expect(before).toEqual({ legacyAddress: RECLAIMER_LEGACY_ADDRESS, balance: LEGACY_BALANCE.toString() });
 
     const created = await runOnPty(
@@ -214,7 +239,7 @@ describe('the legacy module on the default devnet (real node)', () => {
 
     const height = await inclusionHeight(id);
     const events = await transactionEvents(height, id);
-    expect(events.map(event => `${event.module}:${event.name}`)).toEqual([
+    expect(events.map((event) => `${event.module}:${event.name}`)).toEqual([
       'token:lock',
       'token:unlock',
       'token:transfer',
@@ -225,13 +250,13 @@ describe('the legacy module on the default devnet (real node)', () => {
       'fee:generatorFeeProcessed',
       'legacy:commandExecutionResult',
     ]);
-    const reclaimed = events.find(event => event.name === 'accountReclaimed') as EventJSON;
+    const reclaimed = events.find((event) => event.name === 'accountReclaimed') as EventJSON;
     expect(decode<{ legacyAddress: Buffer; address: Buffer; amount: bigint }>(accountReclaimedDataSchema, reclaimed)).toEqual({
       legacyAddress: Buffer.from(RECLAIMER_LEGACY_ADDRESS, 'hex'),
       address: decodeLisk32(RECLAIMER),
       amount: LEGACY_BALANCE,
     });
-    expect(events.find(event => event.name === 'commandExecutionResult')?.data).toBe('0801');
+    expect(events.find((event) => event.name === 'commandExecutionResult')?.data).toBe('0801');
 
     const after = await rpc<{ balance: string }>(port, 'legacy_getLegacyAccount', { publicKey: RECLAIMER_PUBLIC_KEY });
     expect(after.balance).toBe('0');
@@ -247,7 +272,7 @@ describe('the legacy module on the default devnet (real node)', () => {
         if (tip < MINIMUM_CERTIFY_HEIGHT) return undefined;
         const blocks = await rpc<BlockJSON[]>(port, 'chain_getBlocksByHeightBetween', { from: MINIMUM_CERTIFY_HEIGHT, to: tip });
         return blocks
-          .filter(block => block.header.aggregateCommit.certificateSignature !== '')
+          .filter((block) => block.header.aggregateCommit.certificateSignature !== '')
           .sort((a, b) => a.header.height - b.header.height)[0];
       },
       240_000,

@@ -28,7 +28,7 @@ const ITERATIONS = 100_000;
 const PROXY_HEADER = 'x-forwarded-for';
 // A Core 3.x-style hashOnion {count, distance, hashes} for the delegate (§6.4); hashes[last] is the seed.
 const ONION_SEED = Buffer.from('0f1e2d3c4b5a69788796a5b4c3d2e1f0', 'hex');
-const HASH_ONION = { count: 1000, distance: 100, hashes: generateHashOnion(ONION_SEED, 1000, 100).map(hash => hash.toString('hex')) };
+const HASH_ONION = { count: 1000, distance: 100, hashes: generateHashOnion(ONION_SEED, 1000, 100).map((hash) => hash.toString('hex')) };
 
 interface Answer {
   status: number;
@@ -57,7 +57,7 @@ describe('legacy forging HTTP API (devnet)', () => {
   };
   const generatorEnabled = async (): Promise<boolean | undefined> => {
     const { status } = await rpc<{ status: { address: string; enabled: boolean }[] }>(rpcPort, 'generator_getStatus');
-    return status.find(entry => entry.address === LEGACY_ADDRESS)?.enabled;
+    return status.find((entry) => entry.address === LEGACY_ADDRESS)?.enabled;
   };
 
   beforeAll(async () => {
@@ -78,7 +78,10 @@ describe('legacy forging HTTP API (devnet)', () => {
                   encryptedPassphrase: encryptPassphraseV3(VALIDATORS_PASSPHRASE, PASSWORD, { iterations: ITERATIONS }),
                   hashOnion: HASH_ONION,
                 },
-                { publicKey: RECLAIM_PUBLIC_KEY, encryptedPassphrase: encryptPassphraseV3(RECLAIM_PASSPHRASE, PASSWORD, { iterations: ITERATIONS }) },
+                {
+                  publicKey: RECLAIM_PUBLIC_KEY,
+                  encryptedPassphrase: encryptPassphraseV3(RECLAIM_PASSPHRASE, PASSWORD, { iterations: ITERATIONS }),
+                },
               ],
             },
           },
@@ -99,7 +102,9 @@ describe('legacy forging HTTP API (devnet)', () => {
     );
     node = startBasaltNode(['--config', config, '--data-path', join(dir, 'data'), '--api-port', String(rpcPort)]);
     await waitForHeight(rpcPort, 1, 90_000, { output: node.output });
-    await waitFor('the legacy API', async () => (await call('GET', '/api/node/status')).status === 200 || undefined, 30_000, { output: node.output });
+    await waitFor('the legacy API', async () => (await call('GET', '/api/node/status')).status === 200 || undefined, 30_000, {
+      output: node.output,
+    });
   }, 150_000);
 
   afterAll(async () => {
@@ -150,8 +155,11 @@ describe('legacy forging HTTP API (devnet)', () => {
     expect(await forgingOf(LEGACY_PUBLIC_KEY)).toBe(true);
     expect(await generatorEnabled()).toBe(true);
     // The configured hash onion became the delegate's seed-reveal source (§3.5).
-    const { seeds } = await rpc<{ seeds: { address: string; seed: string; count: number; distance: number }[] }>(rpcPort, 'random_getHashOnionSeeds');
-    expect(seeds.find(entry => entry.address === LEGACY_ADDRESS)).toEqual({
+    const { seeds } = await rpc<{ seeds: { address: string; seed: string; count: number; distance: number }[] }>(
+      rpcPort,
+      'random_getHashOnionSeeds',
+    );
+    expect(seeds.find((entry) => entry.address === LEGACY_ADDRESS)).toEqual({
       address: LEGACY_ADDRESS,
       seed: ONION_SEED.toString('hex'),
       count: 1000,
@@ -239,7 +247,7 @@ describe('legacy forging HTTP API (devnet)', () => {
     expect(await generatorEnabled()).toBe(false);
     // The forging status in Core's terms, in the data dir, to be copied to another node (§5.8).
     const file = JSON.parse(readFileSync(join(dir, 'data', 'forger_info.json'), 'utf8')) as { forgerInfo: { address: string }[] };
-    expect(file.forgerInfo.map(entry => entry.address)).toContain(LEGACY_ADDRESS);
+    expect(file.forgerInfo.map((entry) => entry.address)).toContain(LEGACY_ADDRESS);
     expect(Object.keys(file.forgerInfo[0] as object)).toEqual(['address', 'height', 'maxHeightPrevoted', 'maxHeightPreviouslyForged']);
   });
 });

@@ -43,28 +43,41 @@ describe('basalt start (devnet defaults)', () => {
   });
 
   it('produces a block every block time and finalizes them', async () => {
-    const first = await waitFor('height 2', async () => {
-      const info = await rpc<Heights>(port, 'system_getNodeInfo');
-      return info.height >= 2 ? info : undefined;
-    }, 60_000);
-    const later = await waitFor('finality', async () => {
-      const info = await rpc<Heights>(port, 'system_getNodeInfo');
-      return info.finalizedHeight >= 1 && info.height >= first.height + 3 ? info : undefined;
-    }, 60_000);
+    const first = await waitFor(
+      'height 2',
+      async () => {
+        const info = await rpc<Heights>(port, 'system_getNodeInfo');
+        return info.height >= 2 ? info : undefined;
+      },
+      60_000,
+    );
+    const later = await waitFor(
+      'finality',
+      async () => {
+        const info = await rpc<Heights>(port, 'system_getNodeInfo');
+        return info.finalizedHeight >= 1 && info.height >= first.height + 3 ? info : undefined;
+      },
+      60_000,
+    );
     expect(later.height).toBeGreaterThan(first.height);
     const blocks = await rpc<{ header: { height: number; timestamp: number } }[]>(port, 'chain_getBlocksByHeightBetween', {
       from: later.height - 2,
       to: later.height,
     });
     // One block per 3 s slot: consecutive blocks sit in strictly later slots (protocol.md §9).
-    const slots = blocks.map(block => Math.floor(block.header.timestamp / 3));
+    const slots = blocks.map((block) => Math.floor(block.header.timestamp / 3));
     for (let i = 0; i < slots.length - 1; i += 1) expect(slots[i] as number).toBeGreaterThan(slots[i + 1] as number);
   });
 
   it('includes a transfer sent through the pool, with its events', async () => {
     const sender = ed25519KeyPairFromPassphrase(ACCOUNTS_PASSPHRASE, "m/44'/134'/0'");
     const recipient = decodeLisk32('lsks4hkwer2d588ee4joya3rca9tgb4whqo6vedxz');
-    const params = codec.encode(transferParamsSchema, { tokenID: TOKEN_ID, amount: 100_000_000n, recipientAddress: recipient, data: 'e2e' });
+    const params = codec.encode(transferParamsSchema, {
+      tokenID: TOKEN_ID,
+      amount: 100_000_000n,
+      recipientAddress: recipient,
+      data: 'e2e',
+    });
     const unsigned = new Transaction({
       module: 'token',
       command: 'transfer',
@@ -76,26 +89,32 @@ describe('basalt start (devnet defaults)', () => {
     });
     const signature = signData(MESSAGE_TAG_TRANSACTION, CHAIN_ID, unsigned.signingBytes(), sender.privateKey);
     const transaction = unsigned.withSignatures([signature]);
-    const { transactionId } = await rpc<{ transactionId: string }>(port, 'txpool_postTransaction', { transaction: transaction.bytes.toString('hex') });
+    const { transactionId } = await rpc<{ transactionId: string }>(port, 'txpool_postTransaction', {
+      transaction: transaction.bytes.toString('hex'),
+    });
     expect(transactionId).toBe(transaction.id.toString('hex'));
 
-    const included = await waitFor('inclusion', async () => {
-      try {
-        return await rpc<{ id: string }>(port, 'chain_getTransactionByID', { id: transactionId });
-      } catch {
-        return undefined;
-      }
-    }, 60_000);
+    const included = await waitFor(
+      'inclusion',
+      async () => {
+        try {
+          return await rpc<{ id: string }>(port, 'chain_getTransactionByID', { id: transactionId });
+        } catch {
+          return undefined;
+        }
+      },
+      60_000,
+    );
     expect(included.id).toBe(transactionId);
     const tip = await rpc<{ header: { height: number } }>(port, 'chain_getLastBlock');
     let found: { name: string; data: string }[] | undefined;
     for (let height = tip.header.height; height > 0 && !found; height -= 1) {
       const transactions = await rpc<{ id: string }[]>(port, 'chain_getTransactionsByHeight', { height });
-      if (transactions.some(tx => tx.id === transactionId)) found = await rpc(port, 'chain_getEvents', { height });
+      if (transactions.some((tx) => tx.id === transactionId)) found = await rpc(port, 'chain_getEvents', { height });
     }
-    const names = (found ?? []).map(event => event.name);
+    const names = (found ?? []).map((event) => event.name);
     expect(names).toContain('transfer');
-    expect(found?.find(event => event.name === 'commandExecutionResult')?.data).toBe('0801');
+    expect(found?.find((event) => event.name === 'commandExecutionResult')?.data).toBe('0801');
   });
 
   it('refuses a second node on the same data dir', async () => {
@@ -108,10 +127,14 @@ describe('basalt start (devnet defaults)', () => {
     const before = await rpc<Heights & { lastBlockID: string }>(port, 'system_getNodeInfo');
     expect(await stopProcess(node.child)).toBe(0);
     node = start();
-    const after = await waitFor('the restarted node to grow', async () => {
-      const info = await rpc<Heights>(port, 'system_getNodeInfo');
-      return info.height > before.height ? info : undefined;
-    }, 60_000);
+    const after = await waitFor(
+      'the restarted node to grow',
+      async () => {
+        const info = await rpc<Heights>(port, 'system_getNodeInfo');
+        return info.height > before.height ? info : undefined;
+      },
+      60_000,
+    );
     const old = await rpc<{ header: { id: string } }>(port, 'chain_getBlockByHeight', { height: before.height });
     expect(old.header.id).toBe(before.lastBlockID);
     expect(after.finalizedHeight).toBeGreaterThanOrEqual(before.finalizedHeight);

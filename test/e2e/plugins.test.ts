@@ -69,21 +69,25 @@ describe('the hello example as a plugin of a running node', () => {
 
   it('registers the custom module, its endpoints and the plugin methods and event', async () => {
     const client = ws as APIClient;
-    const helloMetadata = client.metadata.find(module => module.name === 'hello') as unknown as {
+    const helloMetadata = client.metadata.find((module) => module.name === 'hello') as unknown as {
       commands: { name: string }[];
       events: { name: string }[];
       endpoints: { name: string }[];
       stores: unknown[];
     };
-    expect(helloMetadata.commands.map(command => command.name)).toEqual(['createHello']);
-    expect(helloMetadata.events.map(event => event.name)).toEqual(['newHello']);
-    expect(helloMetadata.endpoints.map(endpoint => endpoint.name)).toEqual(['getHello', 'getHelloCounter']);
+    expect(helloMetadata.commands.map((command) => command.name)).toEqual(['createHello']);
+    expect(helloMetadata.events.map((event) => event.name)).toEqual(['newHello']);
+    expect(helloMetadata.endpoints.map((endpoint) => endpoint.name)).toEqual(['getHello', 'getHelloCounter']);
     expect(helloMetadata.stores).toHaveLength(2);
     const endpoints = (await client.invoke('app_getRegisteredEndpoints')) as string[];
-    expect(endpoints).toEqual(expect.arrayContaining(['hello_getHello', 'hello_getHelloCounter', 'helloFeed_getLatestHellos', 'helloFeed_clearHistory']));
+    expect(endpoints).toEqual(
+      expect.arrayContaining(['hello_getHello', 'hello_getHelloCounter', 'helloFeed_getLatestHellos', 'helloFeed_clearHistory']),
+    );
     expect(await client.invoke('app_getRegisteredEvents')).toContain('helloFeed_newHello');
     // The stored config points at the plugin file by an absolute path, so a restart from anywhere finds it.
-    const stored = JSON.parse(readFileSync(join(dataPath, 'config', 'config.json'), 'utf8')) as { plugins: { helloFeed: { path: string } } };
+    const stored = JSON.parse(readFileSync(join(dataPath, 'config', 'config.json'), 'utf8')) as {
+      plugins: { helloFeed: { path: string } };
+    };
     expect(stored.plugins.helloFeed.path).toBe(join(ROOT, 'examples/hello/plugin.ts'));
   });
 
@@ -91,8 +95,8 @@ describe('the hello example as a plugin of a running node', () => {
     const client = ws as APIClient;
     const overWs: FeedEntry[] = [];
     const overIpc: FeedEntry[] = [];
-    client.subscribe('helloFeed_newHello', data => void overWs.push(data as unknown as FeedEntry));
-    (ipc as APIClient).subscribe('helloFeed_newHello', data => void overIpc.push(data as unknown as FeedEntry));
+    client.subscribe('helloFeed_newHello', (data) => void overWs.push(data as unknown as FeedEntry));
+    (ipc as APIClient).subscribe('helloFeed_newHello', (data) => void overIpc.push(data as unknown as FeedEntry));
     expect(await client.invoke('hello_getHelloCounter')).toEqual({ counter: '0' });
 
     const transaction = await client.transaction.create(
@@ -102,39 +106,59 @@ describe('the hello example as a plugin of a running node', () => {
     expect(await client.transaction.send(transaction)).toEqual({ transactionId: transaction.id });
 
     hello = await waitFor('helloFeed_newHello over WS', async () => overWs[0], 60_000, { output: node?.output });
-    expect(hello).toEqual({ height: expect.any(Number), transactionID: transaction.id, senderAddress, message: 'Hello from the api-client' });
+    expect(hello).toEqual({
+      height: expect.any(Number),
+      transactionID: transaction.id,
+      senderAddress,
+      message: 'Hello from the api-client',
+    });
     await waitFor('helloFeed_newHello over IPC', async () => overIpc[0], 10_000);
     expect(overIpc).toEqual([hello]);
 
     // The module's own event, in the block, decoded by the client with the module's metadata.
-    const events = (await client.event.get(hello.height, { module: 'hello' })) as unknown as { name: string; data: unknown; topics: string[] }[];
-    const newHello = events.filter(event => event.name === 'newHello');
-    expect(newHello.map(event => event.data)).toEqual([{ senderAddress, message: 'Hello from the api-client' }]);
+    const events = (await client.event.get(hello.height, { module: 'hello' })) as unknown as {
+      name: string;
+      data: unknown;
+      topics: string[];
+    }[];
+    const newHello = events.filter((event) => event.name === 'newHello');
+    expect(newHello.map((event) => event.data)).toEqual([{ senderAddress, message: 'Hello from the api-client' }]);
     expect(newHello[0]?.topics[0]).toBe(`04${transaction.id}`);
-    expect(events.find(event => event.name === 'commandExecutionResult')?.data).toEqual({ success: true });
+    expect(events.find((event) => event.name === 'commandExecutionResult')?.data).toEqual({ success: true });
     const block = (await client.block.getByHeight(hello.height)) as unknown as { transactions: { id: string; params: unknown }[] };
-    expect(block.transactions.find(tx => tx.id === transaction.id)?.params).toEqual({ message: 'Hello from the api-client' });
+    expect(block.transactions.find((tx) => tx.id === transaction.id)?.params).toEqual({ message: 'Hello from the api-client' });
 
     expect(await client.invoke('hello_getHello', { address: senderAddress })).toEqual({ message: 'Hello from the api-client', count: 1 });
     expect(await (ipc as APIClient).invoke('hello_getHelloCounter')).toEqual({ counter: '1' });
     expect(await client.invoke('helloFeed_getLatestHellos', { limit: 5 })).toEqual({ hellos: [hello] });
   });
 
-  it('answers the custom module\'s errors with standard codes', async () => {
+  it("answers the custom module's errors with standard codes", async () => {
     const nobody = encodeLisk32(Buffer.alloc(20, 7));
     expect((await rpc(port, 'hello_getHello', { address: nobody })).error).toEqual({ code: -32001, message: `No hello from ${nobody}.` });
-    expect((await rpc(port, 'hello_getHello', {})).error).toEqual({ code: -32602, message: "Invalid params: params: must have required property 'address'" });
-    expect((await rpc(port, 'helloFeed_getLatestHellos', { limit: 0 })).error).toEqual({ code: -32602, message: 'Invalid params: params.limit: must be >= 1' });
+    expect((await rpc(port, 'hello_getHello', {})).error).toEqual({
+      code: -32602,
+      message: "Invalid params: params: must have required property 'address'",
+    });
+    expect((await rpc(port, 'helloFeed_getLatestHellos', { limit: 0 })).error).toEqual({
+      code: -32602,
+      message: 'Invalid params: params.limit: must be >= 1',
+    });
     // The module's verify (config blacklist) keeps a bad hello out of the pool.
     const bad = await (ws as APIClient).transaction.create(
       { module: 'hello', command: 'createHello', fee: '1000000', params: { message: 'an illegalWord1 here' } },
       sender.privateKey.toString('hex'),
     );
-    await expect((ws as APIClient).transaction.send(bad)).rejects.toThrow('The hello message contains the blacklisted word "illegalword1".');
+    await expect((ws as APIClient).transaction.send(bad)).rejects.toThrow(
+      'The hello message contains the blacklisted word "illegalword1".',
+    );
   });
 
-  it('refuses the plugin\'s sensitive method unless rpc.allowedMethods names it, after a restart with --overwrite-config', async () => {
-    expect((await rpc(port, 'helloFeed_clearHistory')).error).toEqual({ code: -32002, message: 'Requested method or namespace is disabled in node config.' });
+  it("refuses the plugin's sensitive method unless rpc.allowedMethods names it, after a restart with --overwrite-config", async () => {
+    expect((await rpc(port, 'helloFeed_clearHistory')).error).toEqual({
+      code: -32002,
+      message: 'Requested method or namespace is disabled in node config.',
+    });
     // The example config allows random: its sensitive hash-onion methods answer.
     expect((await rpc(port, 'random_hasHashOnion', { address: senderAddress })).error).toBeUndefined();
 
@@ -162,7 +186,10 @@ describe('the hello example as a plugin of a running node', () => {
     node = startNode(['--config', opened, '--overwrite-config', '--data-path', dataPath, '--api-port', String(port)]);
     await waitForHeight(port, hello.height + 1, node);
     // Chain state of the custom module survived; the plugin refilled its feed from the stored events.
-    expect((await rpc(port, 'hello_getHello', { address: senderAddress })).result).toEqual({ message: 'Hello from the api-client', count: 1 });
+    expect((await rpc(port, 'hello_getHello', { address: senderAddress })).result).toEqual({
+      message: 'Hello from the api-client',
+      count: 1,
+    });
     expect((await rpc(port, 'helloFeed_getLatestHellos')).result).toEqual({ hellos: [hello] });
     expect((await rpc(port, 'helloFeed_clearHistory')).result).toEqual({ cleared: 1 });
     expect((await rpc(port, 'helloFeed_getLatestHellos')).result).toEqual({ hellos: [] });

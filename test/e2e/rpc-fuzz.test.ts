@@ -38,8 +38,23 @@ const int = (n: number): number => Math.floor(random() * n);
 const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
 
 const METHODS = [
-  'test_echo', 'test_sum', 'test_secret', 'other_secret', 'test_missing', 'test_badHex', 'test_crash', 'test_crashAsync',
-  'test_bigint', 'test_nothing', 'test_raw', 'test_big', 'chain_getBlockByHeight', 'subscribe', '', '_', 'a_b_c',
+  'test_echo',
+  'test_sum',
+  'test_secret',
+  'other_secret',
+  'test_missing',
+  'test_badHex',
+  'test_crash',
+  'test_crashAsync',
+  'test_bigint',
+  'test_nothing',
+  'test_raw',
+  'test_big',
+  'chain_getBlockByHeight',
+  'subscribe',
+  '',
+  '_',
+  'a_b_c',
 ];
 const STRINGS = ['', 'a', '2.0', '1.0', 'null', '__proto__', 'constructor', '\u0000', '\ud800', 'é€😀', '"', '\\', '</script>'];
 
@@ -80,13 +95,7 @@ function validRequest(): Record<string, unknown> {
   const request: Record<string, unknown> = { jsonrpc: '2.0', method: pick(METHODS) };
   if (random() < 0.8) request.id = pick([int(1e6), randomString(), null]);
   if (random() < 0.7) {
-    request.params = pick([
-      { a: int(10) - 3, b: int(10) - 3 },
-      { height: int(100) },
-      { size: int(4096) },
-      { ms: int(3) },
-      randomValue(1),
-    ]);
+    request.params = pick([{ a: int(10) - 3, b: int(10) - 3 }, { height: int(100) }, { size: int(4096) }, { ms: int(3) }, randomValue(1)]);
   }
   return request;
 }
@@ -148,7 +157,9 @@ function nextCase(): FuzzCase {
   else if (kind < 70) body = JSON.stringify(randomValue(0));
   else if (kind < 78) body = randomBytes();
   else if (kind < 92) {
-    body = JSON.stringify(Array.from({ length: int(MAX_BATCH + 4) }, () => (random() < 0.5 ? validRequest() : random() < 0.5 ? nearRequest() : randomValue(1))));
+    body = JSON.stringify(
+      Array.from({ length: int(MAX_BATCH + 4) }, () => (random() < 0.5 ? validRequest() : random() < 0.5 ? nearRequest() : randomValue(1))),
+    );
   } else if (kind < 96) {
     const depth = 1 + int(5_000);
     body = pick(['[', '{"a":']).repeat(depth);
@@ -231,7 +242,10 @@ describe(`RPC fuzz over HTTP (${REQUESTS} requests, seed ${SEED})`, () => {
       expect(statuses.get(200) ?? 0).toBeGreaterThan(REQUESTS / 2);
 
       // Still serving, and correctly.
-      const after = await fetch(url, { method: 'POST', body: '{"jsonrpc":"2.0","id":"after","method":"test_sum","params":{"a":20,"b":22}}' });
+      const after = await fetch(url, {
+        method: 'POST',
+        body: '{"jsonrpc":"2.0","id":"after","method":"test_sum","params":{"a":20,"b":22}}',
+      });
       expect(await after.text()).toBe('{"jsonrpc":"2.0","id":"after","result":42}');
 
       // The heap must not keep what requests allocated. The bound is loose on purpose: without

@@ -35,9 +35,11 @@ interface StateEntry {
 // Real answers of a lisk-sdk 6.1.0 node (test/fixtures/chains/dev): what the api-client's init decodes.
 const metadata = loadJsonFixture<{ modules: unknown[] }>('chains/dev/metadata.json');
 const schema = loadJsonFixture<Record<string, unknown>>('chains/dev/schema.json');
-const nodeInfo = (loadJsonFixture<{ global: StateEntry[] }>('chains/dev/final_state.json').global.find(
-  (entry) => entry.method === 'system_getNodeInfo',
-) as StateEntry).result as Record<string, unknown>;
+const nodeInfo = (
+  loadJsonFixture<{ global: StateEntry[] }>('chains/dev/final_state.json').global.find(
+    (entry) => entry.method === 'system_getNodeInfo',
+  ) as StateEntry
+).result as Record<string, unknown>;
 const blocks = new Map<number, BlockLine>();
 for (const line of readFileSync(join(ROOT, 'test/fixtures/chains/dev/blocks.ndjson'), 'utf8').split('\n')) {
   if (line === '') continue;
@@ -160,7 +162,10 @@ describe('with @liskhq/lisk-api-client createIPCClient', () => {
 
   it('invokes methods and decodes a real block with the metadata it fetched', async () => {
     expect(await client.invoke('test_sum', { a: 2, b: 40 })).toBe(42);
-    expect(await client.invoke('test_echo', { text: 'héllo', nested: { list: [1, 2] } })).toEqual({ text: 'héllo', nested: { list: [1, 2] } });
+    expect(await client.invoke('test_echo', { text: 'héllo', nested: { list: [1, 2] } })).toEqual({
+      text: 'héllo',
+      nested: { list: [1, 2] },
+    });
     expect(await client.invoke('test_raw')).toEqual({ cached: true });
     expect(await client.invoke('test_nothing')).toEqual({});
 
@@ -260,13 +265,13 @@ describe('wire framing with raw zeromq sockets', () => {
     expect(await ask(['{not json'])).toEqual([
       '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the request is not valid JSON."}}',
     ]);
-    expect(await ask(['[{"jsonrpc":"2.0","id":1,"method":"test_sum","params":{"a":1,"b":2}},{"jsonrpc":"2.0","id":2,"method":"test_raw"}]'])).toEqual([
-      '[{"jsonrpc":"2.0","id":1,"result":3},{"jsonrpc":"2.0","id":2,"result":{"cached":true}}]',
-    ]);
+    expect(
+      await ask(['[{"jsonrpc":"2.0","id":1,"method":"test_sum","params":{"a":1,"b":2}},{"jsonrpc":"2.0","id":2,"method":"test_raw"}]']),
+    ).toEqual(['[{"jsonrpc":"2.0","id":1,"result":3},{"jsonrpc":"2.0","id":2,"result":{"cached":true}}]']);
     expect(await ask(['{"jsonrpc":"2.0","id":1,', '"method":"test_raw"}'])).toEqual([MULTI_FRAME_REQUEST_RESPONSE]);
   });
 
-  it('sends nothing for a notification: the next answer is the next request\'s', async () => {
+  it("sends nothing for a notification: the next answer is the next request's", async () => {
     await dealer.send('{"jsonrpc":"2.0","method":"test_echo","params":{"n":1}}');
     await dealer.send('{"jsonrpc":"2.0","method":"test_crash"}');
     expect(await ask(['{"jsonrpc":"2.0","id":9,"method":"test_echo","params":{"n":2}}'])).toEqual([

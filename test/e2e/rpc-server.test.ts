@@ -96,7 +96,9 @@ describe('RPC over HTTP: answers', () => {
   });
 
   it('answers a batch with an array and a notification-only message with 204 and no body', async () => {
-    const batch = await post('[{"jsonrpc":"2.0","id":1,"method":"test_echo"},{"jsonrpc":"2.0","method":"test_echo"},{"jsonrpc":"2.0","id":2,"method":"x_y"}]');
+    const batch = await post(
+      '[{"jsonrpc":"2.0","id":1,"method":"test_echo"},{"jsonrpc":"2.0","method":"test_echo"},{"jsonrpc":"2.0","id":2,"method":"x_y"}]',
+    );
     expect(await batch.json()).toEqual([
       { jsonrpc: '2.0', id: 1, result: {} },
       { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'Method "x_y" not found.' } },
@@ -231,10 +233,17 @@ describe('RPC over HTTP: aborted requests', () => {
   });
 
   it('answers pipelined HTTP/1.1 requests to synchronous methods in order', async () => {
-    const bodies = ['{"jsonrpc":"2.0","id":1,"method":"test_sum","params":{"a":1,"b":1}}', '{"jsonrpc":"2.0","id":2,"method":"test_echo"}', '{'];
+    const bodies = [
+      '{"jsonrpc":"2.0","id":1,"method":"test_sum","params":{"a":1,"b":1}}',
+      '{"jsonrpc":"2.0","id":2,"method":"test_echo"}',
+      '{',
+    ];
     const requests = bodies.map((body) => `POST /rpc HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n${body}`).join('');
     const raw = await rawExchange(requests, 300);
-    const answers = raw.split('HTTP/1.1 200 OK\r\n').slice(1).map((part) => part.slice(part.indexOf('\r\n\r\n') + 4));
+    const answers = raw
+      .split('HTTP/1.1 200 OK\r\n')
+      .slice(1)
+      .map((part) => part.slice(part.indexOf('\r\n\r\n') + 4));
     expect(answers).toEqual([
       '{"jsonrpc":"2.0","id":1,"result":2}',
       '{"jsonrpc":"2.0","id":2,"result":{}}',
@@ -252,7 +261,11 @@ describe('RPC over HTTP: aborted requests', () => {
 
 describe('RpcServer: listening and modes', () => {
   it('rejects start() with a clear error when the port is taken, and binds nothing', async () => {
-    const second = new RpcServer({ modes: ['http'], host: LOOPBACK, port: server.port, allowedMethods: [] }, buildTestRegistry(), silentLogger);
+    const second = new RpcServer(
+      { modes: ['http'], host: LOOPBACK, port: server.port, allowedMethods: [] },
+      buildTestRegistry(),
+      silentLogger,
+    );
     await expect(second.start()).rejects.toThrow(`The RPC server cannot listen on ${LOOPBACK}:${server.port}: the port is in use`);
     await second.stop();
     const response = await post('{"jsonrpc":"2.0","id":1,"method":"test_echo"}');

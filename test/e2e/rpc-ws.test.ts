@@ -120,7 +120,11 @@ describe('RPC over WebSocket: requests', () => {
     expect(await client.ask('{"jsonrpc":"2.0","id":1,"method":"test_sum","params":{"a":2,"b":3}}')).toBe(
       '{"jsonrpc":"2.0","id":1,"result":5}',
     );
-    expect(await client.ask('[{"jsonrpc":"2.0","id":"a","method":"test_echo"},{"jsonrpc":"2.0","method":"test_echo"},{"jsonrpc":"2.0","id":"b","method":"test_secret"}]')).toBe(
+    expect(
+      await client.ask(
+        '[{"jsonrpc":"2.0","id":"a","method":"test_echo"},{"jsonrpc":"2.0","method":"test_echo"},{"jsonrpc":"2.0","id":"b","method":"test_secret"}]',
+      ),
+    ).toBe(
       '[{"jsonrpc":"2.0","id":"a","result":{}},{"jsonrpc":"2.0","id":"b","error":{"code":-32002,"message":"Requested method or namespace is disabled in node config."}}]',
     );
     expect(JSON.parse(await client.ask('not json'))).toEqual({
@@ -129,7 +133,9 @@ describe('RPC over WebSocket: requests', () => {
       error: { code: -32700, message: 'Parse error: the request is not valid JSON.' },
     });
     expect(JSON.parse(await client.ask('[]')).error.code).toBe(-32600);
-    expect(JSON.parse(await client.ask(JSON.stringify(Array(6).fill({ jsonrpc: '2.0', id: 1, method: 'test_echo' })))).error.code).toBe(-32600);
+    expect(JSON.parse(await client.ask(JSON.stringify(Array(6).fill({ jsonrpc: '2.0', id: 1, method: 'test_echo' })))).error.code).toBe(
+      -32600,
+    );
     expect(JSON.parse(await client.ask('{"jsonrpc":"2.0","id":1,"method":"test_echo","params":[]}')).error.code).toBe(-32600);
     expect(JSON.parse(await client.ask('{"jsonrpc":"2.0","id":1,"method":"test_missing"}')).error.code).toBe(-32001);
     // Binary frames are read as UTF-8 text too.
@@ -168,10 +174,22 @@ describe('RPC over WebSocket: subscriptions', () => {
 
   it.each([
     ['no params', '{"jsonrpc":"2.0","id":1,"method":"subscribe"}', 'params.topics: must be a non-empty array of event names or prefixes.'],
-    ['no topics', '{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{}}', 'params.topics: must be a non-empty array of event names or prefixes.'],
-    ['empty topics', '{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"topics":[]}}', 'params.topics: must be a non-empty array of event names or prefixes.'],
+    [
+      'no topics',
+      '{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{}}',
+      'params.topics: must be a non-empty array of event names or prefixes.',
+    ],
+    [
+      'empty topics',
+      '{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"topics":[]}}',
+      'params.topics: must be a non-empty array of event names or prefixes.',
+    ],
     ['a number topic', '{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"topics":["a",7]}}', 'params.topics[1]: must be string.'],
-    ['a string for topics', '{"jsonrpc":"2.0","id":1,"method":"unsubscribe","params":{"topics":"chain"}}', 'params.topics: must be a non-empty array of event names or prefixes.'],
+    [
+      'a string for topics',
+      '{"jsonrpc":"2.0","id":1,"method":"unsubscribe","params":{"topics":"chain"}}',
+      'params.topics: must be a non-empty array of event names or prefixes.',
+    ],
   ])('answers -32602 to a malformed subscription (%s)', async (_name, request, message) => {
     const client = await Client.open(server.port);
     expect(JSON.parse(await client.ask(request))).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message } });

@@ -131,7 +131,12 @@ describe('validator tooling against a running devnet node', () => {
     expect(Object.keys(entry.plain)).toEqual(Object.keys(fixture.plain));
     expect(Object.keys(entry.encrypted)).toEqual(['ciphertext', 'mac', 'kdf', 'kdfparams', 'cipher', 'cipherparams', 'version']);
     const encrypted = entry.encrypted as unknown as EncryptedMessageObject;
-    expect(encrypted).toMatchObject({ kdf: 'argon2id', cipher: 'aes-128-gcm', version: '1', kdfparams: { parallelism: 4, iterations: 1, memorySize: 1024 } });
+    expect(encrypted).toMatchObject({
+      kdf: 'argon2id',
+      cipher: 'aes-128-gcm',
+      version: '1',
+      kdfparams: { parallelism: 4, iterations: 1, memorySize: 1024 },
+    });
 
     const plaintext = await decryptMessageWithPassword(encrypted, PASSWORD);
     const decrypted = codec.decode<Record<string, Buffer>>(plainGeneratorKeysSchema, plaintext);
@@ -143,7 +148,13 @@ describe('validator tooling against a running devnet node', () => {
   });
 
   it('keys:import sends the encrypted keys to the running node', async () => {
-    const before = await basalt(['endpoint:invoke', 'generator_hasKeys', JSON.stringify({ address: leftOut.address }), '--data-path', dataPath]);
+    const before = await basalt([
+      'endpoint:invoke',
+      'generator_hasKeys',
+      JSON.stringify({ address: leftOut.address }),
+      '--data-path',
+      dataPath,
+    ]);
     expect(before.code).toBe(0);
     expect(JSON.parse(before.stdout)).toEqual({ hasKey: false });
 
@@ -152,10 +163,16 @@ describe('validator tooling against a running devnet node', () => {
     expect(imported.code).toBe(0);
     expect(imported.stdout).toBe('');
 
-    const after = await basalt(['endpoint:invoke', 'generator_hasKeys', JSON.stringify({ address: leftOut.address }), '--data-path', dataPath]);
+    const after = await basalt([
+      'endpoint:invoke',
+      'generator_hasKeys',
+      JSON.stringify({ address: leftOut.address }),
+      '--data-path',
+      dataPath,
+    ]);
     expect(JSON.parse(after.stdout)).toEqual({ hasKey: true });
     const all = await rpc<{ keys: { address: string; type: string; data: Record<string, unknown> }[] }>(port, 'generator_getAllKeys');
-    const stored = all.keys.find(key => key.address === leftOut.address);
+    const stored = all.keys.find((key) => key.address === leftOut.address);
     expect(stored?.type).toBe('encrypted');
     expect(stored?.data).not.toHaveProperty('mac');
   });
@@ -165,8 +182,8 @@ describe('validator tooling against a running devnet node', () => {
     expect(first.code).toBe(0);
     const before = (JSON.parse(first.stdout) as { info: { status: StatusEntry[] } }).info.status;
     // Keys without a status record are not listed (lisk-sdk getStatus); the node's own are, enabled.
-    expect(before.find(entry => entry.address === leftOut.address)).toBeUndefined();
-    expect(before.some(entry => entry.enabled)).toBe(true);
+    expect(before.find((entry) => entry.address === leftOut.address)).toBeUndefined();
+    expect(before.some((entry) => entry.enabled)).toBe(true);
 
     const tip = await waitFor(
       'a prevoted height',
@@ -176,13 +193,20 @@ describe('validator tooling against a running devnet node', () => {
       },
       90_000,
     );
-    const status = { address: leftOut.address, height: tip.height, maxHeightGenerated: tip.height, maxHeightPrevoted: tip.maxHeightPrevoted - 1 };
+    const status = {
+      address: leftOut.address,
+      height: tip.height,
+      maxHeightGenerated: tip.height,
+      maxHeightPrevoted: tip.maxHeightPrevoted - 1,
+    };
     const set = await basalt(['endpoint:invoke', 'generator_setStatus', JSON.stringify(status), '--data-path', dataPath]);
     expect(set.stderr).toBe('');
     expect(JSON.parse(set.stdout)).toEqual({});
 
     const second = await basalt(['generator:status', '--data-path', dataPath, '--pretty']);
-    const listed = (JSON.parse(second.stdout) as { info: { status: StatusEntry[] } }).info.status.find(entry => entry.address === leftOut.address);
+    const listed = (JSON.parse(second.stdout) as { info: { status: StatusEntry[] } }).info.status.find(
+      (entry) => entry.address === leftOut.address,
+    );
     expect(listed).toEqual({ ...status, generatorKey: '', blsKey: '', enabled: false });
 
     // A wrong password (from a pipe) changes nothing and says why.
@@ -199,7 +223,9 @@ describe('validator tooling against a running devnet node', () => {
     expect(enabled.transcript).toContain(`Enabled block generation for ${leftOut.address}`);
 
     const third = await basalt(['generator:status', '--data-path', dataPath]);
-    const now = (JSON.parse(third.stdout) as { info: { status: StatusEntry[] } }).info.status.find(entry => entry.address === leftOut.address);
+    const now = (JSON.parse(third.stdout) as { info: { status: StatusEntry[] } }).info.status.find(
+      (entry) => entry.address === leftOut.address,
+    );
     expect(now).toMatchObject({ enabled: true, generatorKey: leftOut.plain.generatorKey, blsKey: leftOut.plain.blsKey });
 
     const forged = await waitFor(
@@ -208,7 +234,7 @@ describe('validator tooling against a running devnet node', () => {
         const last = await rpc<{ header: Header }>(port, 'chain_getLastBlock');
         const from = Math.max(tip.height + 1, last.header.height - 20);
         const blocks = await rpc<{ header: Header }[]>(port, 'chain_getBlocksByHeightBetween', { from, to: last.header.height });
-        return blocks.find(block => block.header.generatorAddress === leftOut.address)?.header;
+        return blocks.find((block) => block.header.generatorAddress === leftOut.address)?.header;
       },
       150_000,
     );
@@ -221,7 +247,9 @@ describe('validator tooling against a running devnet node', () => {
     expect(disabled.code).toBe(0);
     expect(disabled.stdout).toBe(`Disabled block generation for ${leftOut.address}\n`);
     const status = await basalt(['generator:status', '--data-path', dataPath]);
-    const entry = (JSON.parse(status.stdout) as { info: { status: StatusEntry[] } }).info.status.find(item => item.address === leftOut.address);
+    const entry = (JSON.parse(status.stdout) as { info: { status: StatusEntry[] } }).info.status.find(
+      (item) => item.address === leftOut.address,
+    );
     expect(entry?.enabled).toBe(false);
     // The status written by its blocks stays for the next --use-status-value.
     expect(entry?.height).toBeGreaterThan(0);
@@ -258,7 +286,19 @@ describe('validator tooling against a running devnet node', () => {
   it('transaction:create with --params from a pipe-fed passphrase and --send is included too', async () => {
     const params = JSON.stringify({ tokenID: '0400000000000000', amount: 5, recipientAddress: RECIPIENT, data: '' });
     const sent = await basalt(
-      ['transaction:create', 'token', 'transfer', '1000000', '--params', params, '--key-derivation-path', "m/44'/134'/1'", '--send', '--data-path', dataPath],
+      [
+        'transaction:create',
+        'token',
+        'transfer',
+        '1000000',
+        '--params',
+        params,
+        '--key-derivation-path',
+        "m/44'/134'/1'",
+        '--send',
+        '--data-path',
+        dataPath,
+      ],
       `${ACCOUNTS_PASSPHRASE}\n`,
     );
     expect(sent.code).toBe(0);

@@ -65,8 +65,8 @@ describe('block production on the dev chain', () => {
     expect(chain.chainStore.finalizedHeight()).toBeGreaterThan(startHeight);
     expect(heights.maxHeightCertified).toBeGreaterThan(certifiedBefore);
     const certifying = [...Array(BLOCKS_TO_PRODUCE).keys()]
-      .map(i => chain.chainStore.getHeaderByHeight(startHeight + 1 + i))
-      .filter(header => header && header.aggregateCommit.certificateSignature.length > 0);
+      .map((i) => chain.chainStore.getHeaderByHeight(startHeight + 1 + i))
+      .filter((header) => header && header.aggregateCommit.certificateSignature.length > 0);
     expect(certifying.length).toBeGreaterThan(0);
   });
 

@@ -22,7 +22,11 @@ describe('chain endpoint caches across a fork switch', () => {
   beforeAll(async () => {
     forked = await forkedDevChain();
     chain = await openDevChain(forked);
-    const { methods } = createChainEndpoints({ chainStore: chain.chainStore, bft: chain.bft, engineState: () => chain.stateDb.engineReader });
+    const { methods } = createChainEndpoints({
+      chainStore: chain.chainStore,
+      bft: chain.bft,
+      engineState: () => chain.stateDb.engineReader,
+    });
     call = dispatcherFor(methods);
   }, 120_000);
 
@@ -48,9 +52,10 @@ describe('chain endpoint caches across a fork switch', () => {
     expect((await receiver.receive(blockA, chain.bft.slotTime(forked.slotB))).kind).toBe('applied');
     for (let i = 0; i < 2; i += 1) {
       expect((await call('chain_getLastBlock')).resultText).toBe(text(blockA));
-      for (const tx of transfersA) expect((await call('chain_getTransactionByID', { id: tx.id.toString('hex') })).resultText).toBe(text(tx));
+      for (const tx of transfersA)
+        expect((await call('chain_getTransactionByID', { id: tx.id.toString('hex') })).resultText).toBe(text(tx));
     }
-    const idsA = transfersA.map(tx => tx.id.toString('hex'));
+    const idsA = transfersA.map((tx) => tx.id.toString('hex'));
     expect((await call('chain_getTransactionsByIDs', { ids: idsA })).resultText).toBe(`[${transfersA.map(text).join(',')}]`);
     expect((await call('chain_getBlocksByIDs', { ids: [blockA.header.id.toString('hex')] })).resultText).toBe(`[${text(blockA)}]`);
 
@@ -62,7 +67,10 @@ describe('chain endpoint caches across a fork switch', () => {
     expect((await call('chain_getLastBlock')).resultText).toBe(text(blockB));
     expect((await call('chain_getBlockByHeight', { height })).resultText).toBe(text(blockB));
     for (const id of idsA) {
-      expect((await call('chain_getTransactionByID', { id })).error).toEqual({ code: -32001, message: `Transaction with ID ${id} does not exist.` });
+      expect((await call('chain_getTransactionByID', { id })).error).toEqual({
+        code: -32001,
+        message: `Transaction with ID ${id} does not exist.`,
+      });
     }
     expect((await call('chain_getTransactionsByIDs', { ids: idsA })).resultText).toBe('[]');
     expect((await call('chain_getBlocksByIDs', { ids: [blockA.header.id.toString('hex')] })).resultText).toBe('[]');

@@ -78,7 +78,7 @@ export async function forkedDevChain(): Promise<ForkedDevChain> {
       genesisConfig: config.genesis,
     });
     const candidates = (transactions: readonly Transaction[]) => ({
-      byAccount: new Map(transactions.map(tx => [tx.senderAddress().toString('hex'), [tx]])),
+      byAccount: new Map(transactions.map((tx) => [tx.senderAddress().toString('hex'), [tx]])),
       feePriority,
     });
     const blockA = (await generator.generate(keyA, base.bft.slotTime(slotA), candidates(transfersA))).block;
@@ -94,7 +94,7 @@ function nextSlotWithKey(chain: OpenChain, height: number, after: number): { slo
   const keypairs = devValidatorKeypairs();
   for (let slot = after + 1; slot < after + 200; slot += 1) {
     const { address } = chain.bft.generatorAtTimestamp(chain.stateDb.engineReader, height, chain.bft.slotTime(slot));
-    const keypair = keypairs.find(candidate => candidate.address.equals(address));
+    const keypair = keypairs.find((candidate) => candidate.address.equals(address));
     if (keypair) return { slot, keypair };
   }
   throw new Error(`No dev validator key for any slot after ${after}`);

@@ -85,7 +85,7 @@ describe('chain reads in the worker pool', () => {
     await same('chain_getBlocksByHeightBetween', { from: 0, to: finalized });
     expect(ran).toEqual([chainReadBlocks.name]);
 
-    const ids = [...Array(40).keys()].map(i => (chain.chainStore.getHeaderByHeight(tip - i * 10) as { id: Buffer }).id.toString('hex'));
+    const ids = [...Array(40).keys()].map((i) => (chain.chainStore.getHeaderByHeight(tip - i * 10) as { id: Buffer }).id.toString('hex'));
     await same('chain_getBlocksByIDs', { ids: ids.slice(0, 30) });
     // Stops at the first unknown ID, as lisk-sdk.
     const withUnknown = [...ids.slice(0, 12), 'ab'.repeat(32), ...ids.slice(12, 20)];
@@ -93,13 +93,15 @@ describe('chain reads in the worker pool', () => {
 
     for (const height of [2, 106, tip]) {
       const events = chain.chainStore.getEvents(height) ?? [];
-      const present = events.flatMap(event => eventSmtLeaves(event).map(leaf => leaf.key.toString('hex')));
+      const present = events.flatMap((event) => eventSmtLeaves(event).map((leaf) => leaf.key.toString('hex')));
       const queries = ['07'.repeat(12), ...present.slice(0, 3)];
       await same('chain_proveEvents', { height, queries });
     }
 
     const values = chain.env.openDB<Buffer, Buffer>('state.values', { keyEncoding: 'binary', encoding: 'binary' });
-    const stateKeys = [...values.getKeys({ limit: OFFLOAD_MIN_STATE_PROOF_KEYS + 2 })].map(key => smtKeyFromStateKey(key as Buffer).toString('hex'));
+    const stateKeys = [...values.getKeys({ limit: OFFLOAD_MIN_STATE_PROOF_KEYS + 2 })].map((key) =>
+      smtKeyFromStateKey(key as Buffer).toString('hex'),
+    );
     expect(stateKeys.length).toBeGreaterThanOrEqual(OFFLOAD_MIN_STATE_PROOF_KEYS);
     await same('state_prove', { queryKeys: [...stateKeys, '11'.repeat(38)] });
     expect(ran).toContain('chain-read-event-proof');
@@ -139,7 +141,11 @@ describe('chain reads in the worker pool', () => {
     // A request made while A was the tip, answered after A was reverted: the worker refuses it.
     expect(await pool.run(chainReadBlocks.name, { dataPath: forked.dataPath, tip: tipA, heights: [height] })).toEqual({ stale: true });
     const tipB = { height, id: blockB.header.id };
-    const answer = await pool.run<{ stale: false; texts: string[] }>(chainReadBlocks.name, { dataPath: forked.dataPath, tip: tipB, heights: [height] });
+    const answer = await pool.run<{ stale: false; texts: string[] }>(chainReadBlocks.name, {
+      dataPath: forked.dataPath,
+      tip: tipB,
+      heights: [height],
+    });
     expect(answer.texts).toEqual([JSON.stringify(blockB.toJSON())]);
   });
 });

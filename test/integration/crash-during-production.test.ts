@@ -32,7 +32,7 @@ interface RunningProcess {
 /** A node whose exit (code or signal) can be awaited: the kills below need both. */
 function startNode(dataPath: string, port: number): RunningProcess {
   const node = startBasaltNode(['--data-path', dataPath, '--api-port', String(port)]);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(resolve =>
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     node.child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   return { ...node, exited };
@@ -41,7 +41,7 @@ function startNode(dataPath: string, port: number): RunningProcess {
 /** The node's tip height, or undefined while it is not answering (starting, or killed). */
 const nodeHeight = (port: number): Promise<number | undefined> =>
   rpc<{ height: number }>(port, 'system_getNodeInfo').then(
-    info => info.height,
+    (info) => info.height,
     () => undefined,
   );
 
@@ -122,35 +122,39 @@ describe('SIGKILL during block production', () => {
     }
   }
 
-  it(`keeps a consistent, growing chain without double signing across ${RUNS} random kills`, async () => {
-    let tip = -1;
-    const tips: number[] = [];
-    for (let run = 0; run < RUNS; run += 1) {
-      // Start-up (tsx, config, genesis) takes 1-3 s, then a block every 3 s: kill anywhere in it.
-      const victim = startNode(dataPath, port);
-      await new Promise(resolve => setTimeout(resolve, 1000 + Math.floor(Math.random() * 8000)));
-      victim.child.kill('SIGKILL');
-      const ended = await victim.exited;
-      expect(ended.signal ?? ended.code, victim.output()).toBe('SIGKILL');
-      if (await hasChain(dataPath)) tip = Math.max(tip, await checkStore(`after kill ${run}`));
+  it(
+    `keeps a consistent, growing chain without double signing across ${RUNS} random kills`,
+    async () => {
+      let tip = -1;
+      const tips: number[] = [];
+      for (let run = 0; run < RUNS; run += 1) {
+        // Start-up (tsx, config, genesis) takes 1-3 s, then a block every 3 s: kill anywhere in it.
+        const victim = startNode(dataPath, port);
+        await new Promise((resolve) => setTimeout(resolve, 1000 + Math.floor(Math.random() * 8000)));
+        victim.child.kill('SIGKILL');
+        const ended = await victim.exited;
+        expect(ended.signal ?? ended.code, victim.output()).toBe('SIGKILL');
+        if (await hasChain(dataPath)) tip = Math.max(tip, await checkStore(`after kill ${run}`));
 
-      // The next start resumes from the killed store and produces on top of it.
-      const next = startNode(dataPath, port);
-      const deadline = Date.now() + 60_000;
-      while (((await nodeHeight(port)) ?? -1) <= tip) {
-        if (Date.now() > deadline || next.child.exitCode !== null) {
-          next.child.kill('SIGKILL');
-          throw new Error(`the restarted node did not grow past height ${tip}:\n${next.output()}`);
+        // The next start resumes from the killed store and produces on top of it.
+        const next = startNode(dataPath, port);
+        const deadline = Date.now() + 60_000;
+        while (((await nodeHeight(port)) ?? -1) <= tip) {
+          if (Date.now() > deadline || next.child.exitCode !== null) {
+            next.child.kill('SIGKILL');
+            throw new Error(`the restarted node did not grow past height ${tip}:\n${next.output()}`);
+          }
+          await new Promise((resolve) => setTimeout(resolve, 250));
         }
-        await new Promise(resolve => setTimeout(resolve, 250));
+        next.child.kill('SIGINT');
+        expect((await next.exited).code, next.output()).toBe(0);
+        const grown = await checkStore(`after restart ${run}`);
+        expect(grown).toBeGreaterThan(tip);
+        tip = grown;
+        tips.push(grown);
       }
-      next.child.kill('SIGINT');
-      expect((await next.exited).code, next.output()).toBe(0);
-      const grown = await checkStore(`after restart ${run}`);
-      expect(grown).toBeGreaterThan(tip);
-      tip = grown;
-      tips.push(grown);
-    }
-    expect(tips).toHaveLength(RUNS);
-  }, RUNS * 90_000 + 30_000);
+      expect(tips).toHaveLength(RUNS);
+    },
+    RUNS * 90_000 + 30_000,
+  );
 });

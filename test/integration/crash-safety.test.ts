@@ -22,18 +22,15 @@ describe('SIGKILL during replay', () => {
   });
   afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
-
   it(`reopens consistent after ${RUNS} random kills and ends on the reference roots`, async () => {
     const dataPath = join(workDir, 'data');
     const heightsAtKill: number[] = [];
     for (let run = 0; run < RUNS; run += 1) {
       // Process start-up takes ~1 s and genesis ~3 s; spread the kills over start-up, genesis and blocks.
       const { killed } = await runBasaltAndKill(devReplayArgs(dataPath), 1000 + Math.floor(Math.random() * 6000));
-      const chain = await openChain({ dataPath, config: devChainConfig(), genesisBlock: devGenesisBlock() }).catch(
-        (error: Error) => {
-          throw new Error(`store did not reopen after kill ${run}: ${error.message}`);
-        },
-      );
+      const chain = await openChain({ dataPath, config: devChainConfig(), genesisBlock: devGenesisBlock() }).catch((error: Error) => {
+        throw new Error(`store did not reopen after kill ${run}: ${error.message}`);
+      });
       try {
         const tipHeight = chain.chainStore.tipHeight();
         heightsAtKill.push(killed ? tipHeight : -1);

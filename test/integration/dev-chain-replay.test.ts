@@ -109,7 +109,9 @@ describe('replay of fixtures/chains/dev', () => {
       const recordedError = (call.result as { error?: { message: string } } | undefined)?.error;
       const want = recordedError ? { error: recordedError.message } : expected;
       if (JSON.stringify(outcome) !== JSON.stringify(want)) {
-        mismatches.push(`${call.method} ${JSON.stringify(call.params)}: got ${JSON.stringify(outcome).slice(0, 300)}, want ${JSON.stringify(want).slice(0, 300)}`);
+        mismatches.push(
+          `${call.method} ${JSON.stringify(call.params)}: got ${JSON.stringify(outcome).slice(0, 300)}, want ${JSON.stringify(want).slice(0, 300)}`,
+        );
       }
     }
     expect(mismatches).toEqual([]);
@@ -129,7 +131,7 @@ function endpointContext(chain: OpenChain, params: Record<string, unknown>) {
 }
 
 function findModuleEndpoint(chain: OpenChain, namespace: string, name: string): EndpointHandler | undefined {
-  return chain.modules.list.find(module => module.name === namespace)?.endpoints[name];
+  return chain.modules.list.find((module) => module.name === namespace)?.endpoints[name];
 }
 
 /** Calls like the RPC layer will: params validated against the request schema first. */

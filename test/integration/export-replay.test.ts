@@ -15,7 +15,6 @@ import { runBasalt } from '../support/cli.js';
 import { freePort, startBasaltNode, stopProcess, waitForHeight } from '../support/node-process.js';
 import { DEV_CHAIN_DIR, devBlockLines, devFinalState } from '../support/dev-chain.js';
 
-
 interface ExportLine {
   height: number;
   id: string;
@@ -25,8 +24,8 @@ interface ExportLine {
 function readExport(path: string): ExportLine[] {
   return readFileSync(path, 'utf8')
     .split('\n')
-    .filter(line => line !== '')
-    .map(line => JSON.parse(line) as ExportLine);
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as ExportLine);
 }
 
 describe('basalt blockchain:export', () => {
@@ -49,7 +48,12 @@ describe('basalt blockchain:export', () => {
     workDir = mkdtempSync(join(tmpdir(), 'basalt-export-'));
     devData = join(workDir, 'dev');
     const replayed = await runBasalt(
-      replayArgs(join(DEV_CHAIN_DIR, 'blocks.ndjson'), devData, join(DEV_CHAIN_DIR, 'genesis_block.blob'), join(DEV_CHAIN_DIR, 'config.json')),
+      replayArgs(
+        join(DEV_CHAIN_DIR, 'blocks.ndjson'),
+        devData,
+        join(DEV_CHAIN_DIR, 'genesis_block.blob'),
+        join(DEV_CHAIN_DIR, 'config.json'),
+      ),
     );
     expect(replayed.code).toBe(0);
   }, 120_000);
@@ -65,7 +69,7 @@ describe('basalt blockchain:export', () => {
     expect(JSON.parse(result.stdout)).toEqual({ from: 0, to: reference.length - 1, blocks: reference.length, output });
     const exported = readExport(output);
     expect(exported).toEqual(reference.map(({ height, id, blockHex }) => ({ height, id, blockHex })));
-    expect(readdirSync(workDir).filter(name => name.endsWith('.tmp'))).toEqual([]);
+    expect(readdirSync(workDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
   it('writes a height range, and refuses ranges and stores that do not exist', async () => {
@@ -73,7 +77,11 @@ describe('basalt blockchain:export', () => {
     const result = await runBasalt(['blockchain:export', '-d', devData, '-o', output, '--from', '1', '--to', '3']);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ from: 1, to: 3, blocks: 3, output });
-    expect(readExport(output)).toEqual(devBlockLines().slice(1, 4).map(({ height, id, blockHex }) => ({ height, id, blockHex })));
+    expect(readExport(output)).toEqual(
+      devBlockLines()
+        .slice(1, 4)
+        .map(({ height, id, blockHex }) => ({ height, id, blockHex })),
+    );
 
     const tip = devFinalState().tip.height;
     const refused = join(workDir, 'refused.ndjson');
@@ -108,7 +116,7 @@ describe('basalt blockchain:export', () => {
       const running = await runBasalt(['blockchain:export', '-d', dataPath, '-o', whileRunning]);
       expect(running.code).toBe(0);
       const runningLines = readExport(whileRunning);
-      expect(runningLines.map(line => line.height)).toEqual([...runningLines.keys()]);
+      expect(runningLines.map((line) => line.height)).toEqual([...runningLines.keys()]);
 
       expect(await stopProcess(node.child)).toBe(0);
 
@@ -116,10 +124,16 @@ describe('basalt blockchain:export', () => {
       expect((await runBasalt(['blockchain:export', '-d', dataPath, '-o', full])).code).toBe(0);
       const lines = readExport(full);
       expect(lines.slice(0, runningLines.length)).toEqual(runningLines);
-      const transactions = lines.slice(1).reduce((sum, line) => sum + Block.fromBytes(Buffer.from(line.blockHex, 'hex')).transactions.length, 0);
+      const transactions = lines
+        .slice(1)
+        .reduce((sum, line) => sum + Block.fromBytes(Buffer.from(line.blockHex, 'hex')).transactions.length, 0);
       expect(transactions).toBeGreaterThan(0);
 
-      const chain = await openChain({ dataPath, config: loadChainConfig(storedConfig), genesisBlock: Block.fromBytes(readFileSync(storedGenesis)) });
+      const chain = await openChain({
+        dataPath,
+        config: loadChainConfig(storedConfig),
+        genesisBlock: Block.fromBytes(readFileSync(storedGenesis)),
+      });
       let tip: { height: number; id: string; stateRoot: string };
       let runningTipRoot: string;
       try {

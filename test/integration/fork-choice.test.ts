@@ -35,7 +35,11 @@ const { chainID, maxTransactionsSize } = config.genesis;
 const keypairs = devValidatorKeypairs();
 
 /** A block with some header fields changed and signed again by its generator. */
-function resigned(block: Block, keypair: GeneratorKeypair, changes: Partial<Pick<BlockHeader, 'timestamp' | 'maxHeightPrevoted' | 'stateRoot'>>): Block {
+function resigned(
+  block: Block,
+  keypair: GeneratorKeypair,
+  changes: Partial<Pick<BlockHeader, 'timestamp' | 'maxHeightPrevoted' | 'stateRoot'>>,
+): Block {
   const unsigned = block.header.with(changes);
   const signature = signData(MESSAGE_TAG_BLOCK_HEADER, chainID, unsigned.signingBytes(), keypair.generatorPrivateKey);
   return new Block(unsigned.with({ signature }), block.transactions, block.assets);
@@ -63,7 +67,7 @@ function newGenerator(chain: OpenChain): BlockGenerator {
 function nextSlotWithKey(chain: OpenChain, height: number, after: number): { slot: number; keypair: GeneratorKeypair } {
   for (let slot = after + 1; slot < after + 200; slot += 1) {
     const { address } = chain.bft.generatorAtTimestamp(chain.stateDb.engineReader, height, chain.bft.slotTime(slot));
-    const keypair = keypairs.find(candidate => candidate.address.equals(address));
+    const keypair = keypairs.find((candidate) => candidate.address.equals(address));
     if (keypair) return { slot, keypair };
   }
   throw new Error(`No dev validator key for any slot after ${after}`);
@@ -75,8 +79,8 @@ function recorder(): { events: string[]; listener: BlockReceiverListener } {
   return {
     events,
     listener: {
-      blockApplied: processed => events.push(`applied ${processed.block.header.id.toString('hex')}`),
-      blockDeleted: block => events.push(`deleted ${block.header.id.toString('hex')}`),
+      blockApplied: (processed) => events.push(`applied ${processed.block.header.id.toString('hex')}`),
+      blockDeleted: (block) => events.push(`deleted ${block.header.id.toString('hex')}`),
       forkDetected: (block, status) => events.push(`forked ${block.header.id.toString('hex')} ${ForkStatus[status]}`),
     },
   };
@@ -121,7 +125,11 @@ describe('fork choice through the block-receive API', () => {
       const accounts = devAccounts();
       const transfer = (from: number, to: number): Transaction => {
         const sender = accounts[from] as (typeof accounts)[number];
-        return signedTransfer(sender, { nonce: accountNonce(base, sender.address), recipient: (accounts[to] as (typeof accounts)[number]).address }, chainID);
+        return signedTransfer(
+          sender,
+          { nonce: accountNonce(base, sender.address), recipient: (accounts[to] as (typeof accounts)[number]).address },
+          chainID,
+        );
       };
       transfersA = [transfer(0, 5), transfer(1, 6)];
       transferB = transfer(2, 7);
@@ -136,7 +144,8 @@ describe('fork choice through the block-receive API', () => {
     } finally {
       await base.close();
     }
-    for (const name of ['subject', 'winner-only', 'lisk61', 'concurrent']) cpSync(join(workDir, 'base'), join(workDir, name), { recursive: true });
+    for (const name of ['subject', 'winner-only', 'lisk61', 'concurrent'])
+      cpSync(join(workDir, 'base'), join(workDir, name), { recursive: true });
     subject = await openChain({ dataPath: join(workDir, 'subject'), config, genesisBlock: devGenesisBlock(), now });
     winnerOnly = await openChain({ dataPath: join(workDir, 'winner-only'), config, genesisBlock: devGenesisBlock(), now });
     clock = base.bft.slotTime(slotB) + 1;
@@ -155,12 +164,17 @@ describe('fork choice through the block-receive API', () => {
     expect(blockA.header.maxHeightPrevoted).toBe(blockB.header.maxHeightPrevoted);
     expect(keyA.address.equals(keyB.address)).toBe(false);
     expect(slotB).toBeGreaterThan(slotA);
-    expect(blockA.transactions.map(tx => tx.id.toString('hex'))).toEqual(transfersA.map(tx => tx.id.toString('hex')));
-    expect(blockB.transactions.map(tx => tx.id.toString('hex'))).toEqual([transferB.id.toString('hex')]);
+    expect(blockA.transactions.map((tx) => tx.id.toString('hex'))).toEqual(transfersA.map((tx) => tx.id.toString('hex')));
+    expect(blockB.transactions.map((tx) => tx.id.toString('hex'))).toEqual([transferB.id.toString('hex')]);
   });
 
   it('switches from a late tip to a competitor received in its slot, like a node that only saw the winner', async () => {
-    const receiver = new BlockReceiver({ processor: subject.processor, chainStore: subject.chainStore, clock: subject.bft, maxTransactionsSize });
+    const receiver = new BlockReceiver({
+      processor: subject.processor,
+      chainStore: subject.chainStore,
+      clock: subject.bft,
+      maxTransactionsSize,
+    });
     const { events, listener } = recorder();
     receiver.addListener(listener);
     const pool = new TransactionPool({
@@ -170,8 +184,8 @@ describe('fork choice through the block-receive API', () => {
     });
     const poolUpdates: Promise<unknown>[] = [];
     receiver.addListener({
-      blockApplied: processed => poolUpdates.push(pool.onNewBlock(processed.block)),
-      blockDeleted: block => poolUpdates.push(pool.onDeleteBlock(block)),
+      blockApplied: (processed) => poolUpdates.push(pool.onNewBlock(processed.block)),
+      blockDeleted: (block) => poolUpdates.push(pool.onDeleteBlock(block)),
     });
     const poolSettled = async (): Promise<void> => {
       await Promise.all(poolUpdates);
@@ -184,7 +198,7 @@ describe('fork choice through the block-receive API', () => {
     const applied = await receiver.receive(blockA, receivedLate);
     expect(applied.kind).toBe('applied');
     await poolSettled();
-    expect(pool.getAll().map(tx => tx.id.toString('hex'))).toEqual([transferB.id.toString('hex')]);
+    expect(pool.getAll().map((tx) => tx.id.toString('hex'))).toEqual([transferB.id.toString('hex')]);
 
     // Case 1: A again.
     expect(await receiver.receive(blockA, receivedLate + 1)).toEqual({ kind: 'kept', status: ForkStatus.IDENTICAL_BLOCK });
@@ -194,7 +208,11 @@ describe('fork choice through the block-receive API', () => {
     // Case 5: a competitor claiming a higher prevoted height belongs to a chain to sync to.
     const prevotedHigher = resigned(blockB, keyB, { maxHeightPrevoted: blockB.header.maxHeightPrevoted + 1 });
     expect(await receiver.receive(prevotedHigher, receivedLate + 1)).toEqual({ kind: 'needs-sync', status: ForkStatus.DIFFERENT_CHAIN });
-    expect(events).toEqual([`applied ${hexId(blockA)}`, `forked ${hexId(doubleForged)} DOUBLE_FORGING`, `forked ${hexId(prevotedHigher)} DIFFERENT_CHAIN`]);
+    expect(events).toEqual([
+      `applied ${hexId(blockA)}`,
+      `forked ${hexId(doubleForged)} DOUBLE_FORGING`,
+      `forked ${hexId(prevotedHigher)} DIFFERENT_CHAIN`,
+    ]);
     expect(subject.processor.tipHeader().id.equals(blockA.header.id)).toBe(true);
 
     // Case 4 with a competitor that fails execution: A is deleted, B' fails, A is stored again.
@@ -208,7 +226,7 @@ describe('fork choice through the block-receive API', () => {
     expect(subject.processor.tipHeader().id.equals(blockA.header.id)).toBe(true);
     expect(subject.stateDb.root().equals(blockA.header.stateRoot)).toBe(true);
     await poolSettled();
-    expect(pool.getAll().map(tx => tx.id.toString('hex'))).toEqual([transferB.id.toString('hex')]);
+    expect(pool.getAll().map((tx) => tx.id.toString('hex'))).toEqual([transferB.id.toString('hex')]);
 
     // Case 4: B arrives within its own slot and replaces the late A.
     events.length = 0;
@@ -233,7 +251,12 @@ describe('fork choice through the block-receive API', () => {
 
     // The reverted block's transactions are back in the pool; B's is gone.
     await poolSettled();
-    expect(pool.getAll().map(tx => tx.id.toString('hex')).sort()).toEqual(transfersA.map(tx => tx.id.toString('hex')).sort());
+    expect(
+      pool
+        .getAll()
+        .map((tx) => tx.id.toString('hex'))
+        .sort(),
+    ).toEqual(transfersA.map((tx) => tx.id.toString('hex')).sort());
     expect(pool.getProcessableTransactions().size).toBe(2);
 
     // A, now older than the tip's slot, no longer has priority.
@@ -247,7 +270,12 @@ describe('fork choice through the block-receive API', () => {
     clock = winnerOnly.bft.slotTime(slot);
     const { block: next } = await newGenerator(winnerOnly).generate(keypair, clock, candidatesOf([]));
     await winnerOnly.processor.processBlock(next);
-    const receiver = new BlockReceiver({ processor: subject.processor, chainStore: subject.chainStore, clock: subject.bft, maxTransactionsSize });
+    const receiver = new BlockReceiver({
+      processor: subject.processor,
+      chainStore: subject.chainStore,
+      clock: subject.bft,
+      maxTransactionsSize,
+    });
     const outcome = await receiver.receive(next, clock);
     expect(outcome.kind).toBe('applied');
     expect(subject.processor.tipHeader().id.equals(next.header.id)).toBe(true);
@@ -258,13 +286,18 @@ describe('fork choice through the block-receive API', () => {
     const chain = await openChain({ dataPath: join(workDir, 'concurrent'), config, genesisBlock: devGenesisBlock(), now });
     try {
       clock = chain.bft.slotTime(slotB) + 1;
-      const receiver = new BlockReceiver({ processor: chain.processor, chainStore: chain.chainStore, clock: chain.bft, maxTransactionsSize });
+      const receiver = new BlockReceiver({
+        processor: chain.processor,
+        chainStore: chain.chainStore,
+        clock: chain.bft,
+        maxTransactionsSize,
+      });
       const outcomes = await Promise.all([
         receiver.receive(blockA, chain.bft.slotTime(slotB)),
         receiver.receive(blockB, chain.bft.slotTime(slotB) + 1),
         receiver.receive(blockB, chain.bft.slotTime(slotB) + 2),
       ]);
-      expect(outcomes.map(outcome => outcome.kind)).toEqual(['applied', 'replaced', 'kept']);
+      expect(outcomes.map((outcome) => outcome.kind)).toEqual(['applied', 'replaced', 'kept']);
       expect(outcomes[2]?.status).toBe(ForkStatus.IDENTICAL_BLOCK);
       expect(chain.stateDb.root().equals(blockB.header.stateRoot)).toBe(true);
     } finally {

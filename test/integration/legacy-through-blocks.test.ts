@@ -140,7 +140,7 @@ function asset(module: string, schema: Schema, value: object): GenesisAssetInput
 /** The genesis assets as the v3 → v4 migration shapes them (cli_migration.md §5.5), in miniature. */
 function genesisAssets(keys: Keys): GenesisAssetInput[] {
   const migratedAddress = addressFromPublicKey(keys.migrated.publicKey);
-  const ordinary = keys.ordinary.map(k => ({ address: addressFromPublicKey(k.publicKey), keys: k }));
+  const ordinary = keys.ordinary.map((k) => ({ address: addressFromPublicKey(k.publicKey), keys: k }));
   const posValidator = (address: Buffer, name: string, generatorKey: Buffer, isBanned: boolean) => ({
     address,
     name,
@@ -168,16 +168,26 @@ function genesisAssets(keys: Keys): GenesisAssetInput[] {
         pendingUnlocks: [],
       },
     ],
-    genesisData: { initRounds: INIT_ROUNDS, initValidators: ordinary.map(v => v.address).sort((a, b) => a.compare(b)) },
+    genesisData: { initRounds: INIT_ROUNDS, initValidators: ordinary.map((v) => v.address).sort((a, b) => a.compare(b)) },
   };
 
   const users = [
-    ...ordinary.map(validator => ({ address: validator.address, tokenID: TOKEN_ID, availableBalance: 100n * LSK, lockedBalances: [] })),
+    ...ordinary.map((validator) => ({ address: validator.address, tokenID: TOKEN_ID, availableBalance: 100n * LSK, lockedBalances: [] })),
     { address: migratedAddress, tokenID: TOKEN_ID, availableBalance: 100n * LSK, lockedBalances: [{ module: 'pos', amount: SELF_STAKE }] },
     // The reclaimer's v4 address holds just enough to pay the reclaim fee.
-    { address: addressFromPublicKey(keys.reclaimer.publicKey), tokenID: TOKEN_ID, availableBalance: RECLAIMER_FEE_BALANCE, lockedBalances: [] },
+    {
+      address: addressFromPublicKey(keys.reclaimer.publicKey),
+      tokenID: TOKEN_ID,
+      availableBalance: RECLAIMER_FEE_BALANCE,
+      lockedBalances: [],
+    },
     // The legacy reserve: every unreclaimed LSK, locked under `legacy`.
-    { address: ADDRESS_LEGACY_RESERVE, tokenID: TOKEN_ID, availableBalance: 0n, lockedBalances: [{ module: 'legacy', amount: LEGACY_BALANCE }] },
+    {
+      address: ADDRESS_LEGACY_RESERVE,
+      tokenID: TOKEN_ID,
+      availableBalance: 0n,
+      lockedBalances: [{ module: 'legacy', amount: LEGACY_BALANCE }],
+    },
   ].sort(byAddress);
   let totalSupply = 0n;
   for (const user of users) {
@@ -219,7 +229,7 @@ function generatorKeypair(address: Buffer, generator: { publicKey: Buffer; priva
 
 function eventsOf(events: readonly EventProps[], transaction: Transaction): EventProps[] {
   const topic = transactionTopic(transaction.id);
-  return events.filter(event => event.topics[0]?.equals(topic));
+  return events.filter((event) => event.topics[0]?.equals(topic));
 }
 
 function single(
@@ -228,7 +238,7 @@ function single(
   name: string,
   which: (event: EventProps) => boolean = () => true,
 ): EventProps {
-  const found = events.filter(event => event.module === module && event.name === name && which(event));
+  const found = events.filter((event) => event.module === module && event.name === name && which(event));
   expect(found, `${module}:${name}`).toHaveLength(1);
   return found[0] as EventProps;
 }
@@ -320,12 +330,14 @@ describe('the legacy module through blocks (issue 4)', () => {
       candidates: () => pool.candidates(),
       now: () => clock,
     }));
-    keys.ordinary.forEach(k =>
-      forger.enable(generatorKeypair(addressFromPublicKey(k.publicKey), { publicKey: k.generatorKey, privateKey: k.generatorPrivateKey }, k)),
+    keys.ordinary.forEach((k) =>
+      forger.enable(
+        generatorKeypair(addressFromPublicKey(k.publicKey), { publicKey: k.generatorKey, privateKey: k.generatorPrivateKey }, k),
+      ),
     );
 
     registerKeys = registerKeysTransaction(keys.migrated, keys.registered);
-    initRegistrations = keys.ordinary.map(k => registerKeysTransaction(k, k));
+    initRegistrations = keys.ordinary.map((k) => registerKeysTransaction(k, k));
     reclaim = signTransaction(
       {
         module: 'legacy',
@@ -345,7 +357,7 @@ describe('the legacy module through blocks (issue 4)', () => {
   });
 
   it('builds a genesis with the legacy module that the node opens with it', () => {
-    expect(genesisBlock.assets.all().map(a => a.module)).toEqual(['interoperability', 'legacy', 'pos', 'token']);
+    expect(genesisBlock.assets.all().map((a) => a.module)).toEqual(['interoperability', 'legacy', 'pos', 'token']);
     expect(chain.modules.legacy).toBeDefined();
     expect(chain.stateMachine.modules.at(-1)?.name).toBe('legacy');
     expect(chain.stateDb.root().equals(genesisBlock.header.stateRoot)).toBe(true);
@@ -355,12 +367,12 @@ describe('the legacy module through blocks (issue 4)', () => {
     const validatorKeys = chain.modules.validators.method.getValidatorKeys(read(), migratedAddress);
     expect(validatorKeys.blsKey.equals(ZERO_BLS_KEY)).toBe(true);
     expect(validatorKeys.generatorKey.equals(keys.migrated.publicKey)).toBe(true);
-    for (const address of [migratedAddress, ...keys.ordinary.map(k => addressFromPublicKey(k.publicKey))]) {
+    for (const address of [migratedAddress, ...keys.ordinary.map((k) => addressFromPublicKey(k.publicKey))]) {
       expect(validatorStore.get(chain.stateDb.moduleReader, address)?.isBanned).toBe(true);
       expect(chain.modules.validators.method.getValidatorKeys(read(), address).blsKey.equals(ZERO_BLS_KEY)).toBe(true);
     }
-    const eligible = eligibleValidatorsByWeight(chain.stateDb.moduleReader).map(e => splitEligibleValidatorKey(e.key).address);
-    expect(eligible.some(address => address.equals(migratedAddress))).toBe(false);
+    const eligible = eligibleValidatorsByWeight(chain.stateDb.moduleReader).map((e) => splitEligibleValidatorKey(e.key).address);
+    expect(eligible.some((address) => address.equals(migratedAddress))).toBe(false);
     // Every genesis validator is registered without a BLS key (useInvalidBLSKey on a mainchain).
     for (const validator of chain.bft.getParameters(chain.stateDb.engineReader, 1).validators) {
       expect(validator.blsKey.equals(ZERO_BLS_KEY)).toBe(true);
@@ -384,8 +396,8 @@ describe('the legacy module through blocks (issue 4)', () => {
     for (let ticks = 0; !included && ticks < 2 * ORDINARY_VALIDATORS; ticks += 1) included = await tick();
     expect(included).toBeDefined();
     const block = included as Block;
-    expect(block.transactions.map(tx => tx.id.toString('hex')).sort()).toEqual(
-      [...initRegistrations, registerKeys, reclaim].map(tx => tx.id.toString('hex')).sort(),
+    expect(block.transactions.map((tx) => tx.id.toString('hex')).sort()).toEqual(
+      [...initRegistrations, registerKeys, reclaim].map((tx) => tx.id.toString('hex')).sort(),
     );
     inclusionHeight = block.header.height;
     expect(pool.size).toBe(0);
@@ -393,7 +405,7 @@ describe('the legacy module through blocks (issue 4)', () => {
 
   it('registerKeys: sets the generator and BLS keys, emits keysRegistered and unbans the validator', () => {
     const events = eventsOf(chain.chainStore.getEvents(inclusionHeight) ?? [], registerKeys);
-    const keyEvents = events.filter(event => event.module === 'validators' || event.module === 'legacy').map(event => event.name);
+    const keyEvents = events.filter((event) => event.module === 'validators' || event.module === 'legacy').map((event) => event.name);
     expect(keyEvents).toEqual(['generatorKeyRegistration', 'blsKeyRegistration', 'keysRegistered', 'commandExecutionResult']);
 
     const generatorEvent = single(events, 'validators', 'generatorKeyRegistration');
@@ -411,7 +423,12 @@ describe('the legacy module through blocks (issue 4)', () => {
       generatorKey: keys.registered.generatorKey,
       blsKey: keys.registered.blsKey,
     });
-    expect(registered.topics).toEqual([transactionTopic(registerKeys.id), migratedAddress, keys.registered.generatorKey, keys.registered.blsKey]);
+    expect(registered.topics).toEqual([
+      transactionTopic(registerKeys.id),
+      migratedAddress,
+      keys.registered.generatorKey,
+      keys.registered.blsKey,
+    ]);
     expect(decode(standardEventDataSchema, single(events, 'legacy', 'commandExecutionResult'))).toEqual({ success: true });
 
     const validatorKeys = chain.modules.validators.method.getValidatorKeys(read(), migratedAddress);
@@ -419,7 +436,7 @@ describe('the legacy module through blocks (issue 4)', () => {
     expect(blsKeysStore.get(chain.stateDb.moduleReader, keys.registered.blsKey)).toEqual({ address: migratedAddress });
     expect(validatorStore.get(chain.stateDb.moduleReader, migratedAddress)?.isBanned).toBe(false);
     // Unbanned with its self-stake, it is eligible for election again (weight = its self-stake).
-    const eligible = eligibleValidatorsByWeight(chain.stateDb.moduleReader).map(e => splitEligibleValidatorKey(e.key));
+    const eligible = eligibleValidatorsByWeight(chain.stateDb.moduleReader).map((e) => splitEligibleValidatorKey(e.key));
     expect(eligible).toEqual([{ address: migratedAddress, weight: SELF_STAKE }]);
     expect(chain.modules.auth.method.getAuthAccount(read(), migratedAddress).nonce).toBe(1n);
   });
@@ -438,7 +455,12 @@ describe('the legacy module through blocks (issue 4)', () => {
   it('reclaimLSK: deletes the legacy entry, unlocks and transfers the balance from the reserve', () => {
     const events = eventsOf(chain.chainStore.getEvents(inclusionHeight) ?? [], reclaim);
     // The fee module locks and unlocks the fee too (under `fee`): the reclaim's own unlock is under `legacy`.
-    const unlock = single(events, 'token', 'unlock', event => decode<{ module: string }>(unlockEventDataSchema, event).module === 'legacy');
+    const unlock = single(
+      events,
+      'token',
+      'unlock',
+      (event) => decode<{ module: string }>(unlockEventDataSchema, event).module === 'legacy',
+    );
     expect(decode(unlockEventDataSchema, unlock)).toEqual({
       address: ADDRESS_LEGACY_RESERVE,
       module: 'legacy',
@@ -446,11 +468,8 @@ describe('the legacy module through blocks (issue 4)', () => {
       amount: LEGACY_BALANCE,
       result: 0,
     });
-    const transfer = single(
-      events,
-      'token',
-      'transfer',
-      event => decode<{ senderAddress: Buffer }>(transferEventSchema, event).senderAddress.equals(ADDRESS_LEGACY_RESERVE),
+    const transfer = single(events, 'token', 'transfer', (event) =>
+      decode<{ senderAddress: Buffer }>(transferEventSchema, event).senderAddress.equals(ADDRESS_LEGACY_RESERVE),
     );
     expect(decode(transferEventSchema, transfer)).toEqual({
       senderAddress: ADDRESS_LEGACY_RESERVE,
@@ -507,7 +526,7 @@ describe('the legacy module through blocks (issue 4)', () => {
     }
     expect(chain.chainStore.tipHeight()).toBe(FIRST_ELECTED_HEIGHT - 1);
     const parameters = chain.bft.getParameters(chain.stateDb.engineReader, FIRST_ELECTED_HEIGHT);
-    const entry = parameters.validators.find(v => v.address.equals(migratedAddress));
+    const entry = parameters.validators.find((v) => v.address.equals(migratedAddress));
     expect(entry).toBeDefined();
     expect(entry?.generatorKey.equals(keys.registered.generatorKey)).toBe(true);
     expect(entry?.blsKey.equals(keys.registered.blsKey)).toBe(true);
@@ -525,7 +544,11 @@ describe('the legacy module through blocks (issue 4)', () => {
     for (let ticks = 0; ; ticks += 1) {
       expect(ticks).toBeLessThan(4 * genesisConfig.bftBatchSize);
       const nextSlot = chain.bft.slotNumber(clock) + 1;
-      const owner = chain.bft.generatorAtTimestamp(chain.stateDb.engineReader, chain.chainStore.tipHeight() + 1, chain.bft.slotTime(nextSlot));
+      const owner = chain.bft.generatorAtTimestamp(
+        chain.stateDb.engineReader,
+        chain.chainStore.tipHeight() + 1,
+        chain.bft.slotTime(nextSlot),
+      );
       if (owner.address.equals(migratedAddress)) break;
       await tick();
     }
@@ -567,10 +590,10 @@ describe('the legacy module through blocks (issue 4)', () => {
     // Key i of the block's active validators sorted by BLS key is bit i of aggregationBits.
     const sortedKeys = chain.bft
       .getParameters(chain.stateDb.engineReader, commit.height)
-      .validators.filter(v => v.bftWeight > 0n)
-      .map(v => v.blsKey)
+      .validators.filter((v) => v.bftWeight > 0n)
+      .map((v) => v.blsKey)
       .sort((a, b) => a.compare(b));
-    const index = sortedKeys.findIndex(key => key.equals(keys.registered.blsKey));
+    const index = sortedKeys.findIndex((key) => key.equals(keys.registered.blsKey));
     expect(index).toBeGreaterThanOrEqual(0);
     expect(((commit.aggregationBits[index >> 3] as number) >> (index & 7)) & 1).toBe(1);
   });

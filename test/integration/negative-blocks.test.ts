@@ -90,7 +90,7 @@ describe('bad blocks are refused with a typed error and leave the store unchange
   /** V's signature set: the mandatory member and the account itself; the other optional member does not sign. */
   const validSigners = (): (DevAccount | undefined)[] => [
     mandatoryMember,
-    ...optionalMembers.map(member => (member === multisigAccount ? member : undefined)),
+    ...optionalMembers.map((member) => (member === multisigAccount ? member : undefined)),
   ];
 
   /** V: the valid block at height 422, its generator, and what it was built from. */
@@ -103,7 +103,7 @@ describe('bad blocks are refused with a typed error and leave the store unchange
 
   const nonceOf = (address: Buffer): bigint =>
     chain.modules.auth.method.getAuthAccount({ state: chain.stateDb.moduleReader }, address).nonce;
-  const keypairOf = (address: Buffer): GeneratorKeypair | undefined => keypairs.find(k => k.address.equals(address));
+  const keypairOf = (address: Buffer): GeneratorKeypair | undefined => keypairs.find((k) => k.address.equals(address));
   const tip = (): BlockHeader => chain.processor.tipHeader();
 
   /**
@@ -135,7 +135,7 @@ describe('bad blocks are refused with a typed error and leave the store unchange
         senderPublicKey: multisigAccount.publicKey,
         params: transferParams(TOKEN_ID, recipient, amount),
       },
-      signedBy.map(member => member?.privateKey),
+      signedBy.map((member) => member?.privateKey),
       chainID,
     );
   }
@@ -165,7 +165,13 @@ describe('bad blocks are refused with a typed error and leave the store unchange
     // small blocks here (minPoolSet 1), so every signature rule below is proven through the pool.
     workers = new WorkerPool({ threads: 2 });
     const signatureVerifier = new PoolSignatureVerifier(workers, { minPoolSet: 1 });
-    chain = await openChain({ dataPath: join(workDir, 'node'), config, genesisBlock: devGenesisBlock(), now: () => clock, signatureVerifier });
+    chain = await openChain({
+      dataPath: join(workDir, 'node'),
+      config,
+      genesisBlock: devGenesisBlock(),
+      now: () => clock,
+      signatureVerifier,
+    });
     for (const line of devBlockLines().slice(1)) {
       const block = Block.fromBytes(Buffer.from(line.blockHex, 'hex'));
       clock = block.header.timestamp;
@@ -194,7 +200,7 @@ describe('bad blocks are refused with a typed error and leave the store unchange
       nonce: registrationNonce,
       numberOfSignatures: 2,
       mandatoryKeys: [mandatoryMember.publicKey],
-      optionalKeys: optional.map(member => member.publicKey),
+      optionalKeys: optional.map((member) => member.publicKey),
     });
     const members = [mandatoryMember, ...optional];
     const registration = signTransaction(
@@ -206,8 +212,8 @@ describe('bad blocks are refused with a typed error and leave the store unchange
         params: codec.encode(registerMultisignatureParamsSchema, {
           numberOfSignatures: 2,
           mandatoryKeys: [mandatoryMember.publicKey],
-          optionalKeys: optional.map(member => member.publicKey),
-          signatures: members.map(member => signData(MESSAGE_TAG_MULTISIG_REG, chainID, message, member.privateKey)),
+          optionalKeys: optional.map((member) => member.publicKey),
+          signatures: members.map((member) => signData(MESSAGE_TAG_MULTISIG_REG, chainID, message, member.privateKey)),
         }),
       },
       [multisigAccount.privateKey],
@@ -257,9 +263,7 @@ describe('bad blocks are refused with a typed error and leave the store unchange
   });
 
   function activeValidatorsAt(height: number) {
-    return chain.bft
-      .getParameters(chain.stateDb.engineReader, height)
-      .validators.filter(validator => validator.bftWeight > 0n);
+    return chain.bft.getParameters(chain.stateDb.engineReader, height).validators.filter((validator) => validator.bftWeight > 0n);
   }
 
   function addCommits(height: number): void {
@@ -275,9 +279,9 @@ describe('bad blocks are refused with a typed error and leave the store unchange
   function aggregateOf(signedHeight: number, signers: readonly { address: Buffer; blsKey: Buffer }[]) {
     const header = chain.chainStore.getHeaderByHeight(signedHeight) as BlockHeader;
     const keys = activeValidatorsAt(certifiedHeight)
-      .map(validator => validator.blsKey)
+      .map((validator) => validator.blsKey)
       .sort((a, b) => a.compare(b));
-    const pairs = signers.map(validator => {
+    const pairs = signers.map((validator) => {
       const keypair = keypairOf(validator.address) as GeneratorKeypair;
       return {
         publicKey: validator.blsKey,
@@ -310,7 +314,11 @@ describe('bad blocks are refused with a typed error and leave the store unchange
 
   describe('roots checked before execution (lisk-chain Block.validate)', () => {
     it('refuses a wrong transactionRoot', async () => {
-      await expectRefused(resigned({ transactionRoot: flipByte(valid.header.transactionRoot) }), 'transaction-root', 'Invalid transaction root.');
+      await expectRefused(
+        resigned({ transactionRoot: flipByte(valid.header.transactionRoot) }),
+        'transaction-root',
+        'Invalid transaction root.',
+      );
     });
 
     it('refuses a wrong assetRoot', async () => {
@@ -346,13 +354,13 @@ describe('bad blocks are refused with a typed error and leave the store unchange
 
     it('refuses an asset larger than 18 bytes', async () => {
       const seedReveal = Buffer.concat([Buffer.from([0x0a, 17]), Buffer.alloc(17, 7)]);
-      const assets = valid.assets.all().map(asset => (asset.module === 'random' ? { module: 'random', data: seedReveal } : asset));
+      const assets = valid.assets.all().map((asset) => (asset.module === 'random' ? { module: 'random', data: seedReveal } : asset));
       await expectRefused(withAssets(valid, assets, signer, chainID), 'assets', 'Asset of module random has 19 bytes, more than 18.');
     });
   });
 
   describe('checks against the tip (lisk-sdk consensus _verify)', () => {
-    it('refuses a timestamp in the parent block\'s slot', async () => {
+    it("refuses a timestamp in the parent block's slot", async () => {
       const parentSlot = chain.bft.slotNumber(tip().timestamp);
       const timestamp = chain.bft.slotTime(parentSlot) + blockTime - 1;
       await expectRefused(resigned({ timestamp }), 'timestamp', `Block timestamp ${timestamp} is not in a slot after its parent's.`);
@@ -379,8 +387,8 @@ describe('bad blocks are refused with a typed error and leave the store unchange
       }
     });
 
-    it('refuses a block from another validator in V\'s slot, signed with that validator\'s key', async () => {
-      const intruder = keypairs.find(k => !k.address.equals(signer.address)) as GeneratorKeypair;
+    it("refuses a block from another validator in V's slot, signed with that validator's key", async () => {
+      const intruder = keypairs.find((k) => !k.address.equals(signer.address)) as GeneratorKeypair;
       const block = tamperHeader(valid, { generatorAddress: intruder.address }, intruder, chainID);
       await expectRefused(
         block,
@@ -410,7 +418,7 @@ describe('bad blocks are refused with a typed error and leave the store unchange
       );
     });
 
-    it('refuses a header contradicting its generator\'s previous block (maxHeightGenerated below it)', async () => {
+    it("refuses a header contradicting its generator's previous block (maxHeightGenerated below it)", async () => {
       const block = resigned({ maxHeightGenerated: valid.header.maxHeightGenerated - 1 });
       expect(chain.bft.isHeaderContradictingChain(chain.stateDb.engineReader, valid.header)).toBe(false);
       await expectRefused(block, 'contradicting-headers', 'The header contradicts an earlier block of its generator.');
@@ -429,8 +437,8 @@ describe('bad blocks are refused with a typed error and leave the store unchange
       await expectRefused(block, 'signature', 'Invalid block signature.');
     });
 
-    it('refuses a header signed with another validator\'s generator key', async () => {
-      const other = keypairs.find(k => !k.address.equals(signer.address)) as GeneratorKeypair;
+    it("refuses a header signed with another validator's generator key", async () => {
+      const other = keypairs.find((k) => !k.address.equals(signer.address)) as GeneratorKeypair;
       await expectRefused(tamperHeader(valid, {}, other, chainID), 'signature', 'Invalid block signature.');
     });
   });
@@ -442,12 +450,20 @@ describe('bad blocks are refused with a typed error and leave the store unchange
       const aggregationBits = Buffer.from(commitOf().aggregationBits);
       aggregationBits[0] = (aggregationBits[0] as number) & 0xfe;
       expect(aggregationBits.equals(commitOf().aggregationBits)).toBe(false);
-      await expectRefused(resigned({ aggregateCommit: { ...commitOf(), aggregationBits } }), 'aggregate-commit', 'Invalid aggregate commit.');
+      await expectRefused(
+        resigned({ aggregateCommit: { ...commitOf(), aggregationBits } }),
+        'aggregate-commit',
+        'Invalid aggregate commit.',
+      );
     });
 
     it('refuses aggregation bits of the wrong length', async () => {
       const aggregationBits = Buffer.concat([commitOf().aggregationBits, Buffer.alloc(1)]);
-      await expectRefused(resigned({ aggregateCommit: { ...commitOf(), aggregationBits } }), 'aggregate-commit', 'Invalid aggregate commit.');
+      await expectRefused(
+        resigned({ aggregateCommit: { ...commitOf(), aggregationBits } }),
+        'aggregate-commit',
+        'Invalid aggregate commit.',
+      );
     });
 
     it('refuses corrupted certificate signature bytes', async () => {
@@ -490,10 +506,19 @@ describe('bad blocks are refused with a typed error and leave the store unchange
       // The pairing runs in the pool while the transactions execute; lisk-sdk checks the commit first.
       const skipping = plainTransfer(plainNonce + 1n);
       const certificateSignature = flipByte(commitOf().certificateSignature, 40);
-      const both = tamperHeader(withTransactions(valid, [skipping], signer, chainID), { aggregateCommit: { ...commitOf(), certificateSignature } }, signer, chainID);
+      const both = tamperHeader(
+        withTransactions(valid, [skipping], signer, chainID),
+        { aggregateCommit: { ...commitOf(), certificateSignature } },
+        signer,
+        chainID,
+      );
       await expectRefused(both, 'aggregate-commit', 'Invalid aggregate commit.');
       const onlyTransaction = withTransactions(valid, [skipping], signer, chainID);
-      await expectRefused(onlyTransaction, 'transaction-failed-verification', `Transaction ${hex(skipping.id)} failed verification: nonce is in the future`);
+      await expectRefused(
+        onlyTransaction,
+        'transaction-failed-verification',
+        `Transaction ${hex(skipping.id)} failed verification: nonce is in the future`,
+      );
     });
 
     it('refuses a commit above maxHeightPrecommitted', async () => {
@@ -546,7 +571,11 @@ describe('bad blocks are refused with a typed error and leave the store unchange
 
     it('refuses a skipped nonce', async () => {
       const skipping = plainTransfer(plainNonce + 1n);
-      await expectRefused(replacing(0, skipping), 'transaction-failed-verification', failedVerification(skipping, 'nonce is in the future'));
+      await expectRefused(
+        replacing(0, skipping),
+        'transaction-failed-verification',
+        failedVerification(skipping, 'nonce is in the future'),
+      );
     });
 
     it('refuses a fee below the minimum', async () => {
@@ -575,7 +604,10 @@ describe('bad blocks are refused with a typed error and leave the store unchange
       await expectRefused(
         replacing(0, foreign),
         'transaction-failed-verification',
-        failedVerification(foreign, `Failed to validate signature '${hex(foreign.signatures[0] as Buffer)}' for transaction with id '${hex(foreign.id)}'`),
+        failedVerification(
+          foreign,
+          `Failed to validate signature '${hex(foreign.signatures[0] as Buffer)}' for transaction with id '${hex(foreign.id)}'`,
+        ),
       );
     });
 
@@ -585,12 +617,20 @@ describe('bad blocks are refused with a typed error and leave the store unchange
         [plainSender.privateKey],
         chainID,
       );
-      await expectRefused(replacing(0, unknown), 'transaction-failed-verification', failedVerification(unknown, 'Module nft is not registered.'));
+      await expectRefused(
+        replacing(0, unknown),
+        'transaction-failed-verification',
+        failedVerification(unknown, 'Module nft is not registered.'),
+      );
     });
 
     it('refuses a multisignature set without the mandatory signature', async () => {
       const missing = multisigTransfer(multisigNonce, [undefined, ...optionalMembers]);
-      await expectRefused(replacing(1, missing), 'transaction-failed-verification', failedVerification(missing, 'Missing signature for a mandatory key.'));
+      await expectRefused(
+        replacing(1, missing),
+        'transaction-failed-verification',
+        failedVerification(missing, 'Missing signature for a mandatory key.'),
+      );
     });
 
     it('refuses a multisignature set with too few signatures', async () => {
@@ -624,12 +664,17 @@ describe('bad blocks are refused with a typed error and leave the store unchange
 
     it('refuses a seed reveal of the wrong length', async () => {
       const seedReveal = Buffer.concat([Buffer.from([0x0a, 15]), Buffer.alloc(15, 7)]);
-      const assets = valid.assets.all().map(asset => (asset.module === 'random' ? { module: 'random', data: seedReveal } : asset));
+      const assets = valid.assets.all().map((asset) => (asset.module === 'random' ? { module: 'random', data: seedReveal } : asset));
       await expectRefused(withAssets(valid, assets, signer, chainID), 'assets', /^Assets rejected: .*seedReveal/);
     });
 
-    it('refuses a block without the random module\'s seed reveal', async () => {
-      const block = withAssets(valid, valid.assets.all().filter(asset => asset.module !== 'random'), signer, chainID);
+    it("refuses a block without the random module's seed reveal", async () => {
+      const block = withAssets(
+        valid,
+        valid.assets.all().filter((asset) => asset.module !== 'random'),
+        signer,
+        chainID,
+      );
       await expectRefused(block, 'assets', 'Assets rejected: Random module asset must exist.');
     });
   });
@@ -670,19 +715,27 @@ describe('bad blocks are refused with a typed error and leave the store unchange
     const optional = [group, accounts[66] as DevAccount].sort((a, b) => a.publicKey.compare(b.publicKey));
 
     function registration(nonce: bigint): Transaction {
-      const keys = { numberOfSignatures: 2, mandatoryKeys: [mandatory.publicKey], optionalKeys: optional.map(member => member.publicKey) };
+      const keys = {
+        numberOfSignatures: 2,
+        mandatoryKeys: [mandatory.publicKey],
+        optionalKeys: optional.map((member) => member.publicKey),
+      };
       const message = codec.encode(multisigRegMsgSchema, { address: group.address, nonce, ...keys });
-      const signatures = [mandatory, ...optional].map(member => signData(MESSAGE_TAG_MULTISIG_REG, chainID, message, member.privateKey));
+      const signatures = [mandatory, ...optional].map((member) => signData(MESSAGE_TAG_MULTISIG_REG, chainID, message, member.privateKey));
       const params = codec.encode(registerMultisignatureParamsSchema, { ...keys, signatures });
-      return signTransaction({ module: 'auth', command: 'registerMultisignature', nonce, senderPublicKey: group.publicKey, params }, [group.privateKey], chainID);
+      return signTransaction(
+        { module: 'auth', command: 'registerMultisignature', nonce, senderPublicKey: group.publicKey, params },
+        [group.privateKey],
+        chainID,
+      );
     }
     const transfer = (nonce: bigint, signers: (DevAccount | undefined)[]): Transaction =>
       signTransaction(
         { module: 'token', command: 'transfer', nonce, senderPublicKey: group.publicKey, params: transferParams(TOKEN_ID, recipient, LSK) },
-        signers.map(member => member?.privateKey),
+        signers.map((member) => member?.privateKey),
         chainID,
       );
-    const groupSigners = () => [mandatory, ...optional.map(member => (member === group ? member : undefined))];
+    const groupSigners = () => [mandatory, ...optional.map((member) => (member === group ? member : undefined))];
 
     /** What executing `transactions` in V's place gives: the events, or the refusal. */
     async function outcome(transactions: Transaction[], executor: BlockExecutor) {
@@ -691,14 +744,18 @@ describe('bad blocks are refused with a typed error and leave the store unchange
       const maxRemovalHeight = Math.max(finalized.aggregateCommit.height, config.genesis.minimumCertifyHeight - 1);
       try {
         const executed = await executor.execute(block, chain.stateDb.moduleReader, chain.stateDb.engineReader, maxRemovalHeight);
-        return { events: executed.events.map(eventToJSON), changes: executed.moduleState.changes().length, results: executed.transactionResults };
+        return {
+          events: executed.events.map(eventToJSON),
+          changes: executed.moduleState.changes().length,
+          results: executed.transactionResults,
+        };
       } catch (error) {
         expect(error).toBeInstanceOf(InvalidBlockError);
         return { refused: (error as InvalidBlockError).reason, message: (error as Error).message };
       }
     }
 
-    it('gives the main thread\'s events and errors when a registration earlier in the block changes who must sign', async () => {
+    it("gives the main thread's events and errors when a registration earlier in the block changes who must sign", async () => {
       const pooled = new BlockExecutor(chain.stateMachine, chain.bft, new PoolSignatureVerifier(workers as WorkerPool, { minPoolSet: 1 }));
       const plain = new BlockExecutor(chain.stateMachine, chain.bft);
       const nonce = nonceOf(group.address);
@@ -721,7 +778,7 @@ describe('bad blocks are refused with a typed error and leave the store unchange
         expect(await outcome(transactions, pooled)).toEqual(expected);
         outcomes.push(expected);
       }
-      expect(outcomes.map(result => ('refused' in result ? result.refused : 'executed'))).toEqual([
+      expect(outcomes.map((result) => ('refused' in result ? result.refused : 'executed'))).toEqual([
         'executed',
         'transaction-failed-verification',
         'transaction-failed-verification',

@@ -23,11 +23,10 @@ describe('basalt blockchain:replay', () => {
 
   const writeBlocks = (name: string, blockLines: readonly DevBlockLine[]): string => {
     const path = join(workDir, name);
-    writeFileSync(path, blockLines.map(line => JSON.stringify({ height: line.height, blockHex: line.blockHex })).join('\n'));
+    writeFileSync(path, blockLines.map((line) => JSON.stringify({ height: line.height, blockHex: line.blockHex })).join('\n'));
     return path;
   };
-  const replay = (blocksFile: string, dataPath: string) =>
-    runBasalt(devReplayArgs(dataPath, blocksFile));
+  const replay = (blocksFile: string, dataPath: string) => runBasalt(devReplayArgs(dataPath, blocksFile));
 
   it('rejects a block with one altered transaction byte at its height with exit 3 and keeps the store at the block before', async () => {
     const original = Block.fromBytes(Buffer.from((lines[2] as DevBlockLine).blockHex, 'hex'));
@@ -35,7 +34,7 @@ describe('basalt blockchain:replay', () => {
     const alteredBytes = Buffer.from((first as Transaction).bytes);
     alteredBytes[alteredBytes.length - 1] = (alteredBytes[alteredBytes.length - 1] as number) ^ 0x01; // last signature byte
     const altered = new Block(original.header, [Transaction.fromBytes(alteredBytes), ...rest], original.assets);
-    const badLines = lines.map(line => (line.height === 2 ? { ...line, blockHex: altered.bytes.toString('hex') } : line));
+    const badLines = lines.map((line) => (line.height === 2 ? { ...line, blockHex: altered.bytes.toString('hex') } : line));
     const dataPath = join(workDir, 'altered');
 
     const result = await replay(writeBlocks('altered.ndjson', badLines), dataPath);

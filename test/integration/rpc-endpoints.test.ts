@@ -44,8 +44,7 @@ import {
 
 const LOOPBACK = '127.0.0.1';
 const final = devFinalState();
-const COLLECTED_AT = (JSON.parse(readFileSync(fixturePath('chains/dev/final_state.json'), 'utf8')) as { collectedAt: number })
-  .collectedAt;
+const COLLECTED_AT = (JSON.parse(readFileSync(fixturePath('chains/dev/final_state.json'), 'utf8')) as { collectedAt: number }).collectedAt;
 /** Answered by rooms outside this registry (txpool). */
 const NOT_IN_THIS_REGISTRY = new Set(['txpool_getTransactionsFromPool']);
 
@@ -142,11 +141,17 @@ describe('engine and module endpoints over HTTP on the replayed dev chain', () =
     }
     const tip = lines[lines.length - 1] as (typeof lines)[number];
     expect(await resultText('chain_getLastBlock')).toBe(JSON.stringify(tip.blockJson));
-    const descending = `[${lines.map(line => JSON.stringify(line.blockJson)).reverse().join(',')}]`;
+    const descending = `[${lines
+      .map((line) => JSON.stringify(line.blockJson))
+      .reverse()
+      .join(',')}]`;
     expect(await resultText('chain_getBlocksByHeightBetween', { from: 0, to: 999 })).toBe(descending);
-    const someIds = lines.slice(100, 200).map(line => line.id);
+    const someIds = lines.slice(100, 200).map((line) => line.id);
     expect(await resultText('chain_getBlocksByIDs', { ids: someIds })).toBe(
-      `[${lines.slice(100, 200).map(line => JSON.stringify(line.blockJson)).join(',')}]`,
+      `[${lines
+        .slice(100, 200)
+        .map((line) => JSON.stringify(line.blockJson))
+        .join(',')}]`,
     );
     recordCases('chains/dev/blocks.ndjson', lines.length);
   });
@@ -162,7 +167,7 @@ describe('engine and module endpoints over HTTP on the replayed dev chain', () =
         transactions += 1;
       }
       if (block.transactions.length > 0) {
-        expect(await resultText('chain_getTransactionsByIDs', { ids: block.transactions.map(tx => tx.id) })).toBe(
+        expect(await resultText('chain_getTransactionsByIDs', { ids: block.transactions.map((tx) => tx.id) })).toBe(
           JSON.stringify(block.transactions),
         );
       }
@@ -181,7 +186,7 @@ describe('engine and module endpoints over HTTP on the replayed dev chain', () =
     let proved = 0;
     for (const line of lines) {
       const events = (eventsByHeight.get(line.height) ?? []).map(eventFromJSON);
-      const keys = events.flatMap(event => eventSmtLeaves(event).map(leaf => leaf.key));
+      const keys = events.flatMap((event) => eventSmtLeaves(event).map((leaf) => leaf.key));
       const eventRoot = Buffer.from((line.blockJson as { header: { eventRoot: string } }).header.eventRoot, 'hex');
       const proof = proofFromJSON((await call('chain_proveEvents', { height: line.height, queries: keys.map(hexOf) })).result);
       expect(verifyInclusionProof(keys, proof, eventRoot, EVENT_KEY_LENGTH)).toBe(true);
@@ -245,13 +250,13 @@ describe('engine and module endpoints over HTTP on the replayed dev chain', () =
   it('reports real counters and gauges in system_getMetricsReport', async () => {
     type Family = { name: string; values: { value: number; labels: Record<string, string> }[] };
     const report = (await call('system_getMetricsReport', {})).result as Family[];
-    const valueOf = (name: string) => report.find(family => family.name === name)?.values[0]?.value;
+    const valueOf = (name: string) => report.find((family) => family.name === name)?.values[0]?.value;
     expect(valueOf('consensus_height')).toBe(420);
     expect(valueOf('consensus_finalizedHeight')).toBe(267);
     expect(valueOf('basalt_blocks_processed_total')).toBe(420);
     expect(valueOf('basalt_transactions_processed_total')).toBe(49);
-    const rpc = report.find(family => family.name === 'basalt_rpc_requests_total');
-    expect(rpc?.values.find(sample => sample.labels.method === 'chain_getBlockByHeight')?.value).toBeGreaterThanOrEqual(842);
+    const rpc = report.find((family) => family.name === 'basalt_rpc_requests_total');
+    expect(rpc?.values.find((sample) => sample.labels.method === 'chain_getBlockByHeight')?.value).toBeGreaterThanOrEqual(842);
     const text = (await call('system_getMetricsReport', { inString: true })).result as string;
     expect(text).toContain('# TYPE consensus_height gauge\nconsensus_height 420\n');
   });
@@ -343,12 +348,11 @@ function eventFromJSON(json: Record<string, unknown>): EventProps {
 function proofFromJSON(json: unknown): SmtProofInput & { queries: { key: Buffer; value: Buffer; bitmap: Buffer }[] } {
   const proof = json as { siblingHashes: string[]; queries: { key: string; value: string; bitmap: string }[] };
   return {
-    siblingHashes: proof.siblingHashes.map(hash => Buffer.from(hash, 'hex')),
-    queries: proof.queries.map(query => ({
+    siblingHashes: proof.siblingHashes.map((hash) => Buffer.from(hash, 'hex')),
+    queries: proof.queries.map((query) => ({
       key: Buffer.from(query.key, 'hex'),
       value: Buffer.from(query.value, 'hex'),
       bitmap: Buffer.from(query.bitmap, 'hex'),
     })),
   };
 }
-

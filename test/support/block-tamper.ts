@@ -43,13 +43,8 @@ export function tamperHeader(block: Block, changes: Partial<BlockHeaderProps>, s
 }
 
 /** `block` with other transactions, a transactionRoot that matches them, and a fresh signature. */
-export function withTransactions(
-  block: Block,
-  transactions: readonly Transaction[],
-  signer: HeaderSigner,
-  chainID: Buffer,
-): Block {
-  const transactionRoot = merkleRoot(transactions.map(tx => tx.id));
+export function withTransactions(block: Block, transactions: readonly Transaction[], signer: HeaderSigner, chainID: Buffer): Block {
+  const transactionRoot = merkleRoot(transactions.map((tx) => tx.id));
   const resigned = tamperHeader(block, { transactionRoot }, signer, chainID);
   return new Block(resigned.header, transactions, block.assets);
 }
@@ -158,7 +153,7 @@ export function devValidatorAccounts(): DevAccount[] {
   const { keys } = loadJsonFixture<{ keys: { address: string; publicKey: string; privateKey: string }[] }>(
     'genesis/pos-mainchain-default/dev-validators.json',
   );
-  return keys.map(key => ({
+  return keys.map((key) => ({
     address: decodeLisk32(key.address),
     publicKey: Buffer.from(key.publicKey, 'hex'),
     privateKey: Buffer.from(key.privateKey, 'hex'),
@@ -180,14 +175,12 @@ export interface UnsignedFields {
  * leaves an empty signature (an optional multisignature member who did not sign).
  */
 export function signTransaction(fields: UnsignedFields, signers: readonly (Buffer | undefined)[], chainID: Buffer): Transaction {
-  const present = signers.filter(signer => signer !== undefined).length;
-  const fee =
-    fields.fee ??
-    computeMinFee(fields, { numberOfSignatures: present, numberOfEmptySignatures: signers.length - present });
+  const present = signers.filter((signer) => signer !== undefined).length;
+  const fee = fields.fee ?? computeMinFee(fields, { numberOfSignatures: present, numberOfEmptySignatures: signers.length - present });
   const unsigned = new Transaction({ ...fields, fee, signatures: [] });
   const signingBytes = unsigned.signingBytes();
   return unsigned.withSignatures(
-    signers.map(signer => (signer === undefined ? Buffer.alloc(0) : signData(MESSAGE_TAG_TRANSACTION, chainID, signingBytes, signer))),
+    signers.map((signer) => (signer === undefined ? Buffer.alloc(0) : signData(MESSAGE_TAG_TRANSACTION, chainID, signingBytes, signer))),
   );
 }
 

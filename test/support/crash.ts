@@ -19,7 +19,7 @@ export function runBasaltAndKill(args: readonly string[], killAfterMs: number): 
       killed = child.kill('SIGKILL');
     }, killAfterMs);
     child.on('error', reject);
-    child.on('close', code => {
+    child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ killed, code });
     });

@@ -52,8 +52,8 @@ export function devGenesisBlock(): Block {
 export function devBlockLines(): DevBlockLine[] {
   return readFileSync(`${DEV_CHAIN_DIR}/blocks.ndjson`, 'utf8')
     .split('\n')
-    .filter(line => line.trim() !== '')
-    .map(line => JSON.parse(line) as DevBlockLine);
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as DevBlockLine);
 }
 
 export function devEventsByHeight(): Map<number, Record<string, unknown>[]> {

@@ -14,7 +14,7 @@ interface DevValidatorEntry {
 
 export function devValidatorKeypairs(): GeneratorKeypair[] {
   const { keys } = loadJsonFixture<{ keys: DevValidatorEntry[] }>('genesis/pos-mainchain-default/dev-validators.json');
-  return keys.map(entry =>
+  return keys.map((entry) =>
     keypairFromPlainKeys(decodeLisk32(entry.address), {
       generatorKey: Buffer.from(entry.plain.generatorKey, 'hex'),
       generatorPrivateKey: Buffer.from(entry.plain.generatorPrivateKey, 'hex'),

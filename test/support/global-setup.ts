@@ -23,9 +23,7 @@ export function teardown(): void {
     const width = Math.max(...rows.map(([name]) => name.length), 10);
     const lines = rows.map(([name, n]) => `  ${name.padEnd(width)}  ${String(n).padStart(6)}`);
     const total = rows.reduce((sum, [, n]) => sum + n, 0);
-    process.stdout.write(
-      `\nConformance cases run per fixture file (${rows.length} files, ${total} cases):\n${lines.join('\n')}\n`,
-    );
+    process.stdout.write(`\nConformance cases run per fixture file (${rows.length} files, ${total} cases):\n${lines.join('\n')}\n`);
   }
   rmSync(dir, { recursive: true, force: true });
 }

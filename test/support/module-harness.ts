@@ -93,7 +93,7 @@ export class ModuleHarness {
       chainID: DEV_CHAIN_ID,
       logger: silentLogger,
       header: this.header,
-      assets: { getAsset: module => this.assets.get(module) },
+      assets: { getAsset: (module) => this.assets.get(module) },
       setNextValidators: this.setNextValidators,
     };
   }
@@ -121,7 +121,7 @@ export class ModuleHarness {
       chainID: DEV_CHAIN_ID,
       logger: silentLogger,
       header: this.header,
-      assets: { getAsset: module => this.assets.get(module) },
+      assets: { getAsset: (module) => this.assets.get(module) },
       transaction,
     };
   }
@@ -138,7 +138,7 @@ export class ModuleHarness {
       chainID: DEV_CHAIN_ID,
       logger: silentLogger,
       header: this.header,
-      assets: { getAsset: module => this.assets.get(module) },
+      assets: { getAsset: (module) => this.assets.get(module) },
       transactions,
       setNextValidators: this.setNextValidators,
     };

@@ -39,16 +39,16 @@ export function startBasaltNode(args: readonly string[], env: NodeJS.ProcessEnv 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', chunk => (output += String(chunk)));
-  child.stderr?.on('data', chunk => (output += String(chunk)));
+  child.stdout?.on('data', (chunk) => (output += String(chunk)));
+  child.stderr?.on('data', (chunk) => (output += String(chunk)));
   return { child, output: () => output };
 }
 
 /** Sends `signal` (a clean shutdown by default) and resolves with the exit code. */
 export function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGINT'): Promise<number | null> {
-  return new Promise(resolve => {
+  return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
-    child.once('exit', code => resolve(code));
+    child.once('exit', (code) => resolve(code));
     child.kill(signal);
   });
 }
@@ -85,7 +85,12 @@ export interface WaitOptions {
  * Polls `probe` until it returns a value (undefined means "not yet"; a throw counts as not yet
  * and its message is kept for the timeout error).
  */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, options: WaitOptions = {}): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs: number,
+  options: WaitOptions = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
@@ -95,7 +100,7 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
     } catch (error) {
       lastError = error;
     }
-    await new Promise(resolve => setTimeout(resolve, options.intervalMs ?? 250));
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 250));
   }
   const reason = lastError ? `: ${(lastError as Error).message}` : '';
   throw new Error(`Timed out waiting for ${what}${reason}${options.output ? `\n${options.output()}` : ''}`);

@@ -64,8 +64,8 @@ export function runBasaltOnPty(
     const child = spawn('python3', ['-c', PTY_DRIVER], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', chunk => (stdout += chunk));
-    child.stderr.on('data', chunk => (stderr += chunk));
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', () => {
       try {

@@ -6,10 +6,29 @@ import { version } from '../../src/version.js';
 
 describe('library entry', () => {
   it('exports the codec, crypto, merkle and chain rooms', () => {
-    for (const name of ['codec', 'validate', 'sha256', 'verifyData', 'encodeLisk32', 'merkleRoot', 'SparseMerkleTree', 'Block', 'BlockHeader', 'Transaction', 'computeValidatorsHash', 'areHeadersContradicting']) {
+    for (const name of [
+      'codec',
+      'validate',
+      'sha256',
+      'verifyData',
+      'encodeLisk32',
+      'merkleRoot',
+      'SparseMerkleTree',
+      'Block',
+      'BlockHeader',
+      'Transaction',
+      'computeValidatorsHash',
+      'areHeadersContradicting',
+    ]) {
       expect(basalt, name).toHaveProperty(name);
     }
-    const root = basalt.merkleRoot([Buffer.from('01', 'hex'), Buffer.from('02', 'hex'), Buffer.from('03', 'hex'), Buffer.from('04', 'hex'), Buffer.from('05', 'hex')]);
+    const root = basalt.merkleRoot([
+      Buffer.from('01', 'hex'),
+      Buffer.from('02', 'hex'),
+      Buffer.from('03', 'hex'),
+      Buffer.from('04', 'hex'),
+      Buffer.from('05', 'hex'),
+    ]);
     expect(root.toString('hex')).toBe('b2165c86fbfb34fa51840bb6ba3d5ce0d7dc31f2e605b5ba62c98fa86ff6746d');
   });
 

@@ -10,7 +10,16 @@ function capture(): { stream: Writable; lines: () => Record<string, unknown>[] }
       callback();
     },
   });
-  return { stream, lines: () => chunks.join('').trim().split('\n').filter(Boolean).map(line => JSON.parse(line) as Record<string, unknown>) };
+  return {
+    stream,
+    lines: () =>
+      chunks
+        .join('')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
 }
 
 describe('createLogger', () => {
@@ -27,9 +36,15 @@ describe('createLogger', () => {
   it('censors secret fields wherever they appear in a record', () => {
     const out = capture();
     const logger = createLogger('trace', out.stream);
-    logger.warn({ password: 'hunter2', keys: { generatorPrivateKey: 'aa', blsPrivateKey: 'bb' }, nested: { deep: { passphrase: 'p' } } }, 'x');
+    logger.warn(
+      { password: 'hunter2', keys: { generatorPrivateKey: 'aa', blsPrivateKey: 'bb' }, nested: { deep: { passphrase: 'p' } } },
+      'x',
+    );
     logger.child({ privateKey: 'cc' }).info({}, 'y');
-    const text = out.lines().map(line => JSON.stringify(line)).join('\n');
+    const text = out
+      .lines()
+      .map((line) => JSON.stringify(line))
+      .join('\n');
     for (const secret of ['hunter2', '"aa"', '"bb"', '"cc"', '"p"']) expect(text).not.toContain(secret);
     expect(text).toContain('[redacted]');
   });

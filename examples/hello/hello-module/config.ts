@@ -29,9 +29,9 @@ export function parseHelloConfig(section: Record<string, unknown>): HelloConfig 
   const maxMessageLength = length('maxMessageLength');
   if (minMessageLength > maxMessageLength) problems.push('.modules.hello: minMessageLength must not exceed maxMessageLength');
   const { blacklist } = config;
-  if (!Array.isArray(blacklist) || blacklist.some(word => typeof word !== 'string' || word === '')) {
+  if (!Array.isArray(blacklist) || blacklist.some((word) => typeof word !== 'string' || word === '')) {
     problems.push('.modules.hello.blacklist: must be an array of non-empty strings');
   }
   if (problems.length > 0) throw new ValidationError(problems);
-  return { minMessageLength, maxMessageLength, blacklist: (blacklist as string[]).map(word => word.toLowerCase()) };
+  return { minMessageLength, maxMessageLength, blacklist: (blacklist as string[]).map((word) => word.toLowerCase()) };
 }

@@ -28,7 +28,7 @@ export class CreateHelloCommand implements Command<CreateHelloParams> {
     if (message.length < minMessageLength) return verifyFail(`The hello message must have at least ${minMessageLength} characters.`);
     if (message.length > maxMessageLength) return verifyFail(`The hello message must have at most ${maxMessageLength} characters.`);
     const lower = message.toLowerCase();
-    const banned = blacklist.find(word => lower.includes(word));
+    const banned = blacklist.find((word) => lower.includes(word));
     if (banned !== undefined) return verifyFail(`The hello message contains the blacklisted word "${banned}".`);
     return VERIFY_OK;
   }

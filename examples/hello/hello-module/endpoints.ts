@@ -12,7 +12,7 @@ export function createHelloEndpoints(): Record<string, EndpointHandler> {
     getHello: {
       request: getHelloRequestSchema,
       response: getHelloResponseSchema,
-      handle: context => {
+      handle: (context) => {
         const address = context.params.address as string;
         const entry = messageStore.get(context.state, decodeLisk32Address(address));
         if (entry === undefined) throw new NotFoundError(`No hello from ${address}.`);
@@ -21,7 +21,7 @@ export function createHelloEndpoints(): Record<string, EndpointHandler> {
     },
     getHelloCounter: {
       response: getHelloCounterResponseSchema,
-      handle: context => ({ counter: (counterStore.get(context.state, COUNTER_KEY)?.counter ?? 0n).toString() }),
+      handle: (context) => ({ counter: (counterStore.get(context.state, COUNTER_KEY)?.counter ?? 0n).toString() }),
     },
   };
 }

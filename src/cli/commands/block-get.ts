@@ -27,14 +27,16 @@ export const blockGetCommand: CliCommand = {
     const input = positionals[0];
     if (input === undefined) throw new UsageError('HEIGHT_OR_ID is required.');
     let request: { method: string; params: object };
-    if (/^\d+$/.test(input) && Number(input) <= 0xffff_ffff) request = { method: 'chain_getBlockByHeight', params: { height: Number(input) } };
+    if (/^\d+$/.test(input) && Number(input) <= 0xffff_ffff)
+      request = { method: 'chain_getBlockByHeight', params: { height: Number(input) } };
     else if (/^[0-9a-fA-F]{64}$/.test(input)) request = { method: 'chain_getBlockByID', params: { id: input.toLowerCase() } };
     else throw new UsageError('HEIGHT_OR_ID must be a height or a 32-byte block ID in hex.');
     try {
-      const block = await withNode(nodeConnection(values), client => client.invoke(request.method, request.params));
+      const block = await withNode(nodeConnection(values), (client) => client.invoke(request.method, request.params));
       printJson(io.stdout, block, values.pretty === true);
     } catch (error) {
-      if (error instanceof RpcCallError && error.rpcCode === RESOURCE_NOT_FOUND) throw new Error('Block with given id or height was not found.');
+      if (error instanceof RpcCallError && error.rpcCode === RESOURCE_NOT_FOUND)
+        throw new Error('Block with given id or height was not found.');
       throw error;
     }
     return EXIT_OK;

@@ -56,7 +56,13 @@ export const replayCommand: CliCommand = {
     const workers = openWorkerPool();
     const signatureVerifier = workers ? new PoolSignatureVerifier(workers) : undefined;
     const stateTreeUpdater = workers && new PoolStateTreeUpdater(workers);
-    const chain = await openChain({ dataPath: values['data-path'] as string, config, genesisBlock, signatureVerifier, stateTreeUpdater }).catch(async error => {
+    const chain = await openChain({
+      dataPath: values['data-path'] as string,
+      config,
+      genesisBlock,
+      signatureVerifier,
+      stateTreeUpdater,
+    }).catch(async (error) => {
       await workers?.close();
       throw error;
     });
@@ -69,7 +75,11 @@ export const replayCommand: CliCommand = {
         if (height <= startHeight) {
           const stored = chain.chainStore.getHeaderByHeight(height);
           if (stored && !stored.id.equals(block.header.id)) {
-            return mismatch(io, height, `block ID: the store has ${stored.id.toString('hex')}, the file ${block.header.id.toString('hex')}`);
+            return mismatch(
+              io,
+              height,
+              `block ID: the store has ${stored.id.toString('hex')}, the file ${block.header.id.toString('hex')}`,
+            );
           }
           continue;
         }
@@ -137,7 +147,11 @@ function parseBlockLine(line: string, lineNumber: number): Block {
     throw new Error(`Line ${lineNumber}: "height" ${parsed.height} does not match the block's height ${block.header.height}.`);
   }
   if (typeof parsed.id === 'string' && parsed.id !== block.header.id.toString('hex')) {
-    throw new InvalidBlockError('schema', `block ID ${block.header.id.toString('hex')} differs from the file's ${parsed.id}`, block.header.height);
+    throw new InvalidBlockError(
+      'schema',
+      `block ID ${block.header.id.toString('hex')} differs from the file's ${parsed.id}`,
+      block.header.height,
+    );
   }
   return block;
 }

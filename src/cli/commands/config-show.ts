@@ -45,7 +45,8 @@ export const configShowCommand: CliCommand = {
     });
     const dataPath = resolveDataPath(values['data-path']);
     const stored = readJsonObject(dataDirConfigPaths(dataPath).configFile, `Folder in ${dataPath} does not contain valid config`);
-    const custom = values.config === undefined ? undefined : readJsonObject(values.config, `${values.config} is not a readable JSON object.`);
+    const custom =
+      values.config === undefined ? undefined : readJsonObject(values.config, `${values.config} is not a readable JSON object.`);
     const config = mergeConfigLayers(stored, custom, { system: { dataPath } });
     printJson(io.stdout, config, values.pretty === true);
     return EXIT_OK;

@@ -33,7 +33,8 @@ export const endpointInvokeCommand: CliCommand = {
     const { values, positionals } = parseFlags(argv, { ...NODE_FLAGS, file: { type: 'string', short: 'f' } }, 2);
     const [method, paramsText] = positionals;
     if (method === undefined) throw new UsageError('METHOD is required.');
-    if (values.file !== undefined && paramsText !== undefined) throw new UsageError('Give the params either as PARAMS_JSON or with --file, not both.');
+    if (values.file !== undefined && paramsText !== undefined)
+      throw new UsageError('Give the params either as PARAMS_JSON or with --file, not both.');
     let text = paramsText;
     if (values.file !== undefined) {
       if (!existsSync(values.file)) throw new Error(`${values.file} does not exist.`);
@@ -51,7 +52,7 @@ export const endpointInvokeCommand: CliCommand = {
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError('The params must be a JSON object.');
       params = parsed;
     }
-    const result = await withNode(nodeConnection(values), client => client.invoke(method, params));
+    const result = await withNode(nodeConnection(values), (client) => client.invoke(method, params));
     printJson(io.stdout, result, values.pretty === true);
     return EXIT_OK;
   },

@@ -34,7 +34,11 @@ export const endpointListCommand: CliCommand = {
   summary: 'List the RPC methods of the node',
   help: HELP,
   async run(argv, io) {
-    const { values, positionals } = parseFlags(argv, { ...NODE_FLAGS, module: { type: 'string', short: 'm' }, info: { type: 'boolean', short: 'i' } }, 1);
+    const { values, positionals } = parseFlags(
+      argv,
+      { ...NODE_FLAGS, module: { type: 'string', short: 'm' }, info: { type: 'boolean', short: 'i' } },
+      1,
+    );
     let pattern: RegExp | undefined;
     if (positionals[0] !== undefined) {
       try {
@@ -43,8 +47,8 @@ export const endpointListCommand: CliCommand = {
         throw new UsageError('PATTERN is not a valid regular expression.');
       }
     }
-    const output = await withNode(nodeConnection(values), async client => {
-      const names = (await client.invoke<string[]>('app_getRegisteredEndpoints')).filter(name => {
+    const output = await withNode(nodeConnection(values), async (client) => {
+      const names = (await client.invoke<string[]>('app_getRegisteredEndpoints')).filter((name) => {
         const separator = name.indexOf('_');
         const namespace = name.slice(0, separator);
         if (values.module !== undefined && namespace !== values.module) return false;
@@ -54,9 +58,13 @@ export const endpointListCommand: CliCommand = {
       const { modules } = await client.invoke<{ modules: MetadataModule[] }>('system_getMetadata');
       const schemas = new Map<string, { request?: unknown; response?: unknown }>();
       for (const module of modules) for (const endpoint of module.endpoints) schemas.set(`${module.name}_${endpoint.name}`, endpoint);
-      return names.map(name => {
+      return names.map((name) => {
         const known = schemas.get(name);
-        return { name, ...(known?.request !== undefined ? { request: known.request } : {}), ...(known?.response !== undefined ? { response: known.response } : {}) };
+        return {
+          name,
+          ...(known?.request !== undefined ? { request: known.request } : {}),
+          ...(known?.response !== undefined ? { response: known.response } : {}),
+        };
       });
     });
     printJson(io.stdout, output, values.pretty === true);

@@ -36,7 +36,7 @@ export const generatorDisableCommand: CliCommand = {
     if (!isValidLisk32(address)) throw new UsageError('ADDRESS must be a lisk32 address.');
     let prompter: Prompter | undefined;
     try {
-      await withNode(nodeConnection(values), async client => {
+      await withNode(nodeConnection(values), async (client) => {
         const password = await readSecret(() => (prompter ??= createPrompter(io)), {
           kind: 'password',
           flag: values.password,
@@ -44,7 +44,14 @@ export const generatorDisableCommand: CliCommand = {
           question: DECRYPT_PASSWORD_QUESTION,
         });
         prompter?.close();
-        await client.invoke('generator_updateStatus', { address, password, enable: false, height: 0, maxHeightGenerated: 0, maxHeightPrevoted: 0 });
+        await client.invoke('generator_updateStatus', {
+          address,
+          password,
+          enable: false,
+          height: 0,
+          maxHeightGenerated: 0,
+          maxHeightPrevoted: 0,
+        });
       });
     } finally {
       prompter?.close();

@@ -58,7 +58,7 @@ export const generatorEnableCommand: CliCommand = {
       maxHeightGenerated: integerFlag('max-height-generated', values['max-height-generated'], 0, 0xffff_ffff),
       maxHeightPrevoted: integerFlag('max-height-prevoted', values['max-height-prevoted'], 0, 0xffff_ffff),
     };
-    const given = Object.values(numbers).filter(value => value !== undefined).length;
+    const given = Object.values(numbers).filter((value) => value !== undefined).length;
     const useStatus = values['use-status-value'] === true;
     if (useStatus && given > 0) {
       throw new UsageError('--use-status-value cannot be used with --height, --max-height-generated or --max-height-prevoted.');
@@ -69,11 +69,11 @@ export const generatorEnableCommand: CliCommand = {
 
     let prompter: Prompter | undefined;
     try {
-      await withNode(nodeConnection(values), async client => {
+      await withNode(nodeConnection(values), async (client) => {
         let status = numbers as { height: number; maxHeightGenerated: number; maxHeightPrevoted: number };
         if (useStatus) {
           const { status: list } = await client.invoke<GeneratorStatusResponse>('generator_getStatus');
-          const found = list.find(entry => entry.address === address);
+          const found = list.find((entry) => entry.address === address);
           if (found === undefined) throw new Error(`Status for ${address} not found in the node.`);
           status = found;
         }

@@ -30,7 +30,7 @@ export const generatorExportCommand: CliCommand = {
   async run(argv, io) {
     const { values } = parseFlags(argv, { ...NODE_FLAGS, output: { type: 'string', short: 'o' } });
     const path = resolveOutputFile(values.output ?? './generator_info.json', 'generator_info.json');
-    const { keys, status } = await withNode(nodeConnection(values), async client => ({
+    const { keys, status } = await withNode(nodeConnection(values), async (client) => ({
       keys: await client.invoke<AllKeysResponse>('generator_getAllKeys'),
       status: await client.invoke<GeneratorStatusResponse>('generator_getStatus'),
     }));

@@ -63,7 +63,7 @@ export const generatorImportCommand: CliCommand = {
     const problems = validationErrors(fileSchema, json);
     if (problems.length > 0) throw new Error(`${path} is not a generator info file (${problems.slice(0, 3).join('; ')}).`);
     const entries = (json as { generatorInfo: InfoEntry[] }).generatorInfo;
-    await withNode(nodeConnection(values), async client => {
+    await withNode(nodeConnection(values), async (client) => {
       for (const { address, height: h, maxHeightGenerated, maxHeightPrevoted } of entries) {
         await client.invoke('generator_setStatus', { address, height: h, maxHeightGenerated, maxHeightPrevoted });
       }

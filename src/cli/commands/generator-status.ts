@@ -27,7 +27,7 @@ export const generatorStatusCommand: CliCommand = {
   help: HELP,
   async run(argv, io) {
     const { values } = parseFlags(argv, NODE_FLAGS);
-    const info = await withNode(nodeConnection(values), client => client.invoke<GeneratorStatusResponse>('generator_getStatus'));
+    const info = await withNode(nodeConnection(values), (client) => client.invoke<GeneratorStatusResponse>('generator_getStatus'));
     printJson(io.stdout, { info }, values.pretty === true);
     return EXIT_OK;
   },

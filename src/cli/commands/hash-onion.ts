@@ -46,7 +46,7 @@ export const hashOnionCommand: CliCommand = {
     const count = positiveInteger(values.count, DEFAULT_HASH_ONION_COUNT, 'Count flag must be an integer and greater than 0.');
     if (count < distance) throw new UsageError('Invalid count or distance. Count must be greater than distance');
     if (count % distance !== 0) throw new UsageError('Invalid count. Count must be multiple of distance');
-    const hashes = generateHashOnion(generateHashOnionSeed(), count, distance).map(hash => hash.toString('hex'));
+    const hashes = generateHashOnion(generateHashOnionSeed(), count, distance).map((hash) => hash.toString('hex'));
     const onion = { count, distance, hashes };
     if (values.output !== undefined) {
       const path = resolveOutputFile(values.output, 'hash-onion.json');

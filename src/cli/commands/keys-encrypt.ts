@@ -36,12 +36,16 @@ export const keysEncryptCommand: CliCommand = {
     if (values['file-path'] === undefined) throw new UsageError('--file-path is required.');
     const path = resolve(expandHome(values['file-path']));
     const file = readKeysFile(path);
-    const missing = file.keys.find(entry => entry.plain === undefined);
+    const missing = file.keys.find((entry) => entry.plain === undefined);
     if (missing) throw new Error(`Entry ${missing.address} of ${path} has no "plain" keys to encrypt.`);
     const options = encryptionOptions(io.stderr);
     let prompter: Prompter | undefined;
     try {
-      const password = await readSecret(() => (prompter ??= createPrompter(io)), { kind: 'password', flag: values.password, confirm: true });
+      const password = await readSecret(() => (prompter ??= createPrompter(io)), {
+        kind: 'password',
+        flag: values.password,
+        confirm: true,
+      });
       prompter?.close();
       for (const entry of file.keys) {
         entry.encrypted = await encryptPlainKeys(entry.plain as PlainKeysJSON, password, options);

@@ -29,7 +29,7 @@ export const keysExportCommand: CliCommand = {
   async run(argv, io) {
     const { values } = parseFlags(argv, { ...NODE_FLAGS, output: { type: 'string', short: 'o' } });
     if (values.output === undefined) throw new UsageError('--output is required (use --output - to print on stdout).');
-    const response = await withNode(nodeConnection(values), client => client.invoke<AllKeysResponse>('generator_getAllKeys'));
+    const response = await withNode(nodeConnection(values), (client) => client.invoke<AllKeysResponse>('generator_getAllKeys'));
     const keys = exportedKeys(response);
     if (values.output === '-') {
       printJson(io.stdout, { keys }, values.pretty === true);

@@ -31,13 +31,13 @@ export const keysImportCommand: CliCommand = {
     const { values } = parseFlags(argv, { ...NODE_FLAGS, 'file-path': { type: 'string', short: 'f' } });
     if (values['file-path'] === undefined) throw new UsageError('--file-path is required.');
     const file = readKeysFile(resolve(expandHome(values['file-path'])));
-    const requests = file.keys.map(entry => {
+    const requests = file.keys.map((entry) => {
       if (hasEncryptedKeys(entry)) return { address: entry.address, type: 'encrypted', data: entry.encrypted };
       if (entry.plain === undefined) throw new Error(`Entry ${entry.address} has neither "encrypted" nor "plain" keys.`);
       const { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey } = entry.plain;
       return { address: entry.address, type: 'plain', data: { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey } };
     });
-    await withNode(nodeConnection(values), async client => {
+    await withNode(nodeConnection(values), async (client) => {
       for (const request of requests) await client.invoke('generator_setKeys', request);
     });
     return EXIT_OK;

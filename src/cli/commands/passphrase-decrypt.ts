@@ -1,10 +1,5 @@
 import { readFileSync } from 'node:fs';
-import {
-  decryptMessageWithPassword,
-  decryptPassphraseV3,
-  parseEncryptedMessage,
-  type EncryptedMessageInput,
-} from '../../crypto/index.js';
+import { decryptMessageWithPassword, decryptPassphraseV3, parseEncryptedMessage, type EncryptedMessageInput } from '../../crypto/index.js';
 import { EXIT_OK, UsageError, type CliCommand } from '../command.js';
 import { parseFlags } from '../support/args.js';
 import { createPrompter, type Prompter, type PromptIO } from '../support/prompt.js';
@@ -58,7 +53,11 @@ export const passphraseDecryptCommand: CliCommand = {
     let prompter: Prompter | undefined;
     let passphrase: string;
     try {
-      const password = await readSecret(() => (prompter ??= createPrompter(io)), { kind: 'password', flag: values.password, confirm: false });
+      const password = await readSecret(() => (prompter ??= createPrompter(io)), {
+        kind: 'password',
+        flag: values.password,
+        confirm: false,
+      });
       prompter?.close();
       passphrase = await decryptAnyForm(json.encryptedPassphrase, password);
     } finally {

@@ -71,7 +71,7 @@ export const startCommand: CliCommand = {
   async run(argv: readonly string[], io: CliIO): Promise<number> {
     const values = flags(argv);
     const env = process.env;
-    const apiModes = (['ipc', 'ws', 'http'] as RpcModeName[]).filter(mode => values[`api-${mode}`] === true);
+    const apiModes = (['ipc', 'ws', 'http'] as RpcModeName[]).filter((mode) => values[`api-${mode}`] === true);
     const plan = prepareNodeConfig({
       network: values.network ?? env.LISK_NETWORK,
       configFile: values.config ?? env.LISK_CONFIG_FILE,
@@ -96,7 +96,7 @@ export const startCommand: CliCommand = {
       throw error;
     }
     const node = await startNode(plan, { logger, lock });
-    await new Promise<void>(resolve => {
+    await new Promise<void>((resolve) => {
       const stop = (signal: string): void => {
         logger.info({ signal }, 'Stopping');
         process.removeAllListeners('SIGINT');
@@ -104,7 +104,7 @@ export const startCommand: CliCommand = {
         // A second signal while stopping ends the process at once.
         process.once('SIGINT', () => process.exit(130));
         process.once('SIGTERM', () => process.exit(143));
-        node.stop().then(resolve, error => {
+        node.stop().then(resolve, (error) => {
           logger.error({ err: error }, 'Stopping failed');
           resolve();
         });

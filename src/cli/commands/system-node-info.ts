@@ -23,7 +23,7 @@ export const systemNodeInfoCommand: CliCommand = {
   help: HELP,
   async run(argv, io) {
     const { values } = parseFlags(argv, NODE_FLAGS);
-    printJson(io.stdout, await withNode(nodeConnection(values), client => client.invoke('system_getNodeInfo')), values.pretty === true);
+    printJson(io.stdout, await withNode(nodeConnection(values), (client) => client.invoke('system_getNodeInfo')), values.pretty === true);
     return EXIT_OK;
   },
 };

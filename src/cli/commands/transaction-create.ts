@@ -71,9 +71,9 @@ interface ModuleMetadataJSON {
 
 /** The params schema of MODULE COMMAND, with lisk-core's messages for unknown ones. */
 export function commandParamsSchema(modules: readonly ModuleMetadataJSON[], module: string, command: string): Schema {
-  const found = modules.find(entry => entry.name === module);
+  const found = modules.find((entry) => entry.name === module);
   if (!found) throw new Error(`Module: ${module} is not registered.`);
-  const entry = found.commands.find(candidate => candidate.name === command);
+  const entry = found.commands.find((candidate) => candidate.name === command);
   if (!entry) throw new Error(`Module: ${module} Command: ${command} is not registered.`);
   return entry.params;
 }
@@ -85,7 +85,10 @@ function offlineModules(chainID: Buffer): ModuleMetadataJSON[] {
     moduleConfigs: {},
     withLegacy: true,
   });
-  return list.map(module => ({ name: module.name, commands: module.commands.map(command => ({ name: command.name, params: command.schema })) }));
+  return list.map((module) => ({
+    name: module.name,
+    commands: module.commands.map((command) => ({ name: command.name, params: command.schema })),
+  }));
 }
 
 function uint64Flag(name: string, value: string): bigint {
@@ -119,14 +122,17 @@ export const transactionCreateCommand: CliCommand = {
       3,
     );
     const [module, command, feeText] = positionals;
-    if (module === undefined || command === undefined || feeText === undefined) throw new UsageError('MODULE, COMMAND and FEE are required.');
+    if (module === undefined || command === undefined || feeText === undefined)
+      throw new UsageError('MODULE, COMMAND and FEE are required.');
     const fee = uint64Flag('FEE', feeText);
     const offline = values.offline === true;
-    if (offline && (values['chain-id'] === undefined || values.nonce === undefined)) throw new UsageError('--offline needs --chain-id and --nonce.');
+    if (offline && (values['chain-id'] === undefined || values.nonce === undefined))
+      throw new UsageError('--offline needs --chain-id and --nonce.');
     if (offline && (values.send === true || values['data-path'] !== undefined || values.url !== undefined)) {
       throw new UsageError('--offline cannot be used with --send, --data-path or --url.');
     }
-    if (values.params !== undefined && values.file !== undefined) throw new UsageError('Give the params with --params or --file, not both.');
+    if (values.params !== undefined && values.file !== undefined)
+      throw new UsageError('Give the params with --params or --file, not both.');
     if (values.file !== undefined && extname(values.file) !== '.json') throw new UsageError('Not a JSON file.');
     const chainIDFlag = values['chain-id'];
     if (chainIDFlag !== undefined && !/^[0-9a-fA-F]{8}$/.test(chainIDFlag)) throw new UsageError('--chain-id must be 8 hex characters.');
@@ -135,7 +141,8 @@ export const transactionCreateCommand: CliCommand = {
     let senderPublicKey: Buffer | undefined;
     if (unsigned) {
       const key = values['sender-public-key'];
-      if (key === undefined || !/^[0-9a-fA-F]{64}$/.test(key)) throw new UsageError('--no-signature needs --sender-public-key (32 bytes in hex).');
+      if (key === undefined || !/^[0-9a-fA-F]{64}$/.test(key))
+        throw new UsageError('--no-signature needs --sender-public-key (32 bytes in hex).');
       senderPublicKey = Buffer.from(key, 'hex');
     }
     const keyPath = values['key-derivation-path'] ?? DEFAULT_KEY_DERIVATION_PATH;
@@ -193,7 +200,9 @@ export const transactionCreateCommand: CliCommand = {
 
       let nonce = nonceFlag ?? 0n;
       if (client !== undefined) {
-        const account = await client.invoke<{ nonce: string }>('auth_getAuthAccount', { address: encodeLisk32Address(addressFromPublicKey(sender)) });
+        const account = await client.invoke<{ nonce: string }>('auth_getAuthAccount', {
+          address: encodeLisk32Address(addressFromPublicKey(sender)),
+        });
         const accountNonce = BigInt(account.nonce);
         if (nonceFlag !== undefined && nonceFlag < accountNonce) {
           throw new Error(`Invalid nonce specified, actual: ${nonceFlag}, expected: ${accountNonce}`);

@@ -26,7 +26,11 @@ function scalarFromAnswer(answer: string, dataType: string | undefined): JsonVal
 }
 
 /** Asks for every property of `properties`, in schema order (nested objects as `parent.child`). */
-async function askProperties(properties: Record<string, SchemaProperty>, prompter: Prompter, prefix: string): Promise<Record<string, JsonValue>> {
+async function askProperties(
+  properties: Record<string, SchemaProperty>,
+  prompter: Prompter,
+  prefix: string,
+): Promise<Record<string, JsonValue>> {
   const result: Record<string, JsonValue> = {};
   for (const [name, property] of Object.entries(properties)) {
     const label = `${prefix}${name}`;
@@ -36,7 +40,7 @@ async function askProperties(properties: Record<string, SchemaProperty>, prompte
         result[name] = await askObjectItems(label, items, prompter);
       } else {
         const answer = await prompter.line(`Please enter: ${label}(comma separated values (a,b)): `);
-        result[name] = answer.trim() === '' ? [] : answer.split(',').map(part => scalarFromAnswer(part, items.dataType));
+        result[name] = answer.trim() === '' ? [] : answer.split(',').map((part) => scalarFromAnswer(part, items.dataType));
       }
     } else if (property.type === 'object') {
       result[name] = await askProperties(property.properties, prompter, `${label}.`);
@@ -86,7 +90,9 @@ function normalize(property: SchemaProperty | Schema, value: unknown): unknown {
   if (property.type === 'array') {
     if (!Array.isArray(value)) return value;
     const items = property.items;
-    return value.map(item => (items.type === 'object' ? normalize(items as unknown as SchemaProperty, item) : normalizeScalar(items.dataType, item)));
+    return value.map((item) =>
+      items.type === 'object' ? normalize(items as unknown as SchemaProperty, item) : normalizeScalar(items.dataType, item),
+    );
   }
   return normalizeScalar(property.dataType, value);
 }

@@ -78,7 +78,11 @@ export function plainKeysPlaintext(plain: PlainKeysJSON): Buffer {
 }
 
 /** Encrypts an entry's plain keys with `password` (keys:create, keys:encrypt). */
-export async function encryptPlainKeys(plain: PlainKeysJSON, password: string, options: EncryptMessageOptions): Promise<EncryptedMessageObject> {
+export async function encryptPlainKeys(
+  plain: PlainKeysJSON,
+  password: string,
+  options: EncryptMessageOptions,
+): Promise<EncryptedMessageObject> {
   const plaintext = plainKeysPlaintext(plain);
   try {
     return await encryptMessageWithPassword(plaintext, password, options);
@@ -87,7 +91,6 @@ export async function encryptPlainKeys(plain: PlainKeysJSON, password: string, o
   }
 }
 
-
 /** The answer of `generator_getAllKeys`. */
 export interface AllKeysResponse {
   keys: { address: string; type: 'plain' | 'encrypted'; data: Record<string, unknown> }[];
@@ -95,5 +98,7 @@ export interface AllKeysResponse {
 
 /** keys:export / generator:export: `{address, encrypted}` or `{address, plain}` per stored key. */
 export function exportedKeys(response: AllKeysResponse): Record<string, unknown>[] {
-  return response.keys.map(key => (key.type === 'encrypted' ? { address: key.address, encrypted: key.data } : { address: key.address, plain: key.data }));
+  return response.keys.map((key) =>
+    key.type === 'encrypted' ? { address: key.address, encrypted: key.data } : { address: key.address, plain: key.data },
+  );
 }

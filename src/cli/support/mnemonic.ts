@@ -13,7 +13,12 @@ const ENGLISH_WORDLIST_SHA256 = '2f5eed53a4727b4bf8880d8f3f199efc90e58503646d9ff
 /** The BIP-39 English wordlist. */
 export function loadEnglishWordlist(): string[] {
   const words = [...english];
-  if (words.length !== WORDLIST_SIZE || createHash('sha256').update(`${words.join('\n')}\n`).digest('hex') !== ENGLISH_WORDLIST_SHA256) {
+  if (
+    words.length !== WORDLIST_SIZE ||
+    createHash('sha256')
+      .update(`${words.join('\n')}\n`)
+      .digest('hex') !== ENGLISH_WORDLIST_SHA256
+  ) {
     throw new Error('The BIP-39 English wordlist is not the standard one.');
   }
   return words;
@@ -21,7 +26,8 @@ export function loadEnglishWordlist(): string[] {
 
 /** The BIP-39 mnemonic of `entropy` (16-32 bytes, a multiple of 4). */
 export function entropyToMnemonic(entropy: Uint8Array, wordlist: readonly string[]): string {
-  if (entropy.length < 16 || entropy.length > 32 || entropy.length % 4 !== 0) throw new Error('Entropy must be 16 to 32 bytes, a multiple of 4.');
+  if (entropy.length < 16 || entropy.length > 32 || entropy.length % 4 !== 0)
+    throw new Error('Entropy must be 16 to 32 bytes, a multiple of 4.');
   const checksumBits = entropy.length / 4;
   const checksum = createHash('sha256').update(entropy).digest()[0] as number;
   // Bits as a big integer: entropy ‖ first checksumBits bits of the hash.

@@ -61,7 +61,11 @@ function settle<T>(method: string, answer: JsonRpcAnswer): T {
   if (answer.error !== undefined) {
     const { code, message, data } = answer.error;
     // Lisk's client shows `error.data` when it is a string, else `error.message`.
-    throw new RpcCallError(method, typeof code === 'number' ? code : 0, typeof data === 'string' ? data : String(message ?? 'Unknown error'));
+    throw new RpcCallError(
+      method,
+      typeof code === 'number' ? code : 0,
+      typeof data === 'string' ? data : String(message ?? 'Unknown error'),
+    );
   }
   return (answer.result ?? {}) as T;
 }
@@ -202,7 +206,10 @@ class HttpNodeClient implements NodeClient {
   private readonly endpoint: URL;
   private nextId = 1;
 
-  constructor(url: URL, private readonly timeoutMs: number) {
+  constructor(
+    url: URL,
+    private readonly timeoutMs: number,
+  ) {
     this.endpoint = new URL(url);
     if (this.endpoint.pathname === '/' || this.endpoint.pathname === '') this.endpoint.pathname = '/rpc';
   }
@@ -244,9 +251,12 @@ type WebSocketLike = {
 class WsNodeClient implements NodeClient {
   private readonly pending: PendingRequests;
 
-  private constructor(private readonly socket: WebSocketLike, timeoutMs: number) {
+  private constructor(
+    private readonly socket: WebSocketLike,
+    timeoutMs: number,
+  ) {
     this.pending = new PendingRequests(timeoutMs);
-    socket.addEventListener('message', event => this.pending.answer(String(event.data)));
+    socket.addEventListener('message', (event) => this.pending.answer(String(event.data)));
     socket.addEventListener('close', () => this.pending.failAll(new Error('The node closed the WebSocket.')));
   }
 

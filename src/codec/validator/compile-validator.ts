@@ -19,7 +19,19 @@ import { FORMATS } from './formats.js';
 export type Check = (data: unknown, path: string, errors: string[]) => void;
 type Node = Record<string, unknown>;
 
-const UNSUPPORTED = ['$ref', 'if', 'then', 'else', 'dependencies', 'dependentRequired', 'dependentSchemas', 'contains', 'prefixItems', 'unevaluatedProperties', 'unevaluatedItems'];
+const UNSUPPORTED = [
+  '$ref',
+  'if',
+  'then',
+  'else',
+  'dependencies',
+  'dependentRequired',
+  'dependentSchemas',
+  'contains',
+  'prefixItems',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+];
 const JSON_TYPES = new Set(['object', 'array', 'string', 'integer', 'number', 'boolean', 'null']);
 
 function schemaError(where: string, reason: string): never {
@@ -214,9 +226,7 @@ function compileObjectKeywords(node: Node, where: string, checks: Check[]): void
   }
   const properties = node.properties === undefined ? {} : node.properties;
   if (!isPlainObject(properties)) schemaError(where, '"properties" must be an object');
-  const propertyChecks = Object.entries(properties).map(
-    ([name, sub]) => [name, compileNode(sub, `${where}/properties/${name}`)] as const,
-  );
+  const propertyChecks = Object.entries(properties).map(([name, sub]) => [name, compileNode(sub, `${where}/properties/${name}`)] as const);
   if (propertyChecks.length > 0) {
     checks.push((data, path, errors) => {
       if (!isPlainObject(data)) return;
@@ -270,7 +280,8 @@ function compileObjectKeywords(node: Node, where: string, checks: Check[]): void
     checks.push((data, path, errors) => {
       if (!isPlainObject(data)) return;
       const count = Object.keys(data).length;
-      if (minProperties !== undefined && count < minProperties) errors.push(`${path}: must NOT have fewer than ${minProperties} properties`);
+      if (minProperties !== undefined && count < minProperties)
+        errors.push(`${path}: must NOT have fewer than ${minProperties} properties`);
       if (maxProperties !== undefined && count > maxProperties) errors.push(`${path}: must NOT have more than ${maxProperties} properties`);
     });
   }

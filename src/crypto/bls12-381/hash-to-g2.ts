@@ -5,19 +5,7 @@
  * those of RFC 9380 Appendix E.3.
  */
 import { createHash } from 'node:crypto';
-import {
-  P,
-  fp2,
-  fp2Add,
-  fp2Inv,
-  fp2IsZero,
-  fp2Mul,
-  fp2Neg,
-  fp2Sgn0,
-  fp2Sqr,
-  fp2Sqrt,
-  type Fp2,
-} from './field.js';
+import { P, fp2, fp2Add, fp2Inv, fp2IsZero, fp2Mul, fp2Neg, fp2Sgn0, fp2Sqr, fp2Sqrt, type Fp2 } from './field.js';
 import { ABS_X } from './field.js';
 import { g2Add, g2Double, g2FromAffine, g2Multiply, g2Negate, g2Psi, type G2Affine, type G2Jacobian } from './g2.js';
 
@@ -58,8 +46,7 @@ function bytesToBigint(bytes: Uint8Array): bigint {
 /** hash_to_field with count = 2 elements of Fp2 (RFC 9380 §5.2). */
 export function hashToFieldFp2(message: Uint8Array, dst: Uint8Array): [Fp2, Fp2] {
   const uniform = expandMessageXmd(message, dst, 4 * FIELD_ELEMENT_BYTES);
-  const element = (i: number): bigint =>
-    bytesToBigint(uniform.subarray(i * FIELD_ELEMENT_BYTES, (i + 1) * FIELD_ELEMENT_BYTES)) % P;
+  const element = (i: number): bigint => bytesToBigint(uniform.subarray(i * FIELD_ELEMENT_BYTES, (i + 1) * FIELD_ELEMENT_BYTES)) % P;
   return [
     [element(0), element(1)],
     [element(2), element(3)],
@@ -104,28 +91,16 @@ const X_NUM: readonly Fp2[] = [
     '0x5c759507e8e333ebb5b7a9a47d7ed8532c52d39fd3a042a88b58423c50ae15d5c2638e343d9c71c6238aaaaaaaa97d6',
     '0x5c759507e8e333ebb5b7a9a47d7ed8532c52d39fd3a042a88b58423c50ae15d5c2638e343d9c71c6238aaaaaaaa97d6',
   ),
-  c(
-    '0x0',
-    '0x11560bf17baa99bc32126fced787c88f984f87adf7ae0c7f9a208c6b4f20a4181472aaa9cb8d555526a9ffffffffc71a',
-  ),
+  c('0x0', '0x11560bf17baa99bc32126fced787c88f984f87adf7ae0c7f9a208c6b4f20a4181472aaa9cb8d555526a9ffffffffc71a'),
   c(
     '0x11560bf17baa99bc32126fced787c88f984f87adf7ae0c7f9a208c6b4f20a4181472aaa9cb8d555526a9ffffffffc71e',
     '0x8ab05f8bdd54cde190937e76bc3e447cc27c3d6fbd7063fcd104635a790520c0a395554e5c6aaaa9354ffffffffe38d',
   ),
-  c(
-    '0x171d6541fa38ccfaed6dea691f5fb614cb14b4e7f4e810aa22d6108f142b85757098e38d0f671c7188e2aaaaaaaa5ed1',
-    '0x0',
-  ),
+  c('0x171d6541fa38ccfaed6dea691f5fb614cb14b4e7f4e810aa22d6108f142b85757098e38d0f671c7188e2aaaaaaaa5ed1', '0x0'),
 ];
 const X_DEN: readonly Fp2[] = [
-  c(
-    '0x0',
-    '0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaa63',
-  ),
-  c(
-    '0xc',
-    '0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaa9f',
-  ),
+  c('0x0', '0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaa63'),
+  c('0xc', '0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaa9f'),
   c('0x1', '0x0'),
 ];
 const Y_NUM: readonly Fp2[] = [
@@ -133,32 +108,20 @@ const Y_NUM: readonly Fp2[] = [
     '0x1530477c7ab4113b59a4c18b076d11930f7da5d4a07f649bf54439d87d27e500fc8c25ebf8c92f6812cfc71c71c6d706',
     '0x1530477c7ab4113b59a4c18b076d11930f7da5d4a07f649bf54439d87d27e500fc8c25ebf8c92f6812cfc71c71c6d706',
   ),
-  c(
-    '0x0',
-    '0x5c759507e8e333ebb5b7a9a47d7ed8532c52d39fd3a042a88b58423c50ae15d5c2638e343d9c71c6238aaaaaaaa97be',
-  ),
+  c('0x0', '0x5c759507e8e333ebb5b7a9a47d7ed8532c52d39fd3a042a88b58423c50ae15d5c2638e343d9c71c6238aaaaaaaa97be'),
   c(
     '0x11560bf17baa99bc32126fced787c88f984f87adf7ae0c7f9a208c6b4f20a4181472aaa9cb8d555526a9ffffffffc71c',
     '0x8ab05f8bdd54cde190937e76bc3e447cc27c3d6fbd7063fcd104635a790520c0a395554e5c6aaaa9354ffffffffe38f',
   ),
-  c(
-    '0x124c9ad43b6cf79bfbf7043de3811ad0761b0f37a1e26286b0e977c69aa274524e79097a56dc4bd9e1b371c71c718b10',
-    '0x0',
-  ),
+  c('0x124c9ad43b6cf79bfbf7043de3811ad0761b0f37a1e26286b0e977c69aa274524e79097a56dc4bd9e1b371c71c718b10', '0x0'),
 ];
 const Y_DEN: readonly Fp2[] = [
   c(
     '0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffa8fb',
     '0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffa8fb',
   ),
-  c(
-    '0x0',
-    '0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffa9d3',
-  ),
-  c(
-    '0x12',
-    '0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaa99',
-  ),
+  c('0x0', '0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffa9d3'),
+  c('0x12', '0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaa99'),
   c('0x1', '0x0'),
 ];
 

@@ -3,28 +3,9 @@
  * e(pk, H_pop(pk)) = e(g1, proof). Only "is this product of pairings 1?" is ever asked, which
  * lets the final exponentiation use the well-known multiple 3·(p⁴ − p² + 1)/r (see below).
  */
-import {
-  ABS_X,
-  fp2Add,
-  fp2Mul,
-  fp2MulFp,
-  fp2Neg,
-  fp2Sqr,
-  fp2Sub,
-  fpNeg,
-} from './field.js';
+import { ABS_X, fp2Add, fp2Mul, fp2MulFp, fp2Neg, fp2Sqr, fp2Sub, fpNeg } from './field.js';
 import { g2Add, g2Double, g2FromAffine, type G1Affine, type G2Affine, type G2Jacobian } from './g2.js';
-import {
-  FP12_ONE,
-  fp12Conj,
-  fp12Eq,
-  fp12Frobenius,
-  fp12Inv,
-  fp12Mul,
-  fp12MulByLine,
-  fp12Sqr,
-  type Fp12,
-} from './tower.js';
+import { FP12_ONE, fp12Conj, fp12Eq, fp12Frobenius, fp12Inv, fp12Mul, fp12MulByLine, fp12Sqr, type Fp12 } from './tower.js';
 
 const LOOP_BITS = ABS_X.toString(2);
 
@@ -110,10 +91,7 @@ function finalExponentiation(f: Fp12): Fp12 {
   const a = fp12Mul(cyclotomicPowX(m), fp12Conj(m)); // m^(x−1)
   const b = fp12Mul(cyclotomicPowX(a), fp12Conj(a)); // m^((x−1)²)
   const c = fp12Mul(cyclotomicPowX(b), fp12Frobenius(b)); // b^(x+p)
-  const d = fp12Mul(
-    fp12Mul(cyclotomicPowX(cyclotomicPowX(c)), fp12Frobenius(fp12Frobenius(c))),
-    fp12Conj(c),
-  ); // c^(x²+p²−1)
+  const d = fp12Mul(fp12Mul(cyclotomicPowX(cyclotomicPowX(c)), fp12Frobenius(fp12Frobenius(c))), fp12Conj(c)); // c^(x²+p²−1)
   return fp12Mul(d, fp12Mul(fp12Mul(m, m), m));
 }
 

@@ -3,21 +3,7 @@
  * with ξ = 1 + u. Hence w⁶ = ξ, which is what lets a point of the sextic twist E'(Fp2) be
  * carried to E(Fp12) as (x·w⁻², y·w⁻³) (see pairing.ts).
  */
-import {
-  FP2_ONE,
-  FP2_ZERO,
-  P,
-  fp2Add,
-  fp2Conj,
-  fp2Inv,
-  fp2Mul,
-  fp2MulByXi,
-  fp2Neg,
-  fp2Pow,
-  fp2Sqr,
-  fp2Sub,
-  type Fp2,
-} from './field.js';
+import { FP2_ONE, FP2_ZERO, P, fp2Add, fp2Conj, fp2Inv, fp2Mul, fp2MulByXi, fp2Neg, fp2Pow, fp2Sqr, fp2Sub, type Fp2 } from './field.js';
 
 /** a0 + a1·v + a2·v² */
 export type Fp6 = readonly [Fp2, Fp2, Fp2];
@@ -101,10 +87,7 @@ function fp6MulByVScalar(a: Fp6, k: Fp2): Fp6 {
  */
 export function fp12MulByLine(f: Fp12, l0: Fp2, l1: Fp2, k: Fp2): Fp12 {
   const [f0, f1] = f;
-  return [
-    fp6Add(fp6MulBy01(f0, l0, l1), fp6MulByV(fp6MulByVScalar(f1, k))),
-    fp6Add(fp6MulByVScalar(f0, k), fp6MulBy01(f1, l0, l1)),
-  ];
+  return [fp6Add(fp6MulBy01(f0, l0, l1), fp6MulByV(fp6MulByVScalar(f1, k))), fp6Add(fp6MulByVScalar(f0, k), fp6MulBy01(f1, l0, l1))];
 }
 
 /** a^(p⁶): negates the w part. Equals the inverse for elements of the cyclotomic subgroup. */
@@ -145,10 +128,6 @@ export function fp12Frobenius(a: Fp12): Fp12 {
   const [c0, c1] = a;
   return [
     [fp2Conj(c0[0]), fp2Mul(fp2Conj(c0[1]), GAMMA[2]!), fp2Mul(fp2Conj(c0[2]), GAMMA[4]!)],
-    [
-      fp2Mul(fp2Conj(c1[0]), GAMMA[1]!),
-      fp2Mul(fp2Conj(c1[1]), GAMMA[3]!),
-      fp2Mul(fp2Conj(c1[2]), GAMMA[5]!),
-    ],
+    [fp2Mul(fp2Conj(c1[0]), GAMMA[1]!), fp2Mul(fp2Conj(c1[1]), GAMMA[3]!), fp2Mul(fp2Conj(c1[2]), GAMMA[5]!)],
   ];
 }

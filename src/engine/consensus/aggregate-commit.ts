@@ -69,15 +69,15 @@ export function aggregateCommitVerdict(commit: AggregateCommit, env: AggregateCo
   const header = env.headerAt(commit.height);
   if (!header) return false;
   const { validators, certificateThreshold } = env.bft.getParameters(env.engineState, commit.height);
-  const active = validators.filter(v => v.bftWeight > 0n).sort((a, b) => a.blsKey.compare(b.blsKey));
+  const active = validators.filter((v) => v.bftWeight > 0n).sort((a, b) => a.blsKey.compare(b.blsKey));
   const check = weightedAggSigCheck(
-    active.map(v => v.blsKey),
+    active.map((v) => v.blsKey),
     commit.aggregationBits,
     commit.certificateSignature,
     MESSAGE_TAG_CERTIFICATE,
     env.chainID,
     unsignedCertificateBytes(header),
-    active.map(v => v.bftWeight),
+    active.map((v) => v.bftWeight),
     certificateThreshold,
   );
   return check ?? false;

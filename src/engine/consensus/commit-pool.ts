@@ -43,7 +43,7 @@ export class CommitPool {
 
   add(commit: SingleCommit): void {
     const list = this.byHeight.get(commit.height) ?? [];
-    const duplicate = list.some(c => c.validatorAddress.equals(commit.validatorAddress) && c.blockID.equals(commit.blockID));
+    const duplicate = list.some((c) => c.validatorAddress.equals(commit.validatorAddress) && c.blockID.equals(commit.blockID));
     if (duplicate) return;
     list.push(commit);
     this.byHeight.set(commit.height, list);
@@ -72,17 +72,18 @@ export class CommitPool {
       const commits = this.commitsAt(height);
       if (commits.length === 0) continue;
       const { validators, certificateThreshold } = this.bft.getParameters(engineState, height);
-      const active = validators.filter(v => v.bftWeight > 0n);
+      const active = validators.filter((v) => v.bftWeight > 0n);
       let weight = 0n;
       for (const commit of commits) {
-        const validator = active.find(v => v.address.equals(commit.validatorAddress));
-        if (!validator) throw new Error(`Commit of ${commit.validatorAddress.toString('hex')} at ${height} is not from an active validator.`);
+        const validator = active.find((v) => v.address.equals(commit.validatorAddress));
+        if (!validator)
+          throw new Error(`Commit of ${commit.validatorAddress.toString('hex')} at ${height} is not from an active validator.`);
         weight += validator.bftWeight;
       }
       if (weight < certificateThreshold) continue;
-      const keys = active.map(v => v.blsKey).sort((a, b) => a.compare(b));
-      const pairs = commits.map(commit => ({
-        publicKey: (active.find(v => v.address.equals(commit.validatorAddress)) as { blsKey: Buffer }).blsKey,
+      const keys = active.map((v) => v.blsKey).sort((a, b) => a.compare(b));
+      const pairs = commits.map((commit) => ({
+        publicKey: (active.find((v) => v.address.equals(commit.validatorAddress)) as { blsKey: Buffer }).blsKey,
         signature: commit.certificateSignature,
       }));
       const { aggregationBits, signature } = createAggSig(keys, pairs);

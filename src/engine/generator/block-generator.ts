@@ -87,9 +87,9 @@ export class BlockGenerator {
     });
 
     const unsigned = draft.with({
-      transactionRoot: merkleRoot(generated.transactions.map(tx => tx.id)),
+      transactionRoot: merkleRoot(generated.transactions.map((tx) => tx.id)),
       assetRoot: generated.assets.root(),
-      eventRoot: computeEventRoot(generated.events.flatMap(event => eventSmtLeaves(event))),
+      eventRoot: computeEventRoot(generated.events.flatMap((event) => eventSmtLeaves(event))),
       stateRoot: stateDb.prepareUpdate(generated.moduleState.changes()).root,
       validatorsHash: bft.getParameters(generated.engineState, height + 1).validatorsHash,
     });

@@ -72,7 +72,7 @@ export class Forger {
       if (this.running) return;
       this.running = this.tick()
         .then(() => undefined)
-        .catch(error => this.options.logger.error({ err: error }, 'Block generation failed'))
+        .catch((error) => this.options.logger.error({ err: error }, 'Block generation failed'))
         .finally(() => {
           this.running = undefined;
         });
@@ -133,7 +133,7 @@ export class Forger {
         // Below `to`, only the last block before a validator change needs a certificate.
         if (height < to && !bft.parametersChangeAt(stateDb.engineReader, height + 1)) continue;
         const { validators } = bft.getParameters(stateDb.engineReader, height);
-        const validator = validators.find(v => v.bftWeight > 0n && v.address.equals(keypair.address));
+        const validator = validators.find((v) => v.bftWeight > 0n && v.address.equals(keypair.address));
         if (!validator || !validator.blsKey.equals(keypair.blsKey)) continue;
         const header = chainStore.getHeaderByHeight(height);
         if (!header) continue;

@@ -148,7 +148,12 @@ export function encodeEncryptedKeys(encrypted: StoredEncryptedKeys): Buffer {
     version,
     ciphertext,
     kdf,
-    kdfparams: { parallelism: kdfparams.parallelism, iterations: kdfparams.iterations, memorySize: kdfparams.memorySize, salt: kdfparams.salt },
+    kdfparams: {
+      parallelism: kdfparams.parallelism,
+      iterations: kdfparams.iterations,
+      memorySize: kdfparams.memorySize,
+      salt: kdfparams.salt,
+    },
     cipher,
     cipherparams: { iv: cipherparams.iv, tag: cipherparams.tag },
   });
@@ -195,7 +200,10 @@ export class GeneratorStore {
 
   /** Every stored info record, by address order (lisk-sdk getGeneratedInfo). */
   allInfo(): { address: Buffer; info: GeneratedInfo }[] {
-    return this.range(INFO_PREFIX).map(({ address, value }) => ({ address, info: codec.decode<GeneratedInfo>(generatedInfoSchema, value) }));
+    return this.range(INFO_PREFIX).map(({ address, value }) => ({
+      address,
+      info: codec.decode<GeneratedInfo>(generatedInfoSchema, value),
+    }));
   }
 
   getKeys(address: Buffer): StoredGeneratorKeys | undefined {

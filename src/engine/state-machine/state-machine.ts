@@ -70,7 +70,7 @@ export class StateMachine {
   }
 
   getModule(name: string): Module | undefined {
-    return this.modules.find(module => module.name === name);
+    return this.modules.find((module) => module.name === name);
   }
 
   async executeGenesis(execution: BlockExecution): Promise<void> {
@@ -91,11 +91,7 @@ export class StateMachine {
   }
 
   /** Block generation: modules add their assets (the random module its seed reveal). */
-  async insertAssets(
-    execution: BlockExecution,
-    setAsset: (module: string, data: Buffer) => void,
-    finalizedHeight: number,
-  ): Promise<void> {
+  async insertAssets(execution: BlockExecution, setAsset: (module: string, data: Buffer) => void, finalizedHeight: number): Promise<void> {
     const context = {
       ...this.readContext(execution),
       header: execution.header,

@@ -51,9 +51,7 @@ export async function selectTransactionsForBlock(
   maxTransactionsSize: number,
   target: BlockInclusionTarget,
 ): Promise<BlockSelection> {
-  const heap = new IndexedHeap<Cursor>(
-    (a, b) => a.priority > b.priority || (a.priority === b.priority && a.order < b.order),
-  );
+  const heap = new IndexedHeap<Cursor>((a, b) => a.priority > b.priority || (a.priority === b.priority && a.order < b.order));
   let order = 0;
   for (const list of candidates.byAccount.values()) {
     const first = list[0];

@@ -52,10 +52,11 @@ export class CoalescingPoolVerifier implements PoolTransactionVerifier {
   private async verifyGroup(group: readonly Waiting[]): Promise<void> {
     try {
       const results = await this.inner.verify(
-        group.map(entry => entry.transaction),
+        group.map((entry) => entry.transaction),
         (group[0] as Waiting).tip,
       );
-      if (results.length !== group.length) throw new Error(`the verifier returned ${results.length} results for ${group.length} transactions`);
+      if (results.length !== group.length)
+        throw new Error(`the verifier returned ${results.length} results for ${group.length} transactions`);
       group.forEach((entry, i) => entry.resolve([results[i] as VerificationResult]));
     } catch (error) {
       for (const entry of group) entry.reject(error);

@@ -81,7 +81,7 @@ export function parseTransactionPoolConfig(section: unknown, maxPayloadLength: n
   try {
     return resolveTransactionPoolConfig(overrides);
   } catch (error) {
-    if (error instanceof ValidationError) throw new ValidationError(error.errors.map(problem => `.transactionPool${problem}`));
+    if (error instanceof ValidationError) throw new ValidationError(error.errors.map((problem) => `.transactionPool${problem}`));
     throw error;
   }
 }

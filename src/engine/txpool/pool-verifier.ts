@@ -60,12 +60,13 @@ export class StateMachinePoolVerifier implements PoolTransactionVerifier {
     const verified = await verifySignaturesAhead(this.stateMachine, this.signatureVerifier, transactions, tip.state);
     const results: VerificationResult[] = [];
     for (let i = 0; i < transactions.length; i += 1) {
-      if (i > 0 && i % YIELD_EVERY === 0) await new Promise<void>(resolve => setImmediate(resolve));
-      results.push(await this.stateMachine.verifyTransaction(transactions[i] as Transaction, tip.state, header, new Map(), false, verified));
+      if (i > 0 && i % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      results.push(
+        await this.stateMachine.verifyTransaction(transactions[i] as Transaction, tip.state, header, new Map(), false, verified),
+      );
     }
     return results;
   }
-
 }
 
 /** What `tipOf` needs from a chain (an OpenChain fits). */

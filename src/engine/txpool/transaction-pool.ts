@@ -154,7 +154,7 @@ export class TransactionPool {
   /** One sender's pooled transactions, ascending by nonce. */
   getByAddress(address: Buffer): Transaction[] {
     const list = this.index.account(address.toString('hex'));
-    return list ? list.all().map(entry => entry.transaction) : [];
+    return list ? list.all().map((entry) => entry.transaction) : [];
   }
 
   stats(): TransactionPoolStats {
@@ -212,7 +212,11 @@ export class TransactionPool {
       if (entry) this.removeEntry(entry, REASON_INCLUDED);
     }
     for (const [sender, used] of usedNonces) {
-      const spent = this.index.account(sender)?.all().filter(entry => entry.nonce <= used) ?? [];
+      const spent =
+        this.index
+          .account(sender)
+          ?.all()
+          .filter((entry) => entry.nonce <= used) ?? [];
       for (const entry of spent) {
         this.removeEntry(entry, { code: 'invalid', message: `Nonce ${entry.nonce} was used by a transaction in the new block` });
       }
@@ -230,7 +234,7 @@ export class TransactionPool {
     this.epoch += 1;
     for (const transaction of block.transactions) this.index.demote(transaction.senderAddress().toString('hex'));
     const recheck = this.requestRecheck();
-    const results = await Promise.all(block.transactions.map(transaction => this.add(transaction)));
+    const results = await Promise.all(block.transactions.map((transaction) => this.add(transaction)));
     for (const result of results) {
       if (result.status === 'rejected') {
         this.logger.debug({ id: result.id.toString('hex'), reason: result.error.reason }, 'Transaction of a deleted block not re-added');
@@ -274,7 +278,12 @@ export class TransactionPool {
         result = first;
       } while (epoch !== this.epoch && attempts < MAX_VERIFY_ATTEMPTS);
     } catch (error) {
-      return this.rejected(transaction, 'verification-unavailable', `Transaction could not be verified: ${(error as Error).message}`, error);
+      return this.rejected(
+        transaction,
+        'verification-unavailable',
+        `Transaction could not be verified: ${(error as Error).message}`,
+        error,
+      );
     }
     if (result.status === VerifyStatus.FAIL) {
       const message = result.error?.message ?? 'Invalid transaction';
@@ -416,10 +425,11 @@ export class TransactionPool {
         let results: VerificationResult[];
         try {
           results = await this.verifier.verify(
-            entries.map(entry => entry.transaction),
+            entries.map((entry) => entry.transaction),
             this.tip(),
           );
-          if (results.length !== entries.length) throw new Error(`the verifier returned ${results.length} results for ${entries.length} transactions`);
+          if (results.length !== entries.length)
+            throw new Error(`the verifier returned ${results.length} results for ${entries.length} transactions`);
         } catch (error) {
           // Keep the pool as it is; the block producer verifies again anyway, and so does the next re-check.
           this.logger.warn({ err: error }, 'Transaction pool re-check failed');

@@ -60,7 +60,11 @@ function asset(module: string, schema: Schema, value: object): GenesisAssetsFile
 /** The devnet genesis assets for a chain ID (the LSK token is chainID ‖ 00000000). */
 export function devnetGenesisAssets(spec: DevnetSpec, keys: DevnetKeys, chainID: Buffer): GenesisAssetsFile {
   const validatorCount = spec.activeValidators + spec.standbyValidators;
-  if (!Number.isInteger(spec.legacyValidatorIndex) || spec.legacyValidatorIndex < spec.activeValidators || spec.legacyValidatorIndex >= validatorCount) {
+  if (
+    !Number.isInteger(spec.legacyValidatorIndex) ||
+    spec.legacyValidatorIndex < spec.activeValidators ||
+    spec.legacyValidatorIndex >= validatorCount
+  ) {
     // See DevnetSpec.legacyValidatorIndex: an init validator without keys would miss its slots.
     throw new ValidationError([`.legacyValidatorIndex: must be a standby validator (${spec.activeValidators}..${validatorCount - 1})`]);
   }
@@ -73,7 +77,7 @@ export function devnetGenesisAssets(spec: DevnetSpec, keys: DevnetKeys, chainID:
   }));
 
   const posValue = {
-    validators: [...validators].sort(byAddress).map(validator => ({
+    validators: [...validators].sort(byAddress).map((validator) => ({
       address: validator.address,
       name: validator.name,
       blsKey: ZERO_BLS_KEY,
@@ -87,7 +91,7 @@ export function devnetGenesisAssets(spec: DevnetSpec, keys: DevnetKeys, chainID:
       lastCommissionIncreaseHeight: 0,
       sharingCoefficients: [],
     })),
-    stakers: [...validators].sort(byAddress).map(validator => ({
+    stakers: [...validators].sort(byAddress).map((validator) => ({
       address: validator.address,
       stakes: [{ validatorAddress: validator.address, amount: validator.selfStake, sharingCoefficients: [] }],
       pendingUnlocks: [],
@@ -96,19 +100,19 @@ export function devnetGenesisAssets(spec: DevnetSpec, keys: DevnetKeys, chainID:
       initRounds: spec.initRounds,
       initValidators: validators
         .slice(0, spec.activeValidators)
-        .map(validator => validator.address)
+        .map((validator) => validator.address)
         .sort((a, b) => a.compare(b)),
     },
   };
 
   const users: UserEntry[] = [
-    ...validators.map(validator => ({
+    ...validators.map((validator) => ({
       address: validator.address,
       tokenID,
       availableBalance: spec.validatorBalance,
       lockedBalances: [{ module: 'pos', amount: validator.selfStake }],
     })),
-    ...keys.accounts.map(account => ({
+    ...keys.accounts.map((account) => ({
       address: addressFromPublicKey(account.publicKey),
       tokenID,
       availableBalance: spec.devAccountBalance,

@@ -86,15 +86,15 @@ export function bootstrapTransactionsFile(transactions: readonly Transaction[]):
       'Devnet bootstrap, submitted to the pool of a fresh devnet node: for every dev validator but the legacy one, ' +
       'legacy:registerKeys with its dev keys (nonce 0: BLS key, unban) then pos:stake of 10 LSK on itself (nonce 1). ' +
       'See src/genesis/devnet/devnet-bootstrap.ts.',
-    transactions: transactions.map(transaction => transaction.bytes.toString('hex')),
+    transactions: transactions.map((transaction) => transaction.bytes.toString('hex')),
   };
 }
 
 /** Reads a bootstrap transactions file back (throws on a malformed file). */
 export function readBootstrapTransactions(json: unknown): Transaction[] {
   const list = (json as { transactions?: unknown } | null)?.transactions;
-  if (!Array.isArray(list) || !list.every(item => typeof item === 'string' && /^([0-9a-f]{2})+$/.test(item))) {
+  if (!Array.isArray(list) || !list.every((item) => typeof item === 'string' && /^([0-9a-f]{2})+$/.test(item))) {
     throw new Error('A bootstrap transactions file must hold {"transactions": [hex, ...]}.');
   }
-  return list.map(hex => Transaction.fromBytes(Buffer.from(hex as string, 'hex')));
+  return list.map((hex) => Transaction.fromBytes(Buffer.from(hex as string, 'hex')));
 }

@@ -62,5 +62,5 @@ export function deriveDevnetKeys(spec: DevnetSpec): DevnetKeys {
  * validator included: once it has registered these keys the node forges its slots too.
  */
 export function devValidatorsKeysFile(keys: DevnetKeys): KeysFile {
-  return { keys: keys.validators.map(validator => keysFileEntry(validator)) };
+  return { keys: keys.validators.map((validator) => keysFileEntry(validator)) };
 }

@@ -32,7 +32,8 @@ export function devnetPassphrasesDoc(spec: DevnetSpec, keys: DevnetKeys, chainID
   const registered = keys.validators.length - 1;
 
   const validatorRows = keys.validators.map((validator, index) => {
-    const role = index < spec.activeValidators ? 'active (init)' : index === legacyIndex ? '**standby, legacy: keys not registered**' : 'standby';
+    const role =
+      index < spec.activeValidators ? 'active (init)' : index === legacyIndex ? '**standby, legacy: keys not registered**' : 'standby';
     const stake = index < spec.activeValidators ? spec.activeSelfStake : spec.standbySelfStake;
     return `| ${index} | ${devnetValidatorName(spec, index)} | ${validator.address} | ${role} | ${lsk(stake)} | \`${validator.keyPath}\` |`;
   });
@@ -50,7 +51,12 @@ export function devnetPassphrasesDoc(spec: DevnetSpec, keys: DevnetKeys, chainID
     legacyValidator.publicKey,
     0n,
   );
-  const reclaimMinFee = minFee('reclaimLSK', codec.encode(reclaimLSKParamsSchema, { amount: spec.legacyBalance }), keys.legacy.publicKey, 0n);
+  const reclaimMinFee = minFee(
+    'reclaimLSK',
+    codec.encode(reclaimLSKParamsSchema, { amount: spec.legacyBalance }),
+    keys.legacy.publicKey,
+    0n,
+  );
   const standbyFromRound = spec.initRounds + spec.activeValidators;
 
   return `# DEVNET ONLY: PUBLIC, INSECURE PASSPHRASES

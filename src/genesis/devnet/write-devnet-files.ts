@@ -41,7 +41,9 @@ export async function buildDevnetFiles(configFile: string, spec: DevnetSpec = DE
     ['dev-validators.json', json(devValidatorsKeysFile(keys))],
     [
       BOOTSTRAP_TRANSACTIONS_FILE,
-      json(bootstrapTransactionsFile(devnetBootstrapTransactions(keys, chainID, spec.legacyValidatorIndex, minFeePerByteOf(config.modules)))),
+      json(
+        bootstrapTransactionsFile(devnetBootstrapTransactions(keys, chainID, spec.legacyValidatorIndex, minFeePerByteOf(config.modules))),
+      ),
     ],
     ['DEV_PASSPHRASES.md', Buffer.from(devnetPassphrasesDoc(spec, keys, chainID, minimumCertifyHeight), 'utf8')],
   ]);

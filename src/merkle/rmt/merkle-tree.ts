@@ -35,7 +35,7 @@ export class MerkleTree {
   static fromLeaves(leaves: readonly Uint8Array[]): MerkleTree {
     assertTreeSize(leaves.length);
     const tree = new MerkleTree();
-    tree.leafHashes = leaves.map(leaf => leafHash(leaf));
+    tree.leafHashes = leaves.map((leaf) => leafHash(leaf));
     tree.adoptLayers(buildLayers(tree.leafHashes));
     return tree;
   }
@@ -75,7 +75,7 @@ export class MerkleTree {
   generateProof(queryHashes: readonly Uint8Array[]): MerkleProof {
     if (this.size === 0) return { size: 0, idxs: [], siblingHashes: [] };
     const lookup = this.hashIndex();
-    const idxs = queryHashes.map(hash => lookup.get(latin1Key(hash)) ?? 0);
+    const idxs = queryHashes.map((hash) => lookup.get(latin1Key(hash)) ?? 0);
     return { size: this.size, idxs, siblingHashes: collectSiblingHashes(idxs, this.layers()) };
   }
 
@@ -104,7 +104,7 @@ export class MerkleTree {
     const layers = this.layers();
     const siblingHashes = collectSiblingHashes(idxs, layers);
     const computed = calculatePathNodes(
-      updateData.map(data => leafHash(data)),
+      updateData.map((data) => leafHash(data)),
       this.size,
       idxs,
       siblingHashes,

@@ -15,7 +15,7 @@ import type { MerkleProof } from './types.js';
 export function generateProof(leaves: readonly Uint8Array[], queryIndexes: readonly number[]): MerkleProof {
   assertTreeSize(leaves.length);
   if (leaves.length === 0) return { size: 0, idxs: [], siblingHashes: [] };
-  const layers = buildLayers(leaves.map(leaf => leafHash(leaf)));
+  const layers = buildLayers(leaves.map((leaf) => leafHash(leaf)));
   return proofFromLayers(layers, queryIndexes);
 }
 
@@ -23,7 +23,7 @@ export function generateProof(leaves: readonly Uint8Array[], queryIndexes: reado
 export function proofFromLayers(layers: readonly (readonly Buffer[])[], queryIndexes: readonly number[]): MerkleProof {
   const size = layers[0]?.length ?? 0;
   const height = treeHeight(size);
-  const idxs = queryIndexes.map(position => {
+  const idxs = queryIndexes.map((position) => {
     if (!Number.isInteger(position) || position < 0 || position >= size) {
       throw new InvalidParamsError(`Leaf position ${position} is outside a tree of ${size} leaves.`);
     }
@@ -49,7 +49,7 @@ export function verifyProof(queryHashes: readonly Uint8Array[], proof: MerklePro
 /** verifyProof for raw data blocks, each hashed as a leaf first (LIP 0031 Appendix C). */
 export function verifyDataBlock(queryData: readonly Uint8Array[], proof: MerkleProof, root: Uint8Array): boolean {
   return verifyProof(
-    queryData.map(data => leafHash(data)),
+    queryData.map((data) => leafHash(data)),
     proof,
     root,
   );

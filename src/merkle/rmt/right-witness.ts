@@ -24,11 +24,7 @@ function rootFromPath(path: readonly Uint8Array[]): Buffer {
  * on the left where `idx` has a 1 bit, right-witness hashes join on the right where the running
  * index, bumped each time a subtree is completed, has a 1 bit).
  */
-export function calculateRootFromRightWitness(
-  idx: number,
-  appendPath: readonly Uint8Array[],
-  rightWitness: readonly Uint8Array[],
-): Buffer {
+export function calculateRootFromRightWitness(idx: number, appendPath: readonly Uint8Array[], rightWitness: readonly Uint8Array[]): Buffer {
   if (appendPath.length === 0) return rootFromPath(rightWitness);
   if (rightWitness.length === 0) return rootFromPath(appendPath);
 
@@ -80,7 +76,7 @@ export function verifyRightWitness(
 export function calculateRightWitness(size: number, values: readonly Uint8Array[]): Buffer[] {
   if (size === 0) throw new InvalidParamsError('A right witness cannot be generated for an empty tree.');
   if (values.length === 0) return [];
-  let hashes = values.map(value => leafHash(value));
+  let hashes = values.map((value) => leafHash(value));
   const witness: Buffer[] = [];
   const height = treeHeight(size + hashes.length);
   let completedIdx = size;

@@ -25,7 +25,7 @@ export function collectSiblingHashes(idxs: readonly number[], layers: readonly (
   const height = treeHeight(size);
   const sizes = layerSizes(size);
   const queried = new Set(idxs);
-  const pending = idxs.filter(index => index !== 0).sort(compareNodeIndexes);
+  const pending = idxs.filter((index) => index !== 0).sort(compareNodeIndexes);
 
   while (pending.length > 0) {
     const index = pending[0] as number;

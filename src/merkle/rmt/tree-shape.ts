@@ -78,12 +78,7 @@ export function toNodeLocation(index: number, height: number): NodeLocation {
  * last of its layer is the waiting unpaired node of a lower layer, so the search steps down
  * while the would-be partner position lies beyond its layer.
  */
-export function pairedLocation(
-  position: number,
-  layer: number,
-  sizes: readonly number[],
-  size: number,
-): NodeLocation | undefined {
+export function pairedLocation(position: number, layer: number, sizes: readonly number[], size: number): NodeLocation | undefined {
   let partner = position ^ 1;
   let partnerLayer = layer;
   while (partnerLayer > 0) {

@@ -16,7 +16,7 @@ export function calculateRootFromUpdateData(updateData: readonly Uint8Array[], p
   if (updateData.length !== indexes.length) {
     throw new InvalidParamsError('The number of update values must equal the number of proof indexes.');
   }
-  const updateHashes = updateData.map(data => leafHash(data));
+  const updateHashes = updateData.map((data) => leafHash(data));
   const root = calculatePathNodes(updateHashes, size, indexes, siblingHashes).get(ROOT_INDEX);
   if (root === undefined) throw new InvalidParamsError('Invalid proof: the root could not be computed.');
   return Buffer.isBuffer(root) ? root : Buffer.from(root);

@@ -58,7 +58,7 @@ export class BatchUpdate {
     private readonly batch: SortedBatch,
   ) {
     const { values } = batch;
-    if (values.some(value => value.length === 0)) {
+    if (values.some((value) => value.length === 0)) {
       const counts = new Int32Array(values.length + 1);
       for (let i = 0; i < values.length; i += 1) {
         counts[i + 1] = (counts[i] as number) + ((values[i] as Uint8Array).length > 0 ? 1 : 0);

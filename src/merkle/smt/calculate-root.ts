@@ -95,10 +95,7 @@ export function climb(query: PathQuery, siblingHash: Uint8Array): void {
  */
 export function assertMergeConsistent(sibling: PathQuery, query: PathQuery): void {
   const height = query.height;
-  if (
-    isEmptyHash(sibling.hash) === nextSiblingPresent(query) ||
-    isEmptyHash(query.hash) === nextSiblingPresent(sibling)
-  ) {
+  if (isEmptyHash(sibling.hash) === nextSiblingPresent(query) || isEmptyHash(query.hash) === nextSiblingPresent(sibling)) {
     throw new InvalidParamsError('SMT proof bitmap is not consistent with the node types.');
   }
   for (let depth = 0; depth < height - 1; depth += 1) {

@@ -50,8 +50,7 @@ export function insertQuery(query: PathQuery, queue: PathQuery[]): void {
   while (low + 1 < high) {
     const middle = low + ((high - low) >> 1);
     const other = queue[middle] as PathQuery;
-    const goesBefore =
-      query.height > other.height || (query.height === other.height && Buffer.compare(query.key, other.key) < 0);
+    const goesBefore = query.height > other.height || (query.height === other.height && Buffer.compare(query.key, other.key) < 0);
     if (goesBefore) high = middle;
     else low = middle;
   }

@@ -15,12 +15,7 @@ import type { SmtNodeStore, SmtProof, SmtQuery } from './types.js';
  * left to right, and each non-empty sibling met is emitted once, unless it is a node on some
  * query's path (the verifier computes those itself).
  */
-export function generateSmtProof(
-  store: SmtNodeStore,
-  keyLength: number,
-  root: Buffer,
-  queryKeys: readonly Uint8Array[],
-): SmtProof {
+export function generateSmtProof(store: SmtNodeStore, keyLength: number, root: Buffer, queryKeys: readonly Uint8Array[]): SmtProof {
   if (queryKeys.length === 0) return { siblingHashes: [], queries: [] };
   const pathNodes = new Set<string>();
   const queries: SmtQuery[] = [];
@@ -70,13 +65,7 @@ interface PathWalk {
 }
 
 /** Walks `queryKey`'s path to a leaf or an empty node, noting every node passed in `pathNodes`. */
-function walkPath(
-  store: SmtNodeStore,
-  keyLength: number,
-  root: Buffer,
-  queryKey: Uint8Array,
-  pathNodes: Set<string>,
-): PathWalk {
+function walkPath(store: SmtNodeStore, keyLength: number, root: Buffer, queryKey: Uint8Array, pathNodes: Set<string>): PathWalk {
   const siblingFlags: number[] = [];
   const siblings: Buffer[] = [];
   let hash = root;

@@ -20,7 +20,7 @@ import type { SmtProof, SmtProofInput } from './types.js';
  * Each removed key must name exactly one query. Throws InvalidParamsError on an inconsistent proof.
  */
 export function removeKeysFromProof(proof: SmtProofInput, removedKeys: readonly Uint8Array[]): SmtProof {
-  const isRemovedKey = (key: Uint8Array): boolean => removedKeys.some(removed => bytesEqual(removed, key));
+  const isRemovedKey = (key: Uint8Array): boolean => removedKeys.some((removed) => bytesEqual(removed, key));
   const queue = dedupeQueriesByPath(proof.queries).sort(compareQueries);
   for (const query of queue) query.removed = isRemovedKey(query.key);
 
@@ -75,15 +75,15 @@ function rewriteSiblingHashes(
   added: readonly { position: number; hash: Buffer }[],
   dropped: readonly Uint8Array[],
 ): Buffer[] {
-  const hashes: Buffer[] = original.map(hash => Buffer.from(hash));
+  const hashes: Buffer[] = original.map((hash) => Buffer.from(hash));
   for (const { position, hash } of added) {
-    if (hashes.some(existing => bytesEqual(existing, hash))) {
+    if (hashes.some((existing) => bytesEqual(existing, hash))) {
       throw new InvalidParamsError('Duplicate SMT proof sibling hashes.');
     }
     if (position > hashes.length) hashes.push(hash);
     else hashes.splice(position, 0, hash);
   }
-  const kept = hashes.filter(hash => !dropped.some(drop => bytesEqual(drop, hash)));
+  const kept = hashes.filter((hash) => !dropped.some((drop) => bytesEqual(drop, hash)));
   if (hashes.length - kept.length !== dropped.length) {
     throw new InvalidParamsError('Some sibling hashes to remove are not in the SMT proof.');
   }
@@ -96,8 +96,8 @@ function keptQueries(
   isRemovedKey: (key: Uint8Array) => boolean,
 ): SmtProof['queries'] {
   const kept = proof.queries
-    .filter(query => !isRemovedKey(query.key))
-    .map(query => ({
+    .filter((query) => !isRemovedKey(query.key))
+    .map((query) => ({
       key: Buffer.from(query.key),
       value: Buffer.from(query.value),
       bitmap: Buffer.from(query.bitmap),

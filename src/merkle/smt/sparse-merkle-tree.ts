@@ -37,9 +37,7 @@ export class SparseMerkleTree {
    */
   update(root: Uint8Array, keys: readonly Uint8Array[], values: readonly Uint8Array[]): SmtUpdateResult {
     if (keys.length !== values.length) {
-      throw new InvalidParamsError(
-        `SMT update needs one value per key (${keys.length} keys, ${values.length} values).`,
-      );
+      throw new InvalidParamsError(`SMT update needs one value per key (${keys.length} keys, ${values.length} values).`);
     }
     const start = normalizeRoot(root);
     if (keys.length === 0) return { root: start, writes: [], removed: [] };
@@ -51,8 +49,8 @@ export class SparseMerkleTree {
   updateEntries(root: Uint8Array, entries: readonly SmtEntry[]): SmtUpdateResult {
     return this.update(
       root,
-      entries.map(entry => entry.key),
-      entries.map(entry => entry.value),
+      entries.map((entry) => entry.key),
+      entries.map((entry) => entry.value),
     );
   }
 

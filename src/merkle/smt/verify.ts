@@ -24,12 +24,7 @@ export function isInclusionProofForQueryKey(queryKey: Uint8Array, query: ProofQu
  * zero byte; a query for a different key has a value and ends on the queried key's path; queries
  * ending at the same node agree. Then the root recomputed from the proof must equal `root`.
  */
-export function verify(
-  queryKeys: readonly Uint8Array[],
-  proof: SmtProofInput,
-  root: Uint8Array,
-  keyLength: number,
-): boolean {
+export function verify(queryKeys: readonly Uint8Array[], proof: SmtProofInput, root: Uint8Array, keyLength: number): boolean {
   if (queryKeys.length !== proof.queries.length) return false;
   const byPath = new Map<string, ProofQueryInput>();
   const distinct: PathQuery[] = [];
@@ -66,12 +61,7 @@ export function verify(
 }
 
 /** verify, additionally requiring every query to prove inclusion of its key (lisk-db `verifyInclusionProof`). */
-export function verifyInclusionProof(
-  queryKeys: readonly Uint8Array[],
-  proof: SmtProofInput,
-  root: Uint8Array,
-  keyLength: number,
-): boolean {
+export function verifyInclusionProof(queryKeys: readonly Uint8Array[], proof: SmtProofInput, root: Uint8Array, keyLength: number): boolean {
   if (queryKeys.length !== proof.queries.length) return false;
   for (let i = 0; i < queryKeys.length; i += 1) {
     if (!isInclusionProofForQueryKey(queryKeys[i] as Uint8Array, proof.queries[i] as ProofQueryInput)) return false;

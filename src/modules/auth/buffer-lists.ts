@@ -22,5 +22,5 @@ export function isSortedAscending(list: readonly Buffer[]): boolean {
 
 /** True when some byte string of `a` also occurs in `b`. */
 export function sharesAnItem(a: readonly Buffer[], b: readonly Buffer[]): boolean {
-  return a.some(item => b.some(other => other.equals(item)));
+  return a.some((item) => b.some((other) => other.equals(item)));
 }

@@ -89,8 +89,8 @@ export function createAuthEndpoints(accounts: AuthAccountStore): Record<string, 
         return {
           nonce: account.nonce.toString(),
           numberOfSignatures: account.numberOfSignatures,
-          mandatoryKeys: account.mandatoryKeys.map(key => key.toString('hex')),
-          optionalKeys: account.optionalKeys.map(key => key.toString('hex')),
+          mandatoryKeys: account.mandatoryKeys.map((key) => key.toString('hex')),
+          optionalKeys: account.optionalKeys.map((key) => key.toString('hex')),
         };
       },
     },
@@ -126,9 +126,9 @@ export function createAuthEndpoints(accounts: AuthAccountStore): Record<string, 
         const mandatory = [...request.mandatory].sort(byPublicKey);
         const optional = [...request.optional].sort(byPublicKey);
         return {
-          mandatoryKeys: mandatory.map(pair => pair.publicKey),
-          optionalKeys: optional.map(pair => pair.publicKey),
-          signatures: [...mandatory, ...optional].map(pair => pair.signature),
+          mandatoryKeys: mandatory.map((pair) => pair.publicKey),
+          optionalKeys: optional.map((pair) => pair.publicKey),
+          signatures: [...mandatory, ...optional].map((pair) => pair.signature),
         };
       },
     },

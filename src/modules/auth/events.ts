@@ -69,10 +69,6 @@ export const multisignatureRegistrationEvent = new ModuleEvent<MultisignatureReg
  * Emitted when a member signature of a registration is invalid; topic: the sender address.
  * Non-revertible: it must survive the command failure it explains.
  */
-export const invalidSignatureEvent = new ModuleEvent<InvalidSignatureData>(
-  AUTH_MODULE_NAME,
-  'invalidSignature',
-  invalidSigDataSchema,
-);
+export const invalidSignatureEvent = new ModuleEvent<InvalidSignatureData>(AUTH_MODULE_NAME, 'invalidSignature', invalidSigDataSchema);
 
 export const AUTH_EVENTS = [multisignatureRegistrationEvent, invalidSignatureEvent] as const;

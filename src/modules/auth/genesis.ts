@@ -63,7 +63,7 @@ export function initAuthGenesisState(
     if (problem !== undefined) fail(problem);
     accounts.set(state, address, authAccount);
   }
-  if (hasDuplicates(genesis.authDataSubstore.map(entry => entry.address))) {
+  if (hasDuplicates(genesis.authDataSubstore.map((entry) => entry.address))) {
     // lisk-sdk's message, word for word.
     fail('Duplicate address in the for auth module.');
   }

@@ -54,9 +54,9 @@ export class AuthModule implements Module {
 
   metadata(): ModuleMetadata {
     return {
-      commands: this.commands.map(command => ({ name: command.name, params: command.schema })),
-      events: this.events.map(event => ({ name: event.name, data: event.schema })),
-      stores: this.stores.map(store => ({ key: store.prefix.toString('hex'), data: store.schema })),
+      commands: this.commands.map((command) => ({ name: command.name, params: command.schema })),
+      events: this.events.map((event) => ({ name: event.name, data: event.schema })),
+      stores: this.stores.map((store) => ({ key: store.prefix.toString('hex'), data: store.schema })),
       endpoints: Object.entries(this.endpoints).map(([name, handler]) => ({
         name,
         ...(handler.request !== undefined && { request: handler.request as Schema }),

@@ -5,12 +5,7 @@
  * reports them.
  */
 import type { Schema } from '../../codec/index.js';
-import {
-  ADDRESS_LENGTH,
-  ED25519_PUBLIC_KEY_LENGTH,
-  ED25519_SIGNATURE_LENGTH,
-  MAX_NUMBER_OF_SIGNATURES,
-} from './constants.js';
+import { ADDRESS_LENGTH, ED25519_PUBLIC_KEY_LENGTH, ED25519_SIGNATURE_LENGTH, MAX_NUMBER_OF_SIGNATURES } from './constants.js';
 
 const publicKeyItems = {
   dataType: 'bytes',

@@ -53,11 +53,7 @@ export interface NextValidator {
   readonly blsKey: Buffer;
 }
 
-export type SetNextValidators = (
-  precommitThreshold: bigint,
-  certificateThreshold: bigint,
-  validators: readonly NextValidator[],
-) => void;
+export type SetNextValidators = (precommitThreshold: bigint, certificateThreshold: bigint, validators: readonly NextValidator[]) => void;
 
 /** Read access for methods that only query (lisk-sdk ImmutableMethodContext). */
 export interface ReadContext {

@@ -80,6 +80,6 @@ export class EventQueue {
   }
 
   events(): QueuedEvent[] {
-    return this.entries.map(entry => entry.event);
+    return this.entries.map((entry) => entry.event);
   }
 }

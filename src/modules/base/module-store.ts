@@ -55,10 +55,7 @@ export class ModuleStore<T extends object> {
   }
 
   /** Inclusive range over relative keys; `gte`/`lte` default to the whole substore. */
-  iterate(
-    state: StateReader,
-    options: Partial<IterateOptions> & { keyLength?: number } = {},
-  ): { key: Buffer; value: T }[] {
+  iterate(state: StateReader, options: Partial<IterateOptions> & { keyLength?: number } = {}): { key: Buffer; value: T }[] {
     const keyLength = options.keyLength ?? 0;
     const gte = this.stateKey(options.gte ?? Buffer.alloc(keyLength, 0));
     const lte = options.lte ? this.stateKey(options.lte) : Buffer.concat([this.prefix, Buffer.alloc(Math.max(keyLength, 64), 0xff)]);

@@ -5,18 +5,9 @@
  */
 import type { ExecutionAssets, ExecutionHeader, ReadContext } from '../base/index.js';
 import type { DynamicRewardConfig } from './config.js';
-import {
-  EMPTY_KEY,
-  REWARD_NO_REDUCTION,
-  REWARD_REDUCTION_MAX_PREVOTES,
-  REWARD_REDUCTION_SEED_REVEAL,
-} from './constants.js';
+import { EMPTY_KEY, REWARD_NO_REDUCTION, REWARD_REDUCTION_MAX_PREVOTES, REWARD_REDUCTION_SEED_REVEAL } from './constants.js';
 import type { DynamicRewardRandomMethod, DynamicRewardDependencies } from './dependencies.js';
-import {
-  calculateDefaultReward,
-  minimalRewardActiveValidators,
-  stakeRewardActiveValidators,
-} from './reward.js';
+import { calculateDefaultReward, minimalRewardActiveValidators, stakeRewardActiveValidators } from './reward.js';
 import { endOfRoundTimestampStore } from './stores.js';
 
 /**

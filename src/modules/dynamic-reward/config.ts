@@ -58,11 +58,7 @@ export function parseDynamicRewardConfig(moduleConfig: Record<string, unknown>, 
   }
   const offset = readPositiveInteger(merged['offset'], 'offset', fail);
   const distance = readPositiveInteger(merged['distance'], 'distance', fail);
-  const factor = readPositiveInteger(
-    merged['factorMinimumRewardActiveValidators'],
-    'factorMinimumRewardActiveValidators',
-    fail,
-  );
+  const factor = readPositiveInteger(merged['factorMinimumRewardActiveValidators'], 'factorMinimumRewardActiveValidators', fail);
 
   const brackets: bigint[] = [];
   const rawBrackets = merged['brackets'];

@@ -8,11 +8,7 @@ import type { EndpointContext, EndpointHandler } from '../base/index.js';
 import type { DynamicRewardConfig } from './config.js';
 import { SECONDS_PER_DAY, SECONDS_PER_MONTH, SECONDS_PER_YEAR } from './constants.js';
 import type { DynamicRewardDependencies } from './dependencies.js';
-import {
-  calculateDefaultReward,
-  minimalRewardActiveValidators,
-  stakeRewardActiveValidators,
-} from './reward.js';
+import { calculateDefaultReward, minimalRewardActiveValidators, stakeRewardActiveValidators } from './reward.js';
 import {
   getAnnualInflationResponseSchema,
   getDefaultRewardAtHeightResponseSchema,
@@ -46,12 +42,12 @@ export function createDynamicRewardEndpoints(source: DynamicRewardEndpointSource
     getDefaultRewardAtHeight: {
       request: heightRequestSchema,
       response: getDefaultRewardAtHeightResponseSchema,
-      handle: context => ({ reward: defaultRewardAt(context).toString() }),
+      handle: (context) => ({ reward: defaultRewardAt(context).toString() }),
     },
     getAnnualInflation: {
       request: heightRequestSchema,
       response: getAnnualInflationResponseSchema,
-      handle: context => {
+      handle: (context) => {
         const reward = defaultRewardAt(context);
         const blocksPerYear = BigInt(Math.floor(SECONDS_PER_YEAR_NUMBER / source.blockTime()));
         return { tokenID: source.config().tokenID.toString('hex'), rate: (blocksPerYear * reward).toString() };
@@ -64,7 +60,7 @@ export function createDynamicRewardEndpoints(source: DynamicRewardEndpointSource
     getExpectedValidatorRewards: {
       request: getExpectedValidatorRewardsRequestSchema,
       response: getExpectedValidatorRewardsResponseSchema,
-      handle: context => expectedValidatorRewards(context, source),
+      handle: (context) => expectedValidatorRewards(context, source),
     },
   };
 }
@@ -91,7 +87,7 @@ function expectedValidatorRewards(
   const { validators } = source.deps.validators.getValidatorsParams(context);
   let totalWeight = 0n;
   for (const validator of validators) totalWeight += validator.bftWeight;
-  const validator = validators.find(candidate => candidate.address.equals(address));
+  const validator = validators.find((candidate) => candidate.address.equals(address));
   if (validator === undefined) {
     return { blockReward: '0', dailyReward: '0', monthlyReward: '0', yearlyReward: '0' };
   }

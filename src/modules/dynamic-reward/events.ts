@@ -20,10 +20,6 @@ export const rewardMintedDataSchema: Schema = {
 };
 
 /** Emitted once per block after the transactions, topics [generatorAddress]. */
-export const rewardMintedEvent = new ModuleEvent<RewardMintedData>(
-  DYNAMIC_REWARD_MODULE_NAME,
-  'rewardMinted',
-  rewardMintedDataSchema,
-);
+export const rewardMintedEvent = new ModuleEvent<RewardMintedData>(DYNAMIC_REWARD_MODULE_NAME, 'rewardMinted', rewardMintedDataSchema);
 
 export const dynamicRewardEvents = [rewardMintedEvent] as const;

@@ -72,10 +72,10 @@ export class DynamicRewardModule implements Module {
         ...(handler.request !== undefined ? { request: handler.request as Schema } : {}),
         ...(handler.response !== undefined ? { response: handler.response as Schema } : {}),
       })),
-      events: this.events.map(event => ({ name: event.name, data: event.schema })),
+      events: this.events.map((event) => ({ name: event.name, data: event.schema })),
       commands: [],
       assets: [],
-      stores: this.stores.map(store => ({ key: store.prefix.toString('hex'), data: store.schema })),
+      stores: this.stores.map((store) => ({ key: store.prefix.toString('hex'), data: store.schema })),
     };
   }
 
@@ -87,14 +87,7 @@ export class DynamicRewardModule implements Module {
   /** LIP 0071: fixes the block's reward and reduction code before any transaction runs. */
   beforeTransactionsExecute(context: BlockExecuteContext): void {
     const reward = defaultBlockReward(context, context.header, this.config, this.deps);
-    const [blockReward, reduction] = applyRewardReductions(
-      context,
-      context.header,
-      context.assets,
-      reward,
-      this.config,
-      this.deps.random,
-    );
+    const [blockReward, reduction] = applyRewardReductions(context, context.header, context.assets, reward, this.config, this.deps.random);
     context.contextStore.set(CONTEXT_STORE_KEY_BLOCK_REWARD, blockReward);
     context.contextStore.set(CONTEXT_STORE_KEY_BLOCK_REDUCTION, reduction);
   }

@@ -15,10 +15,7 @@ export interface WeightedValidator {
  * LIP 0071 default reward at `height`: 0 before `offset`, then one bracket per `distance` heights,
  * the last bracket forever after.
  */
-export function calculateDefaultReward(
-  config: Pick<DynamicRewardConfig, 'offset' | 'distance' | 'brackets'>,
-  height: number,
-): bigint {
+export function calculateDefaultReward(config: Pick<DynamicRewardConfig, 'offset' | 'distance' | 'brackets'>, height: number): bigint {
   if (height < config.offset) return 0n;
   const location = Math.trunc((height - config.offset) / config.distance);
   const lastIndex = config.brackets.length - 1;

@@ -53,7 +53,7 @@ export class FeeModule implements Module {
   metadata(): ModuleMetadata {
     return {
       commands: [],
-      events: this.events.map(event => ({ name: event.name, data: event.schema })),
+      events: this.events.map((event) => ({ name: event.name, data: event.schema })),
       stores: [],
       endpoints: Object.entries(this.endpoints).map(([name, handler]) => ({
         name,

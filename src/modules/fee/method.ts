@@ -1,11 +1,7 @@
 /** What other modules may ask the fee module (lisk-sdk fee/method.ts FeeMethod). */
 import type { MethodContext } from '../base/index.js';
 import type { FeeConfig } from './config.js';
-import {
-  CONTEXT_STORE_KEY_AVAILABLE_CCM_FEE,
-  CONTEXT_STORE_KEY_AVAILABLE_FEE,
-  CONTEXT_STORE_KEY_CCM_PROCESSING,
-} from './constants.js';
+import { CONTEXT_STORE_KEY_AVAILABLE_CCM_FEE, CONTEXT_STORE_KEY_AVAILABLE_FEE, CONTEXT_STORE_KEY_CCM_PROCESSING } from './constants.js';
 import { contextStoreBigInt, contextStoreBool } from './context-store.js';
 import { insufficientFeeEvent } from './events.js';
 

@@ -61,7 +61,7 @@ function chainAccountToJSON(account: ChainAccount) {
 
 function boxToJSON(box: MessageBox) {
   return {
-    appendPath: box.appendPath.map(hash => hash.toString('hex')),
+    appendPath: box.appendPath.map((hash) => hash.toString('hex')),
     root: box.root.toString('hex'),
     size: box.size,
   };
@@ -77,7 +77,7 @@ export function createInteroperabilityEndpoints(): Record<string, EndpointHandle
     getChainAccount: {
       request: chainIDRequestSchema,
       response: chainDataSchema,
-      handle: context => {
+      handle: (context) => {
         const chainID = chainIDParam(context);
         const account = chainAccountStore.get(context.state, chainID);
         if (account === undefined) throw notFound('Chain account', chainID);
@@ -87,7 +87,7 @@ export function createInteroperabilityEndpoints(): Record<string, EndpointHandle
     getAllChainAccounts: {
       request: chainIDRequestSchema,
       response: allChainAccountsSchema,
-      handle: context => {
+      handle: (context) => {
         const startChainID = chainIDParam(context);
         const end = Buffer.alloc(CHAIN_ID_LENGTH);
         end.writeUInt32BE(MAX_UINT32);
@@ -100,7 +100,7 @@ export function createInteroperabilityEndpoints(): Record<string, EndpointHandle
     getChannel: {
       request: chainIDRequestSchema,
       response: channelSchema,
-      handle: context => {
+      handle: (context) => {
         const chainID = chainIDParam(context);
         const channel = channelDataStore.get(context.state, chainID);
         if (channel === undefined) throw notFound('Channel', chainID);
@@ -115,7 +115,7 @@ export function createInteroperabilityEndpoints(): Record<string, EndpointHandle
     },
     getOwnChainAccount: {
       response: ownChainAccountSchema,
-      handle: context => {
+      handle: (context) => {
         const { chainID, name, nonce } = ownChainAccountStore.getOrThrow(context.state, EMPTY_BYTES);
         return { chainID: chainID.toString('hex'), name, nonce: nonce.toString() };
       },
@@ -123,7 +123,7 @@ export function createInteroperabilityEndpoints(): Record<string, EndpointHandle
     getTerminatedStateAccount: {
       request: chainIDRequestSchema,
       response: terminatedStateSchema,
-      handle: context => {
+      handle: (context) => {
         const chainID = chainIDParam(context);
         const account = terminatedStateStore.get(context.state, chainID);
         if (account === undefined) throw notFound('Terminated state account', chainID);
@@ -137,7 +137,7 @@ export function createInteroperabilityEndpoints(): Record<string, EndpointHandle
     getTerminatedOutboxAccount: {
       request: chainIDRequestSchema,
       response: terminatedOutboxSchema,
-      handle: context => {
+      handle: (context) => {
         const chainID = chainIDParam(context);
         const account = terminatedOutboxStore.get(context.state, chainID);
         if (account === undefined) throw notFound('Terminated outbox account', chainID);
@@ -160,14 +160,14 @@ export function createInteroperabilityEndpoints(): Record<string, EndpointHandle
     getChainValidators: {
       request: chainIDRequestSchema,
       response: validatorsHashInputSchema,
-      handle: context => {
+      handle: (context) => {
         const chainID = chainIDParam(context);
         if (!chainAccountStore.has(context.state, chainID)) {
           throw new NotFoundError('Chain account does not exist.');
         }
         const validators = chainValidatorsStore.getOrThrow(context.state, chainID);
         return {
-          activeValidators: validators.activeValidators.map(validator => ({
+          activeValidators: validators.activeValidators.map((validator) => ({
             blsKey: validator.blsKey.toString('hex'),
             bftWeight: validator.bftWeight.toString(),
           })),
@@ -178,7 +178,7 @@ export function createInteroperabilityEndpoints(): Record<string, EndpointHandle
     isChainIDAvailable: {
       request: chainIDRequestSchema,
       response: isChainIDAvailableResponseSchema,
-      handle: context => {
+      handle: (context) => {
         const chainID = chainIDParam(context);
         const ownChainAccount = ownChainAccountStore.getOrThrow(context.state, EMPTY_BYTES);
         // Only chain IDs of the mainchain's network, other than the mainchain's own, can be registered.
@@ -190,7 +190,7 @@ export function createInteroperabilityEndpoints(): Record<string, EndpointHandle
     isChainNameAvailable: {
       request: isChainNameAvailableRequestSchema,
       response: isChainNameAvailableResponseSchema,
-      handle: context => {
+      handle: (context) => {
         const { name } = context.params;
         if (typeof name !== 'string' || name.length < 1 || name.length > 32) {
           throw new InvalidParamsError('Parameter name must be a string of 1 to 32 characters.');

@@ -81,8 +81,7 @@ export const invalidOutboxRootVerificationSchema: Schema = {
   },
 };
 
-const event = <T extends object>(name: string, schema: Schema) =>
-  new ModuleEvent<T>(INTEROPERABILITY_MODULE_NAME, name, schema);
+const event = <T extends object>(name: string, schema: Schema) => new ModuleEvent<T>(INTEROPERABILITY_MODULE_NAME, name, schema);
 
 /** A chain account changed; topics [chainID]. */
 export const chainAccountUpdatedEvent = event<ChainAccount>('chainAccountUpdated', chainDataSchema);

@@ -87,11 +87,11 @@ function verifyChainInfos(genesis: GenesisInteroperability, chain: GenesisChain,
     fail('ownChainNonce must be positive if chainInfos is not empty.');
   }
 
-  const chainIDs = chainInfos.map(info => info.chainID);
+  const chainIDs = chainInfos.map((info) => info.chainID);
   if (!allDistinct(chainIDs)) fail("chainInfos doesn't hold unique chainID.");
   if (!isAscending(chainIDs)) fail('chainInfos is not ordered lexicographically by chainID.');
 
-  const names = chainInfos.map(info => info.chainData.name);
+  const names = chainInfos.map((info) => info.chainData.name);
   if (new Set(names).size !== names.length) fail('chainData.name must be pairwise distinct.');
 
   for (const chainInfo of chainInfos) {
@@ -113,7 +113,7 @@ function verifyChainData(chainInfo: ChainInfo, genesis: GenesisInteroperability,
   }
   if (
     chainData.status === ChainStatus.TERMINATED &&
-    !genesis.terminatedStateAccounts.some(account => account.chainID.equals(chainInfo.chainID))
+    !genesis.terminatedStateAccounts.some((account) => account.chainID.equals(chainInfo.chainID))
   ) {
     fail('For each chainInfo with status terminated there should be a corresponding entry in terminatedStateAccounts.');
   }
@@ -134,10 +134,10 @@ function verifyChainValidators(chainInfo: ChainInfo): void {
   if (activeValidators.length === 0 || activeValidators.length > MAX_NUM_VALIDATORS) {
     fail(`activeValidators must have at least 1 element and at most ${MAX_NUM_VALIDATORS} elements.`);
   }
-  const blsKeys = activeValidators.map(validator => validator.blsKey);
+  const blsKeys = activeValidators.map((validator) => validator.blsKey);
   if (!isAscending(blsKeys)) fail('activeValidators must be ordered lexicographically by blsKey property.');
   if (!allDistinct(blsKeys)) fail('All blsKey properties must be pairwise distinct.');
-  if (activeValidators.some(validator => validator.bftWeight <= 0n)) fail('validator.bftWeight must be > 0.');
+  if (activeValidators.some((validator) => validator.bftWeight <= 0n)) fail('validator.bftWeight must be > 0.');
 
   let totalWeight = 0n;
   for (const validator of activeValidators) totalWeight += validator.bftWeight;
@@ -152,13 +152,13 @@ function verifyChainValidators(chainInfo: ChainInfo): void {
 }
 
 function verifyTerminatedStateAccounts(genesis: GenesisInteroperability, mainchainID: Buffer): void {
-  const chainIDs = genesis.terminatedStateAccounts.map(account => account.chainID);
+  const chainIDs = genesis.terminatedStateAccounts.map((account) => account.chainID);
   if (!allDistinct(chainIDs)) fail("terminatedStateAccounts don't hold unique chainID.");
   if (!isAscending(chainIDs)) fail('terminatedStateAccounts must be ordered lexicographically by chainID.');
 
   for (const { chainID, terminatedStateAccount } of genesis.terminatedStateAccounts) {
     verifyChainID(chainID, mainchainID, 'stateAccount.');
-    const chainInfo = genesis.chainInfos.find(info => info.chainID.equals(chainID));
+    const chainInfo = genesis.chainInfos.find((info) => info.chainID.equals(chainID));
     if (chainInfo === undefined || chainInfo.chainData.status !== ChainStatus.TERMINATED) {
       fail('For each terminatedStateAccount there should be a corresponding chainInfo at TERMINATED state.');
     }
@@ -173,14 +173,12 @@ function verifyTerminatedStateAccounts(genesis: GenesisInteroperability, maincha
 }
 
 function verifyTerminatedOutboxAccounts(genesis: GenesisInteroperability): void {
-  const chainIDs = genesis.terminatedOutboxAccounts.map(account => account.chainID);
+  const chainIDs = genesis.terminatedOutboxAccounts.map((account) => account.chainID);
   if (!allDistinct(chainIDs)) fail('terminatedOutboxAccounts do not hold unique chainID.');
   if (!isAscending(chainIDs)) fail('terminatedOutboxAccounts must be ordered lexicographically by chainID.');
   for (const { chainID } of genesis.terminatedOutboxAccounts) {
-    if (!genesis.terminatedStateAccounts.some(account => account.chainID.equals(chainID))) {
-      fail(
-        `outboxAccount with chainID: ${chainID.toString('hex')} must have a corresponding entry in terminatedStateAccounts.`,
-      );
+    if (!genesis.terminatedStateAccounts.some((account) => account.chainID.equals(chainID))) {
+      fail(`outboxAccount with chainID: ${chainID.toString('hex')} must have a corresponding entry in terminatedStateAccounts.`);
     }
   }
 }
@@ -223,11 +221,7 @@ export function writeMainchainGenesisState(ctx: MethodContext, genesis: GenesisI
  * LIP 0045 finalization: every channel whose message fee token is native to this chain needs the
  * escrow account that the token module's genesis created for that chain.
  */
-export function verifyGenesisEscrowAccounts(
-  ctx: ReadContext,
-  genesis: GenesisInteroperability,
-  token: InteroperabilityTokenMethod,
-): void {
+export function verifyGenesisEscrowAccounts(ctx: ReadContext, genesis: GenesisInteroperability, token: InteroperabilityTokenMethod): void {
   for (const chainInfo of genesis.chainInfos) {
     const { messageFeeTokenID } = chainInfo.channelData;
     if (token.isNativeToken(messageFeeTokenID) && !token.escrowSubstoreExists(ctx, chainInfo.chainID, messageFeeTokenID)) {

@@ -6,15 +6,7 @@
  * refused (see commands/unsupported-command.ts).
  */
 import type { Schema } from '../../codec/index.js';
-import type {
-  Command,
-  EndpointHandler,
-  GenesisContext,
-  Module,
-  ModuleEvent,
-  ModuleMetadata,
-  ModuleStore,
-} from '../base/index.js';
+import type { Command, EndpointHandler, GenesisContext, Module, ModuleEvent, ModuleMetadata, ModuleStore } from '../base/index.js';
 import { InitializeMessageRecoveryCommand } from './commands/initialize-message-recovery.js';
 import { RecoverMessageCommand } from './commands/recover-message.js';
 import { RecoverStateCommand } from './commands/recover-state.js';
@@ -82,10 +74,10 @@ export class InteroperabilityModule implements Module {
         ...(handler.request !== undefined ? { request: handler.request as Schema } : {}),
         ...(handler.response !== undefined ? { response: handler.response as Schema } : {}),
       })),
-      events: this.events.map(event => ({ name: event.name, data: event.schema })),
-      commands: this.commands.map(command => ({ name: command.name, params: command.schema })),
+      events: this.events.map((event) => ({ name: event.name, data: event.schema })),
+      commands: this.commands.map((command) => ({ name: command.name, params: command.schema })),
       assets: [{ version: 0, data: genesisInteroperabilitySchema }],
-      stores: this.stores.map(store => ({ key: store.prefix.toString('hex'), data: store.schema })),
+      stores: this.stores.map((store) => ({ key: store.prefix.toString('hex'), data: store.schema })),
     };
   }
 
@@ -125,4 +117,3 @@ export * from './stores.js';
 export { computeValidatorsHash, getMainchainID, getTokenIDLSK, isValidChainName } from './utils.js';
 export { ccmID, validateCcmFormat } from './send.js';
 export { isLive } from './liveness.js';
-

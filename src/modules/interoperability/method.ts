@@ -16,13 +16,7 @@ import {
 import type { InteroperabilityTokenMethod } from './dependencies.js';
 import { isLive } from './liveness.js';
 import { sendInternal } from './send.js';
-import {
-  chainAccountStore,
-  channelDataStore,
-  ownChainAccountStore,
-  terminatedOutboxStore,
-  terminatedStateStore,
-} from './stores.js';
+import { chainAccountStore, channelDataStore, ownChainAccountStore, terminatedOutboxStore, terminatedStateStore } from './stores.js';
 import { createTerminatedStateAccount } from './terminated-state.js';
 import type {
   ChainAccount,
@@ -112,9 +106,7 @@ export class InteroperabilityMethod {
    */
   error(ctx: MethodContext, ccm: CrossChainMessage, errorStatus: number): void {
     if (errorStatus >= 0 && errorStatus <= MAX_RESERVED_ERROR_STATUS) {
-      throw new Error(
-        `Error codes from 0 to ${MAX_RESERVED_ERROR_STATUS} (inclusive) are reserved to the Interoperability module.`,
-      );
+      throw new Error(`Error codes from 0 to ${MAX_RESERVED_ERROR_STATUS} (inclusive) are reserved to the Interoperability module.`);
     }
     this.send(ctx, EMPTY_FEE_ADDRESS, ccm.module, ccm.crossChainCommand, ccm.sendingChainID, 0n, ccm.params);
   }

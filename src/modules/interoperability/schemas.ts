@@ -17,14 +17,7 @@ import {
   SUBSTORE_PREFIX_LENGTH,
   TOKEN_ID_LENGTH,
 } from './constants.js';
-import {
-  chainDataSchema,
-  chainValidatorsSchema,
-  channelSchema,
-  terminatedOutboxSchema,
-  terminatedStateSchema,
-} from './stores.js';
-
+import { chainDataSchema, chainValidatorsSchema, channelSchema, terminatedOutboxSchema, terminatedStateSchema } from './stores.js';
 
 const chainIDProperty = (fieldNumber: number) =>
   ({ dataType: 'bytes', fieldNumber, minLength: CHAIN_ID_LENGTH, maxLength: CHAIN_ID_LENGTH }) as const;

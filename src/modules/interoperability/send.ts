@@ -7,12 +7,7 @@
 import { codec, validate } from '../../codec/index.js';
 import { sha256 } from '../../crypto/sha256.js';
 import type { MethodContext } from '../base/index.js';
-import {
-  CcmSentFailedCode,
-  ChainStatus,
-  EMPTY_BYTES,
-  MAX_CCM_SIZE,
-} from './constants.js';
+import { CcmSentFailedCode, ChainStatus, EMPTY_BYTES, MAX_CCM_SIZE } from './constants.js';
 import type { InteroperabilityTokenMethod } from './dependencies.js';
 import { ccmSendSuccessEvent, ccmSentFailedEvent } from './events.js';
 import { isLive } from './liveness.js';
@@ -106,8 +101,7 @@ export function sendInternal(ctx: MethodContext, token: InteroperabilityTokenMet
   }
 
   // A sidechain without a direct channel to the receiving chain routes through the mainchain.
-  const partnerChainID =
-    onMainchain || receivingChainAccount !== undefined ? request.receivingChainID : mainchainID;
+  const partnerChainID = onMainchain || receivingChainAccount !== undefined ? request.receivingChainID : mainchainID;
 
   if (receivingChainAccount !== undefined && receivingChainAccount.status !== ChainStatus.ACTIVE) {
     refuse(CcmSentFailedCode.CHANNEL_UNAVAILABLE, 'Receiving chain is not active.');

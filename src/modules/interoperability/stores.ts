@@ -174,11 +174,7 @@ export const chainValidatorsStore = new InteroperabilityStore<ChainValidators>('
 /** State of terminated chains (key: chain ID). */
 export const terminatedStateStore = new InteroperabilityStore<TerminatedStateAccount>('terminatedState', 3, terminatedStateSchema);
 /** Outbox of terminated chains (key: chain ID). */
-export const terminatedOutboxStore = new InteroperabilityStore<TerminatedOutboxAccount>(
-  'terminatedOutbox',
-  11,
-  terminatedOutboxSchema,
-);
+export const terminatedOutboxStore = new InteroperabilityStore<TerminatedOutboxAccount>('terminatedOutbox', 11, terminatedOutboxSchema);
 /** Chain ID per registered chain name (key: the name in ASCII). */
 export const registeredNamesStore = new InteroperabilityStore<RegisteredName>('registeredNames', 7, registeredNamesSchema);
 

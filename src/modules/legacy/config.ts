@@ -26,9 +26,7 @@ const TOKEN_ID_PATTERN = /^[0-9a-fA-F]{16}$/;
 export function parseLegacyConfig(moduleConfig: Record<string, unknown>, chainID: Buffer): LegacyConfig {
   const configured = moduleConfig['tokenIDReclaim'] ?? DEFAULT_LEGACY_CONFIG.tokenIDReclaim;
   if (typeof configured !== 'string' || !TOKEN_ID_PATTERN.test(configured)) {
-    throw new ValidationError([
-      `.modules.legacy.tokenIDReclaim: must be a hex string of 16 characters, got ${JSON.stringify(configured)}`,
-    ]);
+    throw new ValidationError([`.modules.legacy.tokenIDReclaim: must be a hex string of 16 characters, got ${JSON.stringify(configured)}`]);
   }
   const localID = Buffer.from(configured.slice(8), 'hex');
   return { tokenIDReclaim: Buffer.concat([chainID, localID]) };

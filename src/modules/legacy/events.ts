@@ -43,11 +43,7 @@ export const accountReclaimedEvent = new ModuleEvent<AccountReclaimedData>(
   accountReclaimedDataSchema,
 );
 
-export const keysRegisteredEvent = new ModuleEvent<KeysRegisteredData>(
-  LEGACY_MODULE_NAME,
-  'keysRegistered',
-  keysRegisteredDataSchema,
-);
+export const keysRegisteredEvent = new ModuleEvent<KeysRegisteredData>(LEGACY_MODULE_NAME, 'keysRegistered', keysRegisteredDataSchema);
 
 /** Emits accountReclaimed with topics [legacyAddress, address] (after the stage's default topic). */
 export function logAccountReclaimed(events: EventQueue, data: AccountReclaimedData): void {

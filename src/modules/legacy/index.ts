@@ -7,15 +7,7 @@
  */
 import type { Schema } from '../../codec/index.js';
 import type { ModuleInitArgs } from '../../config/genesis-config.js';
-import type {
-  Command,
-  EndpointHandler,
-  GenesisContext,
-  Module,
-  ModuleEvent,
-  ModuleMetadata,
-  ModuleStore,
-} from '../base/index.js';
+import type { Command, EndpointHandler, GenesisContext, Module, ModuleEvent, ModuleMetadata, ModuleStore } from '../base/index.js';
 import { ReclaimLSKCommand } from './commands/reclaim-lsk.js';
 import { RegisterKeysCommand } from './commands/register-keys.js';
 import { parseLegacyConfig, type LegacyConfig } from './config.js';
@@ -73,8 +65,8 @@ export class LegacyModule implements Module {
         request: handler.request as Record<string, unknown>,
         response: handler.response as Record<string, unknown>,
       })),
-      commands: this.commands.map(command => ({ name: command.name, params: command.schema })),
-      events: this.events.map(event => ({ name: event.name, data: event.schema })),
+      commands: this.commands.map((command) => ({ name: command.name, params: command.schema })),
+      events: this.events.map((event) => ({ name: event.name, data: event.schema })),
       assets: [{ version: 0, data: genesisLegacyStoreSchema }],
       stores: [],
     };

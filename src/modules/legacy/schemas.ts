@@ -3,12 +3,7 @@
  * and key order, so that `system_getMetadata` serializes to the same JSON.
  */
 import type { Schema } from '../../codec/index.js';
-import {
-  BLS_KEY_LENGTH,
-  GENERATOR_KEY_LENGTH,
-  LEGACY_ADDRESS_LENGTH,
-  PROOF_OF_POSSESSION_LENGTH,
-} from './constants.js';
+import { BLS_KEY_LENGTH, GENERATOR_KEY_LENGTH, LEGACY_ADDRESS_LENGTH, PROOF_OF_POSSESSION_LENGTH } from './constants.js';
 import { legacyAccountSchema } from './stores.js';
 
 export const reclaimLSKParamsSchema: Schema = {

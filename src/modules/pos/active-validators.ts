@@ -37,25 +37,28 @@ export function selectActiveValidators(
   const transitionEnd = genesis.initRounds + config.numberActiveValidators;
   if (round >= transitionEnd) {
     const elected = snapshot.slice(0, config.numberActiveValidators);
-    return capWeightIfNeeded(elected.map(v => ({ address: v.address, weight: scale(v.weight) })), config.maxBFTWeightCap);
+    return capWeightIfNeeded(
+      elected.map((v) => ({ address: v.address, weight: scale(v.weight) })),
+      config.maxBFTWeightCap,
+    );
   }
 
   const numInitValidators = transitionEnd - round;
   const numElected = config.numberActiveValidators - numInitValidators;
   let weightSum = 0n;
-  const active = snapshot.slice(0, numElected).map(v => {
+  const active = snapshot.slice(0, numElected).map((v) => {
     const weight = scale(v.weight);
     weightSum += weight;
     return { address: v.address, weight };
   });
   if (active.length === 0) {
-    return genesis.initValidators.slice(0, numInitValidators).map(address => ({ address, weight: 1n }));
+    return genesis.initValidators.slice(0, numInitValidators).map((address) => ({ address, weight: 1n }));
   }
   const averageWeight = weightSum / BigInt(active.length);
   let added = 0;
   for (const address of genesis.initValidators) {
     if (added === numInitValidators) break;
-    if (active.some(v => v.address.equals(address))) continue;
+    if (active.some((v) => v.address.equals(address))) continue;
     active.push({ address, weight: averageWeight });
     added += 1;
   }

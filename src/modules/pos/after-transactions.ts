@@ -32,11 +32,7 @@ export interface AfterTransactionsDeps {
 }
 
 /** Runs the whole hook for one block. */
-export function posAfterTransactionsExecute(
-  context: BlockAfterExecuteContext,
-  config: PosConfig,
-  deps: AfterTransactionsDeps,
-): void {
+export function posAfterTransactionsExecute(context: BlockAfterExecuteContext, config: PosConfig, deps: AfterTransactionsDeps): void {
   const { height, timestamp } = context.header;
   const endOfRound = deps.method.isEndOfRound(context, height);
   const { timestamp: previousTimestamp } = previousTimestampStore.getOrThrow(context.state, EMPTY_KEY);
@@ -123,16 +119,12 @@ function updateValidators(context: BlockAfterExecuteContext, config: PosConfig, 
   const genesisData = genesisDataStore.getOrThrow(context.state, EMPTY_KEY);
 
   const active = selectActiveValidators(validatorWeightSnapshot, nextRound, genesisData, config);
-  const activeAddresses = new Set(active.map(validator => validator.address.toString('hex')));
+  const activeAddresses = new Set(active.map((validator) => validator.address.toString('hex')));
   const roundValidators: ValidatorWeight[] = [...active];
 
-  const randomSeed1 = deps.random.getRandomBytes(
-    context,
-    height + 1 - Math.floor((config.roundLength * 3) / 2),
-    config.roundLength,
-  );
+  const randomSeed1 = deps.random.getRandomBytes(context, height + 1 - Math.floor((config.roundLength * 3) / 2), config.roundLength);
   if (nextRound >= genesisData.initRounds + config.numberActiveValidators) {
-    const candidates = validatorWeightSnapshot.filter(v => !activeAddresses.has(v.address.toString('hex')));
+    const candidates = validatorWeightSnapshot.filter((v) => !activeAddresses.has(v.address.toString('hex')));
     if (config.numberStandbyValidators === 2) {
       const randomSeed2 = deps.random.getRandomBytes(context, height + 1 - 2 * config.roundLength, config.roundLength);
       roundValidators.push(...selectStandbyValidators(candidates, randomSeed1, randomSeed2));
@@ -151,6 +143,6 @@ function updateValidators(context: BlockAfterExecuteContext, config: PosConfig, 
     context,
     threshold,
     threshold,
-    shuffled.map(validator => ({ address: validator.address, bftWeight: validator.weight })),
+    shuffled.map((validator) => ({ address: validator.address, bftWeight: validator.weight })),
   );
 }

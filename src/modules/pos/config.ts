@@ -164,7 +164,7 @@ export function parsePosConfig(moduleConfig: Record<string, unknown>, genesisCon
     validate(unlistedKeysSchema, merged);
   } catch (error) {
     if (error instanceof ValidationError) {
-      throw new ValidationError(error.errors.map(problem => `.modules.pos${problem}`));
+      throw new ValidationError(error.errors.map((problem) => `.modules.pos${problem}`));
     }
     throw error;
   }

@@ -92,15 +92,11 @@ function checkParams(schema: object, params: Record<string, unknown>): void {
   }
 }
 
-function validatorJSON(
-  address: Buffer,
-  account: ValidatorAccount,
-  periods: PunishmentLockingPeriods,
-): ValidatorJSON {
+function validatorJSON(address: Buffer, account: ValidatorAccount, periods: PunishmentLockingPeriods): ValidatorJSON {
   return {
     ...codec.toJSON<Record<string, unknown>>(validatorStoreSchema, account),
     address: encodeLisk32(address),
-    punishmentPeriods: account.reportMisbehaviorHeights.map(height => ({
+    punishmentPeriods: account.reportMisbehaviorHeights.map((height) => ({
       start: height,
       end: height + periods.punishmentWindowSelfStaking,
     })),
@@ -214,11 +210,7 @@ export function createPosEndpoints(deps: PosEndpointDeps): Record<string, Endpoi
           if (stake.validatorAddress.equals(address)) continue;
           const validator = getOrNotFound(validatorStore, context.state, stake.validatorAddress);
           for (const { tokenID, coefficient } of validator.sharingCoefficients) {
-            const reward = calculateStakeRewards(
-              stakeCoefficientFor(stake.sharingCoefficients, tokenID),
-              stake.amount,
-              coefficient,
-            );
+            const reward = calculateStakeRewards(stakeCoefficientFor(stake.sharingCoefficients, tokenID), stake.amount, coefficient);
             const key = tokenID.toString('hex');
             rewards.set(key, (rewards.get(key) ?? 0n) + reward);
           }
@@ -280,7 +272,7 @@ export function createPosEndpoints(deps: PosEndpointDeps): Record<string, Endpoi
         const windows = periods();
         const { height: genesisHeight } = getOrNotFound(genesisDataStore, context.state, EMPTY_KEY);
         return {
-          pendingUnlocks: staker.pendingUnlocks.map(unlock => {
+          pendingUnlocks: staker.pendingUnlocks.map((unlock) => {
             const expectedUnlockableHeight = expectedUnlockHeight(
               context.state,
               address,

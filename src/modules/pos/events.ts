@@ -95,16 +95,8 @@ export const rewardsAssignedDataSchema: Schema = {
   },
 };
 
-export const validatorBannedEvent = new ModuleEvent<AddressHeightData>(
-  POS_MODULE_NAME,
-  'validatorBanned',
-  validatorBannedDataSchema,
-);
-export const validatorPunishedEvent = new ModuleEvent<AddressHeightData>(
-  POS_MODULE_NAME,
-  'validatorPunished',
-  validatorPunishedDataSchema,
-);
+export const validatorBannedEvent = new ModuleEvent<AddressHeightData>(POS_MODULE_NAME, 'validatorBanned', validatorBannedDataSchema);
+export const validatorPunishedEvent = new ModuleEvent<AddressHeightData>(POS_MODULE_NAME, 'validatorPunished', validatorPunishedDataSchema);
 export const validatorRegisteredEvent = new ModuleEvent<ValidatorRegisteredData>(
   POS_MODULE_NAME,
   'validatorRegistered',
@@ -115,16 +107,8 @@ export const validatorStakedEvent = new ModuleEvent<ValidatorStakedData & { resu
   'validatorStaked',
   validatorStakedDataSchema,
 );
-export const commissionChangeEvent = new ModuleEvent<CommissionChangeData>(
-  POS_MODULE_NAME,
-  'commissionChange',
-  commissionChangeDataSchema,
-);
-export const rewardsAssignedEvent = new ModuleEvent<RewardsAssignedData>(
-  POS_MODULE_NAME,
-  'rewardsAssigned',
-  rewardsAssignedDataSchema,
-);
+export const commissionChangeEvent = new ModuleEvent<CommissionChangeData>(POS_MODULE_NAME, 'commissionChange', commissionChangeDataSchema);
+export const rewardsAssignedEvent = new ModuleEvent<RewardsAssignedData>(POS_MODULE_NAME, 'rewardsAssigned', rewardsAssignedDataSchema);
 
 /** In registration order, as metadata lists them. */
 export const posEvents = [
@@ -150,10 +134,7 @@ export function logValidatorRegistered(events: EventQueue, data: ValidatorRegist
 
 /** A successful (up or down) stake; topics sender, validator. */
 export function logValidatorStaked(events: EventQueue, data: ValidatorStakedData): void {
-  validatorStakedEvent.emit(events, { ...data, result: StakeEventResult.SUCCESSFUL }, [
-    data.senderAddress,
-    data.validatorAddress,
-  ]);
+  validatorStakedEvent.emit(events, { ...data, result: StakeEventResult.SUCCESSFUL }, [data.senderAddress, data.validatorAddress]);
 }
 
 /** A failed stake: non-revertible, so it stays in the block after the command fails. */

@@ -65,7 +65,7 @@ function isAscending(items: readonly Buffer[]): boolean {
 }
 
 function isSortedByTokenID(coefficients: readonly SharingCoefficient[]): boolean {
-  return isAscending(coefficients.map(coefficient => coefficient.tokenID));
+  return isAscending(coefficients.map((coefficient) => coefficient.tokenID));
 }
 
 /** Decodes and checks the asset; throws Error with lisk-sdk's message at the first problem. */
@@ -86,23 +86,23 @@ export function decodeAndCheckGenesisAsset(bytes: Buffer, height: number, config
     }
     validatorsByAddress.set(hexKey(validator.address), validator);
   }
-  if (!allUnique(asset.validators.map(validator => validator.address))) {
+  if (!allUnique(asset.validators.map((validator) => validator.address))) {
     throw new Error('Validator address is not unique.');
   }
-  if (new Set(asset.validators.map(validator => validator.name)).size !== asset.validators.length) {
+  if (new Set(asset.validators.map((validator) => validator.name)).size !== asset.validators.length) {
     throw new Error('Validator name is not unique.');
   }
 
   for (const staker of asset.stakers) {
     checkGenesisStaker(staker, validatorsByAddress, config);
   }
-  if (!allUnique(asset.stakers.map(staker => staker.address))) {
+  if (!allUnique(asset.stakers.map((staker) => staker.address))) {
     throw new Error('Staker address is not unique.');
   }
 
   const { initValidators } = asset.genesisData;
   if (!allUnique(initValidators)) throw new Error('Init validators address is not unique.');
-  if (initValidators.some(address => !validatorsByAddress.has(hexKey(address)))) {
+  if (initValidators.some((address) => !validatorsByAddress.has(hexKey(address)))) {
     throw new Error('Init validators includes non existing validator address.');
   }
   if (initValidators.length > config.numberActiveValidators) {
@@ -111,16 +111,12 @@ export function decodeAndCheckGenesisAsset(bytes: Buffer, height: number, config
   return asset;
 }
 
-function checkGenesisStaker(
-  staker: GenesisStaker,
-  validatorsByAddress: ReadonlyMap<string, GenesisValidator>,
-  config: PosConfig,
-): void {
+function checkGenesisStaker(staker: GenesisStaker, validatorsByAddress: ReadonlyMap<string, GenesisValidator>, config: PosConfig): void {
   // The constant, not config.maxNumberSentStakes: lisk-sdk checks genesis stakes against it.
   if (staker.stakes.length > MAX_NUMBER_SENT_STAKES) {
     throw new Error(`Sent stake exceeds max stake ${MAX_NUMBER_SENT_STAKES}.`);
   }
-  const stakedValidators = staker.stakes.map(stake => stake.validatorAddress);
+  const stakedValidators = staker.stakes.map((stake) => stake.validatorAddress);
   if (!allUnique(stakedValidators)) throw new Error('Sent stake validator address is not unique.');
   if (!isAscending(stakedValidators)) {
     throw new Error('Sent stake validator address is not lexicographically ordered.');
@@ -129,12 +125,10 @@ function checkGenesisStaker(
     const validator = validatorsByAddress.get(hexKey(stake.validatorAddress));
     if (validator === undefined) throw new Error('Sent stake includes non existing validator address.');
     for (const coefficient of stake.sharingCoefficients) {
-      const target = validator.sharingCoefficients.find(entry => entry.tokenID.equals(coefficient.tokenID));
+      const target = validator.sharingCoefficients.find((entry) => entry.tokenID.equals(coefficient.tokenID));
       // Raw byte comparison, as lisk-sdk does (Buffer.compare, not numeric).
       if (target === undefined || coefficient.coefficient.compare(target.coefficient) > 0) {
-        throw new Error(
-          'Validator does not have corresponding sharing coefficient or the coefficient value is not consistent.',
-        );
+        throw new Error('Validator does not have corresponding sharing coefficient or the coefficient value is not consistent.');
       }
     }
     if (!isSortedByTokenID(stake.sharingCoefficients)) {
@@ -149,7 +143,7 @@ function checkGenesisStaker(
   if (!staker.pendingUnlocks.every((unlock, index) => equalUnlocking(unlock, sorted[index] as UnlockingObject))) {
     throw new Error('PendingUnlocks are not lexicographically ordered.');
   }
-  if (staker.pendingUnlocks.some(unlock => !validatorsByAddress.has(hexKey(unlock.validatorAddress)))) {
+  if (staker.pendingUnlocks.some((unlock) => !validatorsByAddress.has(hexKey(unlock.validatorAddress)))) {
     throw new Error('Pending unlocks includes non existing validator address.');
   }
 }
@@ -252,6 +246,6 @@ export function finalizePosGenesisState(
     context,
     threshold,
     threshold,
-    initValidators.map(address => ({ address, bftWeight: 1n })),
+    initValidators.map((address) => ({ address, bftWeight: 1n })),
   );
 }

@@ -102,10 +102,10 @@ export class PosModule implements Module {
         ...(handler.request === undefined ? {} : { request: handler.request as Schema }),
         response: handler.response as Schema,
       })),
-      events: this.events.map(event => ({ name: event.name, data: event.schema })),
-      commands: this.commands.map(command => ({ name: command.name, params: command.schema })),
+      events: this.events.map((event) => ({ name: event.name, data: event.schema })),
+      commands: this.commands.map((command) => ({ name: command.name, params: command.schema })),
       assets: [{ version: 0, data: genesisAssetSchema }],
-      stores: this.stores.map(store => ({ key: store.prefix.toString('hex'), data: store.schema })),
+      stores: this.stores.map((store) => ({ key: store.prefix.toString('hex'), data: store.schema })),
     };
   }
 

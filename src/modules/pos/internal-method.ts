@@ -18,19 +18,10 @@ export class PosInternalMethod {
    * transfer to the staker, emit rewardsAssigned. Self-stakes earn nothing this way. Does not
    * update the stake's coefficients: callers do.
    */
-  assignStakeRewards(
-    ctx: MethodContext,
-    stakerAddress: Buffer,
-    sentStake: StakeObject,
-    validator: ValidatorAccount,
-  ): void {
+  assignStakeRewards(ctx: MethodContext, stakerAddress: Buffer, sentStake: StakeObject, validator: ValidatorAccount): void {
     if (sentStake.validatorAddress.equals(stakerAddress)) return;
     for (const { tokenID, coefficient } of validator.sharingCoefficients) {
-      const reward = calculateStakeRewards(
-        stakeCoefficientFor(sentStake.sharingCoefficients, tokenID),
-        sentStake.amount,
-        coefficient,
-      );
+      const reward = calculateStakeRewards(stakeCoefficientFor(sentStake.sharingCoefficients, tokenID), sentStake.amount, coefficient);
       if (reward <= 0n) continue;
       this.token.unlock(ctx, sentStake.validatorAddress, POS_MODULE_NAME, tokenID, reward);
       this.token.transfer(ctx, sentStake.validatorAddress, stakerAddress, tokenID, reward);

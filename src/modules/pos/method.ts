@@ -10,14 +10,7 @@ import type { PosTokenMethod } from './dependencies.js';
 import { updateEligibleValidator } from './eligible-validators.js';
 import type { PosInternalMethod } from './internal-method.js';
 import { shareReward } from './reward-sharing.js';
-import {
-  genesisDataStore,
-  nameStore,
-  stakerStore,
-  validatorStore,
-  type StakerData,
-  type ValidatorAccount,
-} from './stores.js';
+import { genesisDataStore, nameStore, stakerStore, validatorStore, type StakerData, type ValidatorAccount } from './stores.js';
 import { isUsername } from './username.js';
 
 export class PosMethod {

@@ -6,18 +6,7 @@
  * of the coefficient since its stake was last settled.
  */
 import { DEFAULT_COMMISSION, MAX_NUMBER_BYTES_Q96 } from './constants.js';
-import {
-  q96,
-  q96Ceil,
-  q96Div,
-  q96Floor,
-  q96FromBytes,
-  q96Mul,
-  q96MulDiv,
-  q96Sub,
-  q96ToBytes,
-  type Q96,
-} from './q96.js';
+import { q96, q96Ceil, q96Div, q96Floor, q96FromBytes, q96Mul, q96MulDiv, q96Sub, q96ToBytes, type Q96 } from './q96.js';
 import type { SharingCoefficient, ValidatorAccount } from './stores.js';
 
 /** The coefficient of a stake that was never settled for a token (24 zero bytes). */
@@ -40,7 +29,7 @@ export function calculateStakeRewards(stakeCoefficient: Buffer, amount: bigint, 
 
 /** The coefficient a stake holds for `tokenID`, zero when it has none. */
 export function stakeCoefficientFor(coefficients: readonly SharingCoefficient[], tokenID: Buffer): Buffer {
-  return coefficients.find(entry => entry.tokenID.equals(tokenID))?.coefficient ?? ZERO_COEFFICIENT;
+  return coefficients.find((entry) => entry.tokenID.equals(tokenID))?.coefficient ?? ZERO_COEFFICIENT;
 }
 
 /**
@@ -50,7 +39,7 @@ export function stakeCoefficientFor(coefficients: readonly SharingCoefficient[],
  */
 export function shareReward(validator: ValidatorAccount, tokenID: Buffer, reward: bigint): bigint {
   const totalStake = q96(validator.totalStake);
-  let entry = validator.sharingCoefficients.find(coefficient => coefficient.tokenID.equals(tokenID));
+  let entry = validator.sharingCoefficients.find((coefficient) => coefficient.tokenID.equals(tokenID));
   if (entry === undefined) {
     entry = { tokenID, coefficient: Buffer.alloc(0) };
     validator.sharingCoefficients.push(entry);
@@ -66,12 +55,7 @@ export function shareReward(validator: ValidatorAccount, tokenID: Buffer, reward
  * What a new stake of `stake` would earn from one validator reward of `validatorReward`, given
  * the validator's commission and current total stake (rounded down).
  */
-export function expectedSharedReward(
-  commission: number,
-  totalStake: bigint,
-  validatorReward: bigint,
-  stake: bigint,
-): bigint {
+export function expectedSharedReward(commission: number, totalStake: bigint, validatorReward: bigint, stake: bigint): bigint {
   const perUnitStaked = q96MulDiv(q96(validatorReward), rewardFraction(commission), q96(totalStake + stake));
   return q96Floor(q96Mul(perUnitStaked, q96(stake)));
 }

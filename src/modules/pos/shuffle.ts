@@ -7,10 +7,10 @@ import { sha256 } from '../../crypto/index.js';
 
 /** A new array of the validators in round order; the input is left as it is. */
 export function shuffleValidatorList<T extends { readonly address: Buffer }>(randomSeed: Buffer, validators: readonly T[]): T[] {
-  const keyed = validators.map(validator => ({
+  const keyed = validators.map((validator) => ({
     validator,
     roundHash: sha256(Buffer.concat([randomSeed, validator.address])),
   }));
   keyed.sort((a, b) => a.roundHash.compare(b.roundHash) || a.validator.address.compare(b.validator.address));
-  return keyed.map(entry => entry.validator);
+  return keyed.map((entry) => entry.validator);
 }

@@ -28,14 +28,10 @@ export function pickStandbyValidator(candidates: readonly ValidatorWeight[], ran
  * first). When there are no more candidates than picks, all of them are taken. Standby
  * validators get BFT weight 0. `candidates` is consumed: picked entries are removed from it.
  */
-export function selectStandbyValidators(
-  candidates: ValidatorWeight[],
-  randomSeed1: Buffer,
-  randomSeed2?: Buffer,
-): ValidatorWeight[] {
+export function selectStandbyValidators(candidates: ValidatorWeight[], randomSeed1: Buffer, randomSeed2?: Buffer): ValidatorWeight[] {
   const picks = randomSeed2 === undefined ? 1 : 2;
   if (candidates.length <= picks) {
-    return candidates.map(candidate => ({ address: candidate.address, weight: 0n }));
+    return candidates.map((candidate) => ({ address: candidate.address, weight: 0n }));
   }
   const selected: ValidatorWeight[] = [];
   for (const seed of randomSeed2 === undefined ? [randomSeed1] : [randomSeed1, randomSeed2]) {

@@ -277,10 +277,7 @@ export function splitEligibleValidatorKey(key: Buffer): ValidatorWeight {
  * Eligible validators by descending weight (ties by descending address), at most `limit` of
  * them when given (lisk-sdk EligibleValidatorsStore.getTop / getAll).
  */
-export function eligibleValidatorsByWeight(
-  state: StateReader,
-  limit?: number,
-): { key: Buffer; value: EligibleValidator }[] {
+export function eligibleValidatorsByWeight(state: StateReader, limit?: number): { key: Buffer; value: EligibleValidator }[] {
   return eligibleValidatorsStore.iterate(state, {
     gte: Buffer.alloc(ELIGIBLE_KEY_LENGTH, 0),
     lte: Buffer.alloc(ELIGIBLE_KEY_LENGTH, 0xff),

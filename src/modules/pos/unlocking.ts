@@ -25,32 +25,17 @@ export function equalUnlocking(a: UnlockingObject, b: UnlockingObject): boolean 
 }
 
 /** Blocks an unstake waits before unlocking: longer for self-stakes. */
-export function waitTime(
-  stakerAddress: Buffer,
-  validatorAddress: Buffer,
-  periods: PunishmentLockingPeriods,
-): number {
+export function waitTime(stakerAddress: Buffer, validatorAddress: Buffer, periods: PunishmentLockingPeriods): number {
   return validatorAddress.equals(stakerAddress) ? periods.lockingPeriodSelfStaking : periods.lockingPeriodStaking;
 }
 
 /** Blocks a punishment of the validator keeps the unstake locked: longer for self-stakes. */
-export function punishTime(
-  stakerAddress: Buffer,
-  validatorAddress: Buffer,
-  periods: PunishmentLockingPeriods,
-): number {
-  return validatorAddress.equals(stakerAddress)
-    ? periods.punishmentWindowSelfStaking
-    : periods.punishmentWindowStaking;
+export function punishTime(stakerAddress: Buffer, validatorAddress: Buffer, periods: PunishmentLockingPeriods): number {
+  return validatorAddress.equals(stakerAddress) ? periods.punishmentWindowSelfStaking : periods.punishmentWindowStaking;
 }
 
 /** Whether the unstake's waiting period is over at `height`. */
-export function hasWaited(
-  unlock: UnlockingObject,
-  stakerAddress: Buffer,
-  height: number,
-  periods: PunishmentLockingPeriods,
-): boolean {
+export function hasWaited(unlock: UnlockingObject, stakerAddress: Buffer, height: number, periods: PunishmentLockingPeriods): boolean {
   return height - unlock.unstakeHeight >= waitTime(stakerAddress, unlock.validatorAddress, periods);
 }
 
@@ -90,8 +75,7 @@ export function isCertificateGenerated(args: {
   roundLength: number;
 }): boolean {
   return (
-    lastHeightOfRound(args.unlock.unstakeHeight + 2 * args.roundLength, args.genesisHeight, args.roundLength) <=
-    args.maxHeightCertified
+    lastHeightOfRound(args.unlock.unstakeHeight + 2 * args.roundLength, args.genesisHeight, args.roundLength) <= args.maxHeightCertified
   );
 }
 
@@ -107,9 +91,7 @@ export function remainingPunishment(
   periods: PunishmentLockingPeriods,
 ): number {
   if (pomHeights.length === 0) return 0;
-  const window = stakerAddress.equals(validatorAddress)
-    ? periods.punishmentWindowSelfStaking
-    : periods.punishmentWindowStaking;
+  const window = stakerAddress.equals(validatorAddress) ? periods.punishmentWindowSelfStaking : periods.punishmentWindowStaking;
   const remaining = Math.max(...pomHeights) + window - currentHeight;
   return remaining < 0 ? 0 : remaining;
 }

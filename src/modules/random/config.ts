@@ -21,9 +21,7 @@ export function parseRandomConfig(moduleConfig: Record<string, unknown>): Random
   const given = moduleConfig['maxLengthReveals'];
   const value = given === undefined ? DEFAULT_RANDOM_CONFIG.maxLengthReveals : given;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_UINT32) {
-    throw new ValidationError([
-      `.modules.random.maxLengthReveals: must be an integer in 0..${MAX_UINT32}, got ${JSON.stringify(value)}`,
-    ]);
+    throw new ValidationError([`.modules.random.maxLengthReveals: must be an integer in 0..${MAX_UINT32}, got ${JSON.stringify(value)}`]);
   }
   return { maxLengthReveals: value };
 }

@@ -83,7 +83,7 @@ export function createRandomEndpoints(store: HashOnionStore): Record<string, End
           if (params.hashes.length !== expectedLength) {
             throw new InvalidParamsError(`Invalid length of hashes. hashes must have ${expectedLength} elements.`);
           }
-          hashes = params.hashes.map(hash => Buffer.from(hash, 'hex'));
+          hashes = params.hashes.map((hash) => Buffer.from(hash, 'hex'));
         } else {
           if (count > MAX_HASH_COMPUTATION) {
             throw new InvalidParamsError(
@@ -146,9 +146,7 @@ export function createRandomEndpoints(store: HashOnionStore): Record<string, End
         const address = addressParam(context);
         const onion = store.getHashOnion(address);
         if (onion === undefined) {
-          throw new NotFoundError(
-            `Specified key ${Buffer.concat([HASH_ONION_KEY_PREFIX, address]).toString('hex')} does not exist`,
-          );
+          throw new NotFoundError(`Specified key ${Buffer.concat([HASH_ONION_KEY_PREFIX, address]).toString('hex')} does not exist`);
         }
         const seed = (onion.hashes[onion.hashes.length - 1] as Buffer).toString('hex');
         const usedHashOnions = (store.getUsage(address) ?? UNUSED).map(({ count, height }) => ({ count, height }));

@@ -37,7 +37,7 @@ export class InMemoryHashOnionStore implements HashOnionStore {
 
   listHashOnions(): { address: Buffer; onion: HashOnionCheckpoints }[] {
     // Same-length lowercase hex sorts like the bytes it encodes.
-    return [...this.onions.keys()].sort().map(key => ({
+    return [...this.onions.keys()].sort().map((key) => ({
       address: Buffer.from(key, 'hex'),
       onion: copyOnion(this.onions.get(key) as HashOnionCheckpoints),
     }));
@@ -53,7 +53,7 @@ export class InMemoryHashOnionStore implements HashOnionStore {
 }
 
 function copyOnion(onion: HashOnionCheckpoints): HashOnionCheckpoints {
-  return { count: onion.count, distance: onion.distance, hashes: onion.hashes.map(hash => Buffer.from(hash)) };
+  return { count: onion.count, distance: onion.distance, hashes: onion.hashes.map((hash) => Buffer.from(hash)) };
 }
 
 function copyUsage(entry: UsedHashOnion): UsedHashOnion {

@@ -23,12 +23,8 @@ export function latestUsage(usage: readonly UsedHashOnion[], belowHeight?: numbe
  * (a new onion, or no onion at all) starts the list afresh, anything else is appended. Then every
  * record at or below `finalizedHeight` is dropped except the highest one, which moves to the end.
  */
-export function recordUsage(
-  usage: readonly UsedHashOnion[],
-  entry: UsedHashOnion,
-  finalizedHeight: number,
-): UsedHashOnion[] {
-  const sameCount = usage.findIndex(record => record.count === entry.count);
+export function recordUsage(usage: readonly UsedHashOnion[], entry: UsedHashOnion, finalizedHeight: number): UsedHashOnion[] {
+  const sameCount = usage.findIndex((record) => record.count === entry.count);
   let updated: UsedHashOnion[];
   if (sameCount !== -1) {
     updated = [...usage];
@@ -58,7 +54,7 @@ function pruneFinalized(usage: readonly UsedHashOnion[], finalizedHeight: number
       others.push(record);
     }
   }
-  const kept = others.filter(record => record.height > finalizedHeight);
+  const kept = others.filter((record) => record.height > finalizedHeight);
   if (highest !== undefined) kept.push(highest);
   return kept;
 }

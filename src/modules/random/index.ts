@@ -71,8 +71,8 @@ export class RandomModule implements Module {
     return {
       commands: [],
       events: [],
-      stores: this.stores.map(store => ({ key: store.prefix.toString('hex'), data: store.schema })),
-      endpoints: METADATA_ENDPOINTS.map(name => {
+      stores: this.stores.map((store) => ({ key: store.prefix.toString('hex'), data: store.schema })),
+      endpoints: METADATA_ENDPOINTS.map((name) => {
         const handler = this.endpoints[name] as EndpointHandler;
         return {
           name,

@@ -15,11 +15,7 @@ const MAX_UINT32 = 0xffff_ffff;
  * height + numberOfSeeds does not fit in a uint32 (lisk-sdk fails writing it), and when no reveal
  * has a height ≥ `height` ("Height is in the future.").
  */
-export function computeRandomSeed(
-  height: number,
-  numberOfSeeds: number,
-  reveals: readonly ValidatorSeedReveal[],
-): Buffer {
+export function computeRandomSeed(height: number, numberOfSeeds: number, reveals: readonly ValidatorSeedReveal[]): Buffer {
   if (!Number.isInteger(height) || !Number.isInteger(numberOfSeeds)) {
     throw new InvalidParamsError('Height or number of seeds cannot be non integer.');
   }

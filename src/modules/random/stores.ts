@@ -50,9 +50,4 @@ export const validatorRevealsSchema: Schema = {
   },
 };
 
-export const validatorRevealsStore = new ModuleStore<ValidatorReveals>(
-  RANDOM_MODULE_NAME,
-  'validatorReveals',
-  0,
-  validatorRevealsSchema,
-);
+export const validatorRevealsStore = new ModuleStore<ValidatorReveals>(RANDOM_MODULE_NAME, 'validatorReveals', 0, validatorRevealsSchema);

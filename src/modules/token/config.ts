@@ -32,7 +32,7 @@ export function parseTokenConfig(moduleConfig: Record<string, unknown>): TokenMo
   }
   const problems = validationErrors(tokenConfigSchema, merged);
   if (problems.length > 0) {
-    throw new ValidationError(problems.map(problem => `.modules.token${problem}`));
+    throw new ValidationError(problems.map((problem) => `.modules.token${problem}`));
   }
   return {
     userAccountInitializationFee: BigInt(merged['userAccountInitializationFee'] as string),

@@ -39,7 +39,7 @@ export interface BalanceJSON {
 function balanceJSON(account: UserAccount): BalanceJSON {
   return {
     availableBalance: account.availableBalance.toString(),
-    lockedBalances: account.lockedBalances.map(locked => ({ amount: locked.amount.toString(), module: locked.module })),
+    lockedBalances: account.lockedBalances.map((locked) => ({ amount: locked.amount.toString(), module: locked.module })),
   };
 }
 

@@ -232,9 +232,7 @@ const tokenIDEventSchema = (id: string): Schema => ({
 });
 
 export const allTokensFromChainSupportedEventSchema = chainIDEventSchema('/token/events/allTokensFromChainSupported');
-export const allTokensFromChainSupportRemovedEventSchema = chainIDEventSchema(
-  '/token/events/allTokensFromChainSupportRemoved',
-);
+export const allTokensFromChainSupportRemovedEventSchema = chainIDEventSchema('/token/events/allTokensFromChainSupportRemoved');
 export const tokenIDSupportedEventSchema = tokenIDEventSchema('/token/events/tokenIDSupported');
 export const tokenIDSupportRemovedEventSchema = tokenIDEventSchema('/token/events/tokenIDSupportRemoved');
 
@@ -248,7 +246,7 @@ export const transferEvent = new TokenResultEvent<TransferEventData>('transfer',
 export const transferCrossChainEvent = new TokenResultEvent<CrossChainTransferEventData>(
   'transferCrossChain',
   transferCrossChainEventSchema,
-  data => [data.senderAddress, data.recipientAddress, data.receivingChainID],
+  (data) => [data.senderAddress, data.recipientAddress, data.receivingChainID],
 );
 
 /** Emitted by the cross-chain transfer CCM (not implemented here); registered for metadata. */
@@ -266,7 +264,7 @@ export const unlockEvent = new TokenResultEvent<LockEventData>('unlock', unlockE
 export const initializeTokenEvent = new TokenResultEvent<InitializeTokenEventData>(
   'initializeToken',
   initializeTokenEventSchema,
-  data => [data.tokenID],
+  (data) => [data.tokenID],
 );
 
 export const initializeUserAccountEvent = new TokenResultEvent<InitializeUserAccountEventData>(
@@ -278,28 +276,16 @@ export const initializeUserAccountEvent = new TokenResultEvent<InitializeUserAcc
 export const initializeEscrowAccountEvent = new TokenResultEvent<InitializeEscrowAccountEventData>(
   'initializeEscrowAccount',
   initializeEscrowAccountEventSchema,
-  data => [data.chainID],
+  (data) => [data.chainID],
 );
 
 /** Cross-chain recovery events (not emitted by this implementation); registered for metadata. */
 export const recoverEvent = new ModuleEvent<object>(TOKEN_MODULE_NAME, 'recover', recoverEventSchema);
-export const beforeCCCExecutionEvent = new ModuleEvent<object>(
-  TOKEN_MODULE_NAME,
-  'beforeCCCExecution',
-  beforeCCCExecutionEventSchema,
-);
-export const beforeCCMForwardingEvent = new ModuleEvent<object>(
-  TOKEN_MODULE_NAME,
-  'beforeCCMForwarding',
-  beforeCCMForwardingEventSchema,
-);
+export const beforeCCCExecutionEvent = new ModuleEvent<object>(TOKEN_MODULE_NAME, 'beforeCCCExecution', beforeCCCExecutionEventSchema);
+export const beforeCCMForwardingEvent = new ModuleEvent<object>(TOKEN_MODULE_NAME, 'beforeCCMForwarding', beforeCCMForwardingEventSchema);
 
 /** No data, no topics. */
-export const allTokensSupportedEvent = new ModuleEvent<Record<string, never>>(
-  TOKEN_MODULE_NAME,
-  'allTokensSupported',
-  emptyEventSchema,
-);
+export const allTokensSupportedEvent = new ModuleEvent<Record<string, never>>(TOKEN_MODULE_NAME, 'allTokensSupported', emptyEventSchema);
 export const allTokensSupportRemovedEvent = new ModuleEvent<Record<string, never>>(
   TOKEN_MODULE_NAME,
   'allTokensSupportRemoved',

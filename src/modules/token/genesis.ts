@@ -40,9 +40,7 @@ function writeUserSubstore(state: StateWriter, entries: GenesisTokenAsset['userS
     const key = userKey(entry.address, entry.tokenID);
     const id = key.toString('latin1');
     if (seen.has(id)) {
-      throw new Error(
-        `Address ${encodeLisk32(entry.address)} and tokenID ${entry.tokenID.toString('hex')} pair is duplicated.`,
-      );
+      throw new Error(`Address ${encodeLisk32(entry.address)} and tokenID ${entry.tokenID.toString('hex')} pair is duplicated.`);
     }
     seen.add(id);
     const expected = sorted[i] as (typeof entries)[number];
@@ -177,7 +175,10 @@ function checkTotalSupplies(state: StateWriter, ownChainID: Buffer): void {
   for (const { key, value } of userStore.iterate(state, userRange)) {
     const tokenID = key.subarray(ADDRESS_LENGTH);
     if (!tokenChainID(tokenID).equals(ownChainID)) continue;
-    add(tokenID, value.lockedBalances.reduce((sum, locked) => sum + locked.amount, value.availableBalance));
+    add(
+      tokenID,
+      value.lockedBalances.reduce((sum, locked) => sum + locked.amount, value.availableBalance),
+    );
   }
   const escrowRange = {
     gte: Buffer.alloc(CHAIN_ID_LENGTH + TOKEN_ID_LENGTH, 0),

@@ -6,15 +6,7 @@
  */
 import type { Schema } from '../../codec/index.js';
 import type { ModuleInitArgs } from '../../config/genesis-config.js';
-import type {
-  Command,
-  EndpointHandler,
-  GenesisContext,
-  Module,
-  ModuleEvent,
-  ModuleMetadata,
-  ModuleStore,
-} from '../base/index.js';
+import type { Command, EndpointHandler, GenesisContext, Module, ModuleEvent, ModuleMetadata, ModuleStore } from '../base/index.js';
 import { TransferCrossChainCommand } from './commands/transfer-cross-chain.js';
 import { TransferCommand } from './commands/transfer.js';
 import { parseTokenConfig } from './config.js';
@@ -76,10 +68,10 @@ export class TokenModule implements Module {
         ...(handler.request === undefined ? {} : { request: handler.request as Schema }),
         ...(handler.response === undefined ? {} : { response: handler.response as Schema }),
       })),
-      events: this.events.map(event => ({ name: event.name, data: event.schema })),
-      commands: this.commands.map(command => ({ name: command.name, params: command.schema })),
+      events: this.events.map((event) => ({ name: event.name, data: event.schema })),
+      commands: this.commands.map((command) => ({ name: command.name, params: command.schema })),
       assets: [{ version: 0, data: genesisTokenAssetSchema }],
-      stores: this.stores.map(store => ({ key: store.prefix.toString('hex'), data: store.schema })),
+      stores: this.stores.map((store) => ({ key: store.prefix.toString('hex'), data: store.schema })),
     };
   }
 }

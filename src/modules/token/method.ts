@@ -37,12 +37,7 @@ import {
   userKey,
   userStore,
 } from './stores.js';
-import {
-  isTokenSupported,
-  removeAllChainSupport,
-  supportAllTokensInStore,
-  supportTokenInStore,
-} from './supported-tokens.js';
+import { isTokenSupported, removeAllChainSupport, supportAllTokensInStore, supportTokenInStore } from './supported-tokens.js';
 import { lskTokenIDOf, tokenChainID } from './token-id.js';
 import { saveUserAccount } from './user-account.js';
 
@@ -81,7 +76,7 @@ export class TokenMethod {
   /** The amount `module` has locked; 0 without an account or a lock. */
   getLockedAmount(context: ReadContext, address: Buffer, tokenID: Buffer, module: string): bigint {
     const account = userStore.get(context.state, userKey(address, tokenID));
-    return account?.lockedBalances.find(locked => locked.module === module)?.amount ?? 0n;
+    return account?.lockedBalances.find((locked) => locked.module === module)?.amount ?? 0n;
   }
 
   /** The amount of a native token escrowed for `escrowChainID`; 0 without an escrow account. */
@@ -255,9 +250,7 @@ export class TokenMethod {
     const chainOfToken = tokenChainID(tokenID);
     if (!chainOfToken.equals(ownChainID) && !chainOfToken.equals(receivingChainID)) {
       transferCrossChainEvent.error(context.events, eventData, TokenEventResult.INVALID_TOKEN_ID);
-      throw new Error(
-        `Invalid token ID ${tokenID.toString('hex')}. Token must be native to either the sending or the receiving chain.`,
-      );
+      throw new Error(`Invalid token ID ${tokenID.toString('hex')}. Token must be native to either the sending or the receiving chain.`);
     }
 
     const native = this.isNativeToken(tokenID);
@@ -295,7 +288,7 @@ export class TokenMethod {
       throw new Error(insufficientBalanceMessage(address, amount));
     }
     account.availableBalance -= amount;
-    const existing = account.lockedBalances.find(locked => locked.module === module);
+    const existing = account.lockedBalances.find((locked) => locked.module === module);
     if (existing !== undefined) existing.amount += amount;
     else account.lockedBalances.push({ module, amount });
     saveUserAccount(context.state, address, tokenID, account);
@@ -309,7 +302,7 @@ export class TokenMethod {
     const account = this.accountOrFail(context, userKey(address, tokenID), () =>
       unlockEvent.error(context.events, eventData, TokenEventResult.FAIL_INSUFFICIENT_BALANCE),
     );
-    const locked = account.lockedBalances.find(entry => entry.module === module);
+    const locked = account.lockedBalances.find((entry) => entry.module === module);
     if (locked === undefined) {
       unlockEvent.error(context.events, eventData, TokenEventResult.INSUFFICIENT_LOCKED_AMOUNT);
       throw new Error(`Address ${encodeLisk32(address)} does not have locked balance for module ${module}`);

@@ -9,8 +9,7 @@ import { CHAIN_ID_LENGTH, MAX_DATA_LENGTH, MAX_MODULE_NAME_LENGTH, MIN_MODULE_NA
 
 const tokenIDProperty = (fieldNumber: number) =>
   ({ dataType: 'bytes', fieldNumber, minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH }) as const;
-const dataProperty = (fieldNumber: number) =>
-  ({ dataType: 'string', fieldNumber, minLength: 0, maxLength: MAX_DATA_LENGTH }) as const;
+const dataProperty = (fieldNumber: number) => ({ dataType: 'string', fieldNumber, minLength: 0, maxLength: MAX_DATA_LENGTH }) as const;
 
 /** Params of `token:transfer`. */
 export interface TransferParams {

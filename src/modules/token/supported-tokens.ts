@@ -5,12 +5,7 @@
  * list (all tokens of that chain) or a chain ID with a sorted list of token IDs.
  */
 import type { StateReader, StateWriter } from '../../state/state-view.js';
-import {
-  ALL_SUPPORTED_TOKENS_KEY,
-  supportedTokensStore,
-  TOKEN_ID_RANGE,
-  type SupportedTokensEntry,
-} from './stores.js';
+import { ALL_SUPPORTED_TOKENS_KEY, supportedTokensStore, TOKEN_ID_RANGE, type SupportedTokensEntry } from './stores.js';
 import { isMainchainOrNativeToken, tokenChainID } from './token-id.js';
 
 /** Whether the "all tokens supported" entry exists. */
@@ -24,7 +19,7 @@ export function isTokenSupported(state: StateReader, tokenID: Buffer, ownChainID
   if (allTokensSupported(state)) return true;
   const entry = supportedTokensStore.get(state, tokenChainID(tokenID));
   if (entry === undefined) return false;
-  return entry.supportedTokenIDs.length === 0 || entry.supportedTokenIDs.some(id => id.equals(tokenID));
+  return entry.supportedTokenIDs.length === 0 || entry.supportedTokenIDs.some((id) => id.equals(tokenID));
 }
 
 /**
@@ -57,7 +52,7 @@ export function supportTokenInStore(state: StateWriter, tokenID: Buffer, ownChai
   const existing = supportedTokensStore.get(state, chainID);
   if (existing !== undefined && existing.supportedTokenIDs.length === 0) return;
   const entry = existing ?? { supportedTokenIDs: [] };
-  if (entry.supportedTokenIDs.some(id => id.equals(tokenID))) return;
+  if (entry.supportedTokenIDs.some((id) => id.equals(tokenID))) return;
   entry.supportedTokenIDs.push(tokenID);
   entry.supportedTokenIDs.sort((a, b) => a.compare(b));
   supportedTokensStore.set(state, chainID, entry);

@@ -16,7 +16,7 @@ export function compareModuleNames(a: string, b: string): number {
 
 /** Locked balances as UserStore.save stores them: no zero amounts, sorted by module name. */
 export function normalizeLockedBalances(lockedBalances: readonly LockedBalance[]): LockedBalance[] {
-  const kept = lockedBalances.filter(locked => locked.amount !== 0n);
+  const kept = lockedBalances.filter((locked) => locked.amount !== 0n);
   if (kept.length > 1) kept.sort((a, b) => compareModuleNames(a.module, b.module));
   return kept;
 }

@@ -5,13 +5,7 @@
  */
 import type { Schema } from '../../codec/index.js';
 import { ModuleEvent, type EventQueue } from '../base/index.js';
-import {
-  BLS_POP_LENGTH,
-  BLS_PUBLIC_KEY_LENGTH,
-  ED25519_PUBLIC_KEY_LENGTH,
-  KeyRegResult,
-  VALIDATORS_MODULE_NAME,
-} from './constants.js';
+import { BLS_POP_LENGTH, BLS_PUBLIC_KEY_LENGTH, ED25519_PUBLIC_KEY_LENGTH, KeyRegResult, VALIDATORS_MODULE_NAME } from './constants.js';
 
 export interface GeneratorKeyRegistrationData {
   generatorKey: Buffer;
@@ -75,11 +69,7 @@ export const blsKeyRegistrationEvent = new ModuleEvent<BlsKeyRegistrationData>(
 export const validatorsEvents = [generatorKeyRegistrationEvent, blsKeyRegistrationEvent] as const;
 
 /** Emits generatorKeyRegistration for `validatorAddress`; failures are kept when the command reverts. */
-export function logGeneratorKeyRegistration(
-  events: EventQueue,
-  validatorAddress: Buffer,
-  data: GeneratorKeyRegistrationData,
-): void {
+export function logGeneratorKeyRegistration(events: EventQueue, validatorAddress: Buffer, data: GeneratorKeyRegistrationData): void {
   generatorKeyRegistrationEvent.emit(events, data, [validatorAddress], data.result !== KeyRegResult.SUCCESS);
 }
 

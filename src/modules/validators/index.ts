@@ -30,8 +30,8 @@ export class ValidatorsModule implements Module {
     // Key order as lisk-sdk builds it, so that the serialized JSON matches too.
     return {
       commands: [],
-      events: this.events.map(event => ({ name: event.name, data: event.schema })),
-      stores: this.stores.map(store => ({ key: store.prefix.toString('hex'), data: store.schema })),
+      events: this.events.map((event) => ({ name: event.name, data: event.schema })),
+      stores: this.stores.map((store) => ({ key: store.prefix.toString('hex'), data: store.schema })),
       endpoints: Object.entries(this.endpoints).map(([name, handler]) => ({
         name,
         request: handler.request as Schema,

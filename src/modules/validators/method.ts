@@ -178,9 +178,7 @@ export class ValidatorsMethod {
         proofOfPossession,
         result: KeyRegResult.NO_VALIDATOR,
       });
-      throw new NotFoundError(
-        'This address is not registered as validator. Only validators can register a BLS key.',
-      );
+      throw new NotFoundError('This address is not registered as validator. Only validators can register a BLS key.');
     }
     if (blsKeysStore.has(ctx.state, blsKey)) {
       logBlsKeyRegistration(ctx.events, validatorAddress, {
@@ -219,9 +217,7 @@ export class ValidatorsMethod {
         generatorKey,
         result: KeyRegResult.NO_VALIDATOR,
       });
-      throw new NotFoundError(
-        'This address is not registered as validator. Only validators can register a generator key.',
-      );
+      throw new NotFoundError('This address is not registered as validator. Only validators can register a generator key.');
     }
 
     validatorKeysStore.set(ctx.state, validatorAddress, { generatorKey, blsKey: keys.blsKey });
@@ -256,7 +252,7 @@ export class ValidatorsMethod {
     // An empty set assigns nothing (lisk-sdk reaches the same answer through NaN arithmetic).
     if (count === 0) return result;
 
-    const addresses = validators.map(validator => validator.address.toString('latin1'));
+    const addresses = validators.map((validator) => validator.address.toString('latin1'));
     let slotsLeft = lastSlot - firstSlot + 1;
     // Whole passes over the set give everyone the same count; only the remainder needs a walk.
     const fullPasses = Math.floor(slotsLeft / count);
@@ -288,7 +284,7 @@ export class ValidatorsMethod {
     certificateThreshold: bigint,
     validators: readonly WeightedValidator[],
   ): void {
-    const completed: ParamsValidator[] = validators.map(validator => {
+    const completed: ParamsValidator[] = validators.map((validator) => {
       const keys = validatorKeysStore.getOrThrow(ctx.state, validator.address);
       return {
         address: validator.address,

@@ -4,11 +4,7 @@
  */
 import type { Schema } from '../../codec/index.js';
 import { ModuleStore } from '../base/index.js';
-import {
-  BLS_PUBLIC_KEY_LENGTH,
-  ED25519_PUBLIC_KEY_LENGTH,
-  VALIDATORS_MODULE_NAME,
-} from './constants.js';
+import { BLS_PUBLIC_KEY_LENGTH, ED25519_PUBLIC_KEY_LENGTH, VALIDATORS_MODULE_NAME } from './constants.js';
 
 /** A validator's keys, stored under its 20-byte address. */
 export interface ValidatorKeys {
@@ -92,12 +88,7 @@ export const blsKeyOwnerSchema: Schema = {
 };
 
 /** Keys of each validator, by address. */
-export const validatorKeysStore = new ModuleStore<ValidatorKeys>(
-  VALIDATORS_MODULE_NAME,
-  'validatorKeys',
-  0,
-  validatorKeysSchema,
-);
+export const validatorKeysStore = new ModuleStore<ValidatorKeys>(VALIDATORS_MODULE_NAME, 'validatorKeys', 0, validatorKeysSchema);
 
 /** The validator set last given to BFT. */
 export const validatorsParamsStore = new ModuleStore<ValidatorsParams>(

@@ -10,14 +10,7 @@ import { areHeadersContradicting } from '../../chain/contradicting-headers.js';
 import { RawJson } from '../raw-json.js';
 import type { RpcMethod } from '../registry.js';
 import type { StateReader } from '../../state/state-view.js';
-import {
-  headersRequest,
-  heightRangeRequest,
-  heightRequest,
-  idRequest,
-  idsRequest,
-  proveEventsRequest,
-} from './chain-requests.js';
+import { headersRequest, heightRangeRequest, heightRequest, idRequest, idsRequest, proveEventsRequest } from './chain-requests.js';
 import { generatorList, type GeneratorListBft } from './generator-list.js';
 import { ChainJsonReader, type ChainReader } from './chain-json-reader.js';
 import { OffloadedChainReads, type ChainReadOffload } from './chain-read-offload.js';
@@ -81,7 +74,7 @@ export function createChainEndpoints(options: ChainEndpointsOptions): ChainEndpo
   const offloaded = options.offload && new OffloadedChainReads(reader, options.chainStore, options.offload);
   // A pool answer is a promise, a main-thread one a string: both become RawJson.
   const raw = (json: string | Promise<string>): RawJson | Promise<RawJson> =>
-    typeof json === 'string' ? new RawJson(json) : json.then(text => new RawJson(text));
+    typeof json === 'string' ? new RawJson(json) : json.then((text) => new RawJson(text));
   const { chainStore, bft, engineState } = options;
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   const method = (name: string, invoke: RpcMethod['invoke'], request?: object): RpcMethod => ({
@@ -92,31 +85,35 @@ export function createChainEndpoints(options: ChainEndpointsOptions): ChainEndpo
   });
 
   const methods: RpcMethod[] = [
-    method('getBlockByID', params => new RawJson(reader.blockJsonById(params.id as string)), idRequest),
-    method('getBlocksByIDs', params => raw((offloaded ?? reader).blocksJsonByIds(params.ids as string[])), idsRequest(limits.maxIdsPerRequest)),
-    method('getBlockByHeight', params => new RawJson(reader.blockJsonAt(params.height as number)), heightRequest),
+    method('getBlockByID', (params) => new RawJson(reader.blockJsonById(params.id as string)), idRequest),
+    method(
+      'getBlocksByIDs',
+      (params) => raw((offloaded ?? reader).blocksJsonByIds(params.ids as string[])),
+      idsRequest(limits.maxIdsPerRequest),
+    ),
+    method('getBlockByHeight', (params) => new RawJson(reader.blockJsonAt(params.height as number)), heightRequest),
     method(
       'getBlocksByHeightBetween',
-      params => raw((offloaded ?? reader).blocksJsonBetween(params.from as number, params.to as number, limits.maxHeightSpan)),
+      (params) => raw((offloaded ?? reader).blocksJsonBetween(params.from as number, params.to as number, limits.maxHeightSpan)),
       heightRangeRequest,
     ),
-    method('getTransactionByID', params => new RawJson(reader.transactionJsonById(params.id as string)), idRequest),
+    method('getTransactionByID', (params) => new RawJson(reader.transactionJsonById(params.id as string)), idRequest),
     method(
       'getTransactionsByIDs',
-      params => new RawJson(reader.transactionsJsonByIds(params.ids as string[])),
+      (params) => new RawJson(reader.transactionsJsonByIds(params.ids as string[])),
       idsRequest(limits.maxIdsPerRequest),
     ),
     method(
       'getTransactionsByHeight',
-      params => reader.blockAt(params.height as number).transactions.map(tx => tx.toJSON()),
+      (params) => reader.blockAt(params.height as number).transactions.map((tx) => tx.toJSON()),
       heightRequest,
     ),
-    method('getAssetsByHeight', params => reader.blockAt(params.height as number).assets.toJSON(), heightRequest),
+    method('getAssetsByHeight', (params) => reader.blockAt(params.height as number).assets.toJSON(), heightRequest),
     method('getLastBlock', () => new RawJson(reader.lastBlockJson())),
-    method('getEvents', params => new RawJson(reader.eventsJsonAt(params.height as number)), heightRequest),
+    method('getEvents', (params) => new RawJson(reader.eventsJsonAt(params.height as number)), heightRequest),
     method(
       'proveEvents',
-      params => {
+      (params) => {
         const height = params.height as number;
         const queries = params.queries as string[];
         return raw(offloaded ? offloaded.eventProofJson(height, queries) : eventProofJsonText(reader.eventsAt(height), queries));
@@ -125,7 +122,7 @@ export function createChainEndpoints(options: ChainEndpointsOptions): ChainEndpo
     ),
     method(
       'areHeadersContradicting',
-      params => {
+      (params) => {
         const header1 = BlockHeader.fromBytes(Buffer.from(params.header1 as string, 'hex'));
         const header2 = BlockHeader.fromBytes(Buffer.from(params.header2 as string, 'hex'));
         return { valid: areHeadersContradicting(header1, header2) };
@@ -141,7 +138,7 @@ export function createChainEndpoints(options: ChainEndpointsOptions): ChainEndpo
   ];
   return {
     methods,
-    dropCacheAbove: height => reader.dropCacheAbove(height),
-    dropEventsUpTo: height => reader.dropEventsUpTo(height),
+    dropCacheAbove: (height) => reader.dropCacheAbove(height),
+    dropEventsUpTo: (height) => reader.dropEventsUpTo(height),
   };
 }

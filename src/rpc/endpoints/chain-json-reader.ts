@@ -62,7 +62,7 @@ export class ChainJsonReader {
   ) {
     this.blocks = new HeightJsonCache(limits.blockCacheChars);
     this.events = new HeightJsonCache(limits.eventCacheChars);
-    this.transactions = new JsonLru(limits.transactionCacheChars, entry => entry.json.length);
+    this.transactions = new JsonLru(limits.transactionCacheChars, (entry) => entry.json.length);
   }
 
   /** The block JSON at `height`; NotFoundError naming the height and the chain's bounds. */
@@ -93,7 +93,7 @@ export class ChainJsonReader {
 
   /** As lisk-sdk: the blocks of the leading known IDs (see leadingKnownJsonText). */
   blocksJsonByIds(idsHex: readonly string[]): string {
-    return leadingKnownJsonText(idsHex, idHex => {
+    return leadingKnownJsonText(idsHex, (idHex) => {
       const height = this.store.getHeightById(Buffer.from(idHex, 'hex'));
       return height === undefined ? undefined : this.storedBlockJson(height);
     });
@@ -107,7 +107,7 @@ export class ChainJsonReader {
   blocksJsonBetween(from: number, to: number, maxSpan: number): string {
     requireSpan(from, to, maxSpan);
     const { store } = this;
-    return blocksBetweenJsonText(from, to, store.genesisHeight(), store.tipHeight(), height => this.storedBlockJson(height));
+    return blocksBetweenJsonText(from, to, store.genesisHeight(), store.tipHeight(), (height) => this.storedBlockJson(height));
   }
 
   blockAt(height: number): Block {
@@ -123,7 +123,7 @@ export class ChainJsonReader {
 
   /** As lisk-sdk: the leading known transactions, stopping silently at the first unknown ID. */
   transactionsJsonByIds(idsHex: readonly string[]): string {
-    return leadingKnownJsonText(idsHex, idHex => this.knownTransactionJson(idHex));
+    return leadingKnownJsonText(idsHex, (idHex) => this.knownTransactionJson(idHex));
   }
 
   /**
@@ -158,7 +158,7 @@ export class ChainJsonReader {
   }
 
   dropEventsUpTo(height: number): void {
-    this.events.deleteWhere(cachedHeight => cachedHeight <= height);
+    this.events.deleteWhere((cachedHeight) => cachedHeight <= height);
   }
 
   dropCacheAbove(height: number): void {
@@ -217,8 +217,6 @@ export class ChainJsonReader {
 export function requireSpan(from: number, to: number, maxSpan: number): void {
   const span = to - from + 1;
   if (span > maxSpan) {
-    throw new InvalidParamsError(
-      `Invalid params: heights ${from} to ${to} span ${span} blocks; at most ${maxSpan} may be asked at once.`,
-    );
+    throw new InvalidParamsError(`Invalid params: heights ${from} to ${to} span ${span} blocks; at most ${maxSpan} may be asked at once.`);
   }
 }

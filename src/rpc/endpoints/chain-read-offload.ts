@@ -113,7 +113,7 @@ export class OffloadedChainReads {
    * when there are enough of them, else everything by `inMainThread`.
    */
   private blocksJson(heights: readonly number[], inMainThread: () => string): string | Promise<string> {
-    const parts = heights.map(height => this.reader.cachedBlockJson(height));
+    const parts = heights.map((height) => this.reader.cachedBlockJson(height));
     const missing = heights.filter((_height, index) => parts[index] === undefined);
     if (missing.length < OFFLOAD_MIN_UNCACHED_BLOCKS) return inMainThread();
     return this.blocksFromWorker(parts, missing, inMainThread);
@@ -125,7 +125,7 @@ export class OffloadedChainReads {
     const answer = await runInWorker<ChainReadBlocksOutput>(this.offload.pool, chainReadBlocks.name, input);
     if (answer.stale) return inMainThread();
     let next = 0;
-    const texts = parts.map(part => {
+    const texts = parts.map((part) => {
       if (part !== undefined) return part;
       const height = missing[next] as number;
       const json = answer.texts[next] as string;

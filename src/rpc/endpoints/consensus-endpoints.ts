@@ -24,8 +24,8 @@ export function bftParametersToJSON(parameters: BftParameters, onlyActive = fals
   // Key order as lisk-sdk emits it (rpc.md §3.3).
   return {
     validators: parameters.validators
-      .filter(validator => !onlyActive || validator.bftWeight > 0n)
-      .map(validator => ({
+      .filter((validator) => !onlyActive || validator.bftWeight > 0n)
+      .map((validator) => ({
         address: encodeLisk32Address(validator.address),
         bftWeight: validator.bftWeight.toString(),
         blsKey: validator.blsKey.toString('hex'),

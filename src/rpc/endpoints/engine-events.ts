@@ -48,7 +48,7 @@ export function newTransactionEventPayload(transaction: Transaction): RawJson {
 
 /** `{transactionIDs}` of network_newTransaction. */
 export function transactionAnnouncementPayload(ids: readonly Buffer[]): { transactionIDs: string[] } {
-  return { transactionIDs: ids.map(id => id.toString('hex')) };
+  return { transactionIDs: ids.map((id) => id.toString('hex')) };
 }
 
 /**
@@ -61,7 +61,7 @@ export function validatorsChangedPayload(
   validators: readonly NextValidator[],
 ): Record<string, unknown> {
   return {
-    nextValidators: validators.map(validator => ({
+    nextValidators: validators.map((validator) => ({
       address: encodeLisk32Address(validator.address),
       blsKey: validator.blsKey.toString('hex'),
       generatorKey: validator.generatorKey.toString('hex'),

@@ -152,7 +152,8 @@ export function createGeneratorEndpoints(options: GeneratorEndpointsOptions): Rp
     } catch (error) {
       if (error instanceof DecryptionError) throw new InvalidParamsError(WRONG_PASSWORD_MESSAGE);
       // FormatError (damaged stored object) keeps its own, secret-free message.
-      if (error instanceof BasaltError) throw new InvalidParamsError(`The stored encrypted keys of ${lisk32} cannot be decrypted: ${error.message}`);
+      if (error instanceof BasaltError)
+        throw new InvalidParamsError(`The stored encrypted keys of ${lisk32} cannot be decrypted: ${error.message}`);
       throw error;
     }
     try {
@@ -191,7 +192,7 @@ export function createGeneratorEndpoints(options: GeneratorEndpointsOptions): Rp
     name: 'setStatus',
     sensitive: true,
     request: setStatusRequestSchema,
-    invoke: params => {
+    invoke: (params) => {
       const request = params as unknown as StatusParams;
       const address = decodeLisk32(request.address);
       if (!store.hasKeys(address)) throw new NotFoundError(`Keys for ${request.address} is not registered.`);
@@ -207,7 +208,7 @@ export function createGeneratorEndpoints(options: GeneratorEndpointsOptions): Rp
     name: 'updateStatus',
     sensitive: true,
     request: updateStatusRequestSchema,
-    invoke: async params => {
+    invoke: async (params) => {
       const request = params as unknown as StatusParams & { password: string; enable: boolean };
       const address = decodeLisk32(request.address);
       // Decryption first, also for disabling: only the key holder may switch generation.
@@ -241,7 +242,7 @@ export function createGeneratorEndpoints(options: GeneratorEndpointsOptions): Rp
     name: 'estimateSafeStatus',
     sensitive: true,
     request: estimateSafeStatusRequestSchema,
-    invoke: params => {
+    invoke: (params) => {
       const timeShutdown = params.timeShutdown as number;
       const finalizedHeight = chainStore.finalizedHeight();
       const genesisHeight = chainStore.genesisHeight();
@@ -270,7 +271,7 @@ export function createGeneratorEndpoints(options: GeneratorEndpointsOptions): Rp
     name: 'setKeys',
     sensitive: true,
     request: setKeysRequestSchema,
-    invoke: params => {
+    invoke: (params) => {
       const lisk32 = params.address as string;
       const address = decodeLisk32(lisk32);
       if (params.type === 'plain') {
@@ -317,7 +318,7 @@ export function createGeneratorEndpoints(options: GeneratorEndpointsOptions): Rp
     name: 'hasKeys',
     sensitive: true,
     request: addressRequestSchema,
-    invoke: params => ({ hasKey: store.hasKeys(decodeLisk32(params.address as string)) }),
+    invoke: (params) => ({ hasKey: store.hasKeys(decodeLisk32(params.address as string)) }),
   };
 
   return [getStatus, setStatus, updateStatus, estimateSafeStatus, setKeys, getAllKeys, hasKeys];

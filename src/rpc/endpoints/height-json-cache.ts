@@ -9,7 +9,7 @@ import { JsonLru } from './json-lru.js';
 export class HeightJsonCache extends JsonLru<number, string> {
   /** `maxChars` 0 disables caching. */
   constructor(maxChars: number) {
-    super(maxChars, json => json.length);
+    super(maxChars, (json) => json.length);
   }
 
   /**
@@ -17,6 +17,6 @@ export class HeightJsonCache extends JsonLru<number, string> {
    * reverted, so this is a safety net for reverts and store repairs rather than normal operation.
    */
   dropAbove(height: number): void {
-    this.deleteWhere(cachedHeight => cachedHeight > height);
+    this.deleteWhere((cachedHeight) => cachedHeight > height);
   }
 }

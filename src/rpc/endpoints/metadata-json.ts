@@ -16,7 +16,7 @@ import type { Module } from '../../modules/base/index.js';
  */
 export function metadataJson(modules: readonly Pick<Module, 'name' | 'metadata'>[]): string {
   const entries = modules
-    .map(module => {
+    .map((module) => {
       const metadata = module.metadata();
       return {
         commands: metadata.commands,

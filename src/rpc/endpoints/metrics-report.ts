@@ -31,11 +31,11 @@ export interface MetricJSON {
 
 /** The JSON form (prom-client `getMetricsAsJSON`). */
 export function metricsToJSON(families: readonly MetricFamily[]): MetricJSON[] {
-  return families.map(family => ({
+  return families.map((family) => ({
     help: family.help,
     name: family.name,
     type: family.type,
-    values: family.values.map(sample => ({ value: sample.value, labels: { ...sample.labels } })),
+    values: family.values.map((sample) => ({ value: sample.value, labels: { ...sample.labels } })),
     aggregator: 'sum',
   }));
 }
@@ -54,7 +54,7 @@ export function metricsToText(families: readonly MetricFamily[]): string {
 function labelText(labels: Readonly<Record<string, string>>): string {
   const names = Object.keys(labels);
   if (names.length === 0) return '';
-  return `{${names.map(name => `${name}="${escapeLabelValue(labels[name] as string)}"`).join(',')}}`;
+  return `{${names.map((name) => `${name}="${escapeLabelValue(labels[name] as string)}"`).join(',')}}`;
 }
 
 function escapeHelp(help: string): string {

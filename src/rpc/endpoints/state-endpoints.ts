@@ -46,15 +46,15 @@ export function createStateEndpoints(options: StateEndpointsOptions): RpcMethod[
       namespace: 'state',
       name: 'prove',
       request: stateProveRequest(options.maxQueryKeys ?? 1000),
-      invoke: params => {
+      invoke: (params) => {
         const keysHex = params.queryKeys as string[];
-        const inMainThread = () => stateProofJsonText(prover.prove(keysHex.map(key => Buffer.from(key, 'hex'))));
+        const inMainThread = () => stateProofJsonText(prover.prove(keysHex.map((key) => Buffer.from(key, 'hex'))));
         const { offload } = options;
         const treeId = prover.treeShareId();
         if (offload === undefined || treeId === undefined || keysHex.length < OFFLOAD_MIN_STATE_PROOF_KEYS) {
           return new RawJson(inMainThread());
         }
-        return stateProofJson(offload, treeId, prover.root(), keysHex, inMainThread).then(json => new RawJson(json));
+        return stateProofJson(offload, treeId, prover.root(), keysHex, inMainThread).then((json) => new RawJson(json));
       },
     },
   ];

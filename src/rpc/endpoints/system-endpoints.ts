@@ -86,7 +86,7 @@ export function createSystemEndpoints(options: SystemEndpointsOptions): RpcMetho
       name: 'getMetricsReport',
       sensitive: true,
       request: metricsRequest,
-      invoke: params => {
+      invoke: (params) => {
         const families = [...chainGauges(options), ...metrics.families()];
         return params.inString === true ? metricsToText(families) : metricsToJSON(families);
       },

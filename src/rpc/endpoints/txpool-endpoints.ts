@@ -57,7 +57,7 @@ export function createTxpoolEndpoints(options: TxpoolEndpointsOptions): RpcMetho
       // here keeps a re-post synchronous: no promise, no in-flight entry in the pool, the
       // answer written inside the transport callback. Clients resubmit, so this path is hot.
       if (pool.contains(transaction.id)) return answer;
-      return pool.add(transaction).then(result => {
+      return pool.add(transaction).then((result) => {
         if (result.status === 'rejected') throw new InvalidParamsError(result.error.message);
         return answer;
       });
@@ -73,9 +73,8 @@ export function createTxpoolEndpoints(options: TxpoolEndpointsOptions): RpcMetho
       additionalProperties: false,
     },
     invoke(params): TransactionJSON[] {
-      const transactions =
-        typeof params.address === 'string' ? pool.getByAddress(decodeLisk32Address(params.address)) : pool.getAll();
-      return transactions.map(tx => tx.toJSON());
+      const transactions = typeof params.address === 'string' ? pool.getByAddress(decodeLisk32Address(params.address)) : pool.getAll();
+      return transactions.map((tx) => tx.toJSON());
     },
   };
 
@@ -109,7 +108,11 @@ export function createTxpoolEndpoints(options: TxpoolEndpointsOptions): RpcMetho
           onlyCommand,
         );
         if (verification.status !== VerifyStatus.OK) {
-          return { result: TransactionExecutionResult.INVALID, events: [], errorMessage: verification.error?.message ?? 'Transaction verification failed.' };
+          return {
+            result: TransactionExecutionResult.INVALID,
+            events: [],
+            errorMessage: verification.error?.message ?? 'Transaction verification failed.',
+          };
         }
       }
       const events = EventQueue.forBlock(header.height);

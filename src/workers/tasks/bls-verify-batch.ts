@@ -20,11 +20,11 @@ export interface PackedBlsBatch {
 
 export function packBlsChecks(checks: readonly BlsCheck[]): PackedBlsBatch {
   return {
-    aggregate: Uint8Array.from(checks, check => (check.kind === 'fastAggregateVerify' ? 1 : 0)),
-    keyCounts: Uint32Array.from(checks, check => check.publicKeys.length),
-    publicKeys: packBytes(checks.flatMap(check => check.publicKeys)),
-    messages: packBytes(checks.map(check => check.message)),
-    signatures: packBytes(checks.map(check => check.signature)),
+    aggregate: Uint8Array.from(checks, (check) => (check.kind === 'fastAggregateVerify' ? 1 : 0)),
+    keyCounts: Uint32Array.from(checks, (check) => check.publicKeys.length),
+    publicKeys: packBytes(checks.flatMap((check) => check.publicKeys)),
+    messages: packBytes(checks.map((check) => check.message)),
+    signatures: packBytes(checks.map((check) => check.signature)),
   };
 }
 
@@ -55,5 +55,5 @@ export function unpackBlsChecks(batch: PackedBlsBatch): BlsCheck[] {
 /** Answers as bytes: 1 holds, 0 does not. */
 export const blsVerifyBatchTask: WorkerTask<PackedBlsBatch, Uint8Array> = {
   name: 'bls.verifyBatch',
-  run: batch => Uint8Array.from(verifyBlsChecks(unpackBlsChecks(batch)), ok => (ok ? 1 : 0)),
+  run: (batch) => Uint8Array.from(verifyBlsChecks(unpackBlsChecks(batch)), (ok) => (ok ? 1 : 0)),
 };

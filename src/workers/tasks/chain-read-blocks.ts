@@ -23,7 +23,7 @@ export const chainReadBlocks: WorkerTask<ChainReadBlocksInput, ChainReadBlocksOu
   run(input: ChainReadBlocksInput): ChainReadBlocksOutput {
     const view = viewAtTip(input.dataPath, input.tip);
     if (view === undefined) return { stale: true };
-    const texts = input.heights.map(height => {
+    const texts = input.heights.map((height) => {
       // Above the tip the snapshot may hold blocks the request never saw: never answer them.
       if (height > input.tip.height) throw new RangeError(`Height ${height} is above the request's tip ${input.tip.height}.`);
       return blockJsonText(view.chainStore.getBlockByHeight(height));

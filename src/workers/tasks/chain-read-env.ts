@@ -59,4 +59,3 @@ export async function closeChainReadViews(): Promise<void> {
   views.clear();
   for (const view of open) await view.env.close();
 }
-

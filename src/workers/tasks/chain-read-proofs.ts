@@ -15,12 +15,12 @@ export interface ProofJSON {
 /** The JSON form of an SMT multiproof (rpc.md §3.1): every byte string as hex. */
 export function smtProofToJSON(proof: SmtProof): ProofJSON {
   return {
-    queries: proof.queries.map(query => ({
+    queries: proof.queries.map((query) => ({
       bitmap: query.bitmap.toString('hex'),
       key: query.key.toString('hex'),
       value: query.value.toString('hex'),
     })),
-    siblingHashes: proof.siblingHashes.map(hash => hash.toString('hex')),
+    siblingHashes: proof.siblingHashes.map((hash) => hash.toString('hex')),
   };
 }
 
@@ -32,7 +32,7 @@ export function smtProofToJSON(proof: SmtProof): ProofJSON {
  * FormatError.
  */
 export function proveEvents(events: readonly EventProps[], queryKeys: readonly Uint8Array[]): SmtProof {
-  const leaves = events.flatMap(event => eventSmtLeaves(event));
+  const leaves = events.flatMap((event) => eventSmtLeaves(event));
   const store = new InMemorySmtNodeStore();
   const tree = new SparseMerkleTree(store, EVENT_KEY_LENGTH);
   // The tree object never writes: keep the nodes of the new root so that `prove` can walk them.
@@ -43,7 +43,14 @@ export function proveEvents(events: readonly EventProps[], queryKeys: readonly U
 
 /** chain_proveEvents' answer text (no `proof` wrapper, as lisk-sdk). */
 export function eventProofJsonText(events: readonly EventProps[], queriesHex: readonly string[]): string {
-  return JSON.stringify(smtProofToJSON(proveEvents(events, queriesHex.map(query => Buffer.from(query, 'hex')))));
+  return JSON.stringify(
+    smtProofToJSON(
+      proveEvents(
+        events,
+        queriesHex.map((query) => Buffer.from(query, 'hex')),
+      ),
+    ),
+  );
 }
 
 /** state_prove's answer text: `{proof: ProofJSON}`. */

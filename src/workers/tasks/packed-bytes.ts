@@ -38,5 +38,5 @@ export function unpackBytes(packed: PackedBytes): Uint8Array[] {
 
 /** The buffers to hand over to the thread instead of copying them. */
 export function transferablesOf(...packs: PackedBytes[]): ArrayBuffer[] {
-  return packs.flatMap(pack => [pack.bytes.buffer as ArrayBuffer, pack.ends.buffer as ArrayBuffer]);
+  return packs.flatMap((pack) => [pack.bytes.buffer as ArrayBuffer, pack.ends.buffer as ArrayBuffer]);
 }

@@ -30,7 +30,10 @@ export const stateReadProve: WorkerTask<StateReadProveInput, ChainReadJsonOutput
     const tree = sharedTree(input.treeId, STATE_KEY_LENGTH);
     if (tree === undefined) return { stale: true };
     try {
-      const proof = tree.prove(Buffer.from(input.root, 'hex'), input.queryKeys.map(key => Buffer.from(key, 'hex')));
+      const proof = tree.prove(
+        Buffer.from(input.root, 'hex'),
+        input.queryKeys.map((key) => Buffer.from(key, 'hex')),
+      );
       return { stale: false, json: stateProofJsonText(proof) };
     } catch (error) {
       if (error instanceof NotFoundError) return { stale: true };

@@ -28,7 +28,14 @@ export interface StateTreeUpdateInput {
 }
 
 export type StateTreeUpdateOutput =
-  | { readonly ok: true; readonly root: Uint8Array; readonly writeHashes: Uint8Array; readonly writeData: Uint8Array; readonly writeEnds: Uint32Array; readonly removed: Uint8Array }
+  | {
+      readonly ok: true;
+      readonly root: Uint8Array;
+      readonly writeHashes: Uint8Array;
+      readonly writeData: Uint8Array;
+      readonly writeEnds: Uint32Array;
+      readonly removed: Uint8Array;
+    }
   /** The tree has moved on (the start root's nodes are gone) or no thread holds it any more. */
   | { readonly ok: false };
 
@@ -52,7 +59,14 @@ export const stateTreeUpdate: WorkerTask<StateTreeUpdateInput, StateTreeUpdateOu
     }
     if (!(result instanceof PackedSmtUpdateResult)) {
       // An empty batch: nothing written, the root unchanged.
-      return { ok: true, root: result.root, writeHashes: new Uint8Array(0), writeData: new Uint8Array(0), writeEnds: new Uint32Array(0), removed: new Uint8Array(0) };
+      return {
+        ok: true,
+        root: result.root,
+        writeHashes: new Uint8Array(0),
+        writeData: new Uint8Array(0),
+        writeEnds: new Uint32Array(0),
+        removed: new Uint8Array(0),
+      };
     }
     return {
       ok: true,

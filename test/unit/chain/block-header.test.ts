@@ -93,9 +93,22 @@ describe('protocol.md §2.4 header example', () => {
     expect(json.generatorAddress).toBe('lskhqy429nwm2tew3j5j29ef6pguyynf6jxcmgrh2');
     expect(json.aggregateCommit).toEqual({ height: 0, aggregationBits: '', certificateSignature: '' });
     expect(Object.keys(json)).toEqual([
-      'version', 'timestamp', 'height', 'previousBlockID', 'stateRoot', 'assetRoot', 'eventRoot',
-      'transactionRoot', 'validatorsHash', 'aggregateCommit', 'generatorAddress', 'maxHeightPrevoted',
-      'maxHeightGenerated', 'impliesMaxPrevotes', 'signature', 'id',
+      'version',
+      'timestamp',
+      'height',
+      'previousBlockID',
+      'stateRoot',
+      'assetRoot',
+      'eventRoot',
+      'transactionRoot',
+      'validatorsHash',
+      'aggregateCommit',
+      'generatorAddress',
+      'maxHeightPrevoted',
+      'maxHeightGenerated',
+      'impliesMaxPrevotes',
+      'signature',
+      'id',
     ]);
     expect(BlockHeader.fromJSON(json).bytes.equals(header.bytes)).toBe(true);
     // A stale `id` in the JSON is ignored: the ID is always recomputed.

@@ -52,7 +52,11 @@ describe('Block.validate', () => {
   });
 
   it('refuses a wrong transactionRoot', () => {
-    expectRejected(() => withHeader(block, { transactionRoot: EMPTY_HASH }).validate(MAX_TRANSACTIONS_SIZE), 'transaction-root', /Invalid transaction root/);
+    expectRejected(
+      () => withHeader(block, { transactionRoot: EMPTY_HASH }).validate(MAX_TRANSACTIONS_SIZE),
+      'transaction-root',
+      /Invalid transaction root/,
+    );
     // Same header, one transaction fewer.
     expectRejected(() => new Block(block.header, [], block.assets).validate(MAX_TRANSACTIONS_SIZE), 'transaction-root', /transaction root/);
   });
@@ -100,13 +104,21 @@ describe('Block.validate', () => {
 
   it('refuses a statically invalid transaction, naming it', () => {
     const unsigned = signedTransfer().withSignatures([]);
-    expectRejected(() => makeBlock([unsigned]).validate(MAX_TRANSACTIONS_SIZE), 'transaction-invalid', new RegExp(`${unsigned.id.toString('hex')}.*signatures`));
+    expectRejected(
+      () => makeBlock([unsigned]).validate(MAX_TRANSACTIONS_SIZE),
+      'transaction-invalid',
+      new RegExp(`${unsigned.id.toString('hex')}.*signatures`),
+    );
   });
 
   it('refuses a header with a bad signature length or no previous block', () => {
     const badSignature = new Block(block.header.with({ signature: Buffer.alloc(63) }), block.transactions, block.assets);
     expectRejected(() => badSignature.validate(MAX_TRANSACTIONS_SIZE), 'schema', /Signature length must be 64/);
-    expectRejected(() => withHeader(block, { previousBlockID: Buffer.alloc(0) }).validate(MAX_TRANSACTIONS_SIZE), 'schema', /Previous block id/);
+    expectRejected(
+      () => withHeader(block, { previousBlockID: Buffer.alloc(0) }).validate(MAX_TRANSACTIONS_SIZE),
+      'schema',
+      /Previous block id/,
+    );
   });
 });
 
@@ -124,8 +136,16 @@ describe('Block.validateGenesis', () => {
 
   const headerRules: { name: string; changes: Partial<BlockHeaderProps>; message: RegExp }[] = [
     { name: 'a 31-byte previousBlockID', changes: { previousBlockID: Buffer.alloc(31) }, message: /previousBlockID: must be 32 bytes/ },
-    { name: 'a non-zero generator address', changes: { generatorAddress: Buffer.alloc(20, 1) }, message: /generatorAddress: must be 20 zero bytes/ },
-    { name: 'a non-empty transactionRoot', changes: { transactionRoot: Buffer.alloc(32) }, message: /transactionRoot: must be the empty hash/ },
+    {
+      name: 'a non-zero generator address',
+      changes: { generatorAddress: Buffer.alloc(20, 1) },
+      message: /generatorAddress: must be 20 zero bytes/,
+    },
+    {
+      name: 'a non-empty transactionRoot',
+      changes: { transactionRoot: Buffer.alloc(32) },
+      message: /transactionRoot: must be the empty hash/,
+    },
     { name: 'maxHeightPrevoted ≠ height', changes: { maxHeightPrevoted: 1 }, message: /maxHeightPrevoted: must equal height/ },
     { name: 'maxHeightGenerated ≠ 0', changes: { maxHeightGenerated: 1 }, message: /maxHeightGenerated: must be 0/ },
     { name: 'impliesMaxPrevotes false', changes: { impliesMaxPrevotes: false }, message: /impliesMaxPrevotes: must be true/ },
@@ -157,7 +177,12 @@ describe('Block.validateGenesis', () => {
   });
 
   it('refuses transactions, a wrong assetRoot and unsorted or duplicate assets', () => {
-    expectRejected(() => new Block(header, [signedTransfer()], genesis.assets).validateGenesis(), 'transaction-invalid', /no transactions/, 0);
+    expectRejected(
+      () => new Block(header, [signedTransfer()], genesis.assets).validateGenesis(),
+      'transaction-invalid',
+      /no transactions/,
+      0,
+    );
     expectRejected(() => variant({ assetRoot: EMPTY_HASH }).validateGenesis(), 'asset-root', /Invalid asset root/, 0);
     const assets = genesis.assets.all();
     const reversed = new BlockAssets([...assets].reverse());
@@ -205,11 +230,7 @@ describe('Block bad bytes', () => {
     const garbage = Buffer.from([0xff, 0xff]);
     const header = Buffer.concat([Buffer.from([0x0a, garbage.length]), garbage]);
     expect(() => Block.fromBytes(header)).toThrow(DecodeError);
-    const withBadTransaction = Buffer.concat([
-      block.bytes.subarray(0, 1 + 2 + block.header.bytes.length),
-      Buffer.from([0x12, 2]),
-      garbage,
-    ]);
+    const withBadTransaction = Buffer.concat([block.bytes.subarray(0, 1 + 2 + block.header.bytes.length), Buffer.from([0x12, 2]), garbage]);
     expect(() => Block.fromBytes(withBadTransaction)).toThrow(DecodeError);
     const withBadAsset = Buffer.concat([block.bytes, Buffer.from([0x1a, 2]), garbage]);
     expect(() => Block.fromBytes(withBadAsset)).toThrow(DecodeError);
@@ -217,7 +238,7 @@ describe('Block bad bytes', () => {
 
   it('decodes the same transactions it encodes', () => {
     const decoded = Block.fromBytes(bytes);
-    expect(decoded.transactions.map(tx => tx.id.toString('hex'))).toEqual(block.transactions.map(tx => tx.id.toString('hex')));
+    expect(decoded.transactions.map((tx) => tx.id.toString('hex'))).toEqual(block.transactions.map((tx) => tx.id.toString('hex')));
     expect(decoded.transactions[0]).toBeInstanceOf(Transaction);
   });
 });
@@ -229,7 +250,7 @@ describe('BlockAssets', () => {
     assets.setAsset('auth', Buffer.from([2]));
     assets.setAsset('random', Buffer.from([3]));
     assets.setAsset('token', Buffer.from([4]));
-    expect(assets.all().map(asset => asset.module)).toEqual(['auth', 'random', 'token']);
+    expect(assets.all().map((asset) => asset.module)).toEqual(['auth', 'random', 'token']);
     expect(assets.getAsset('token')).toEqual(Buffer.from([4]));
     expect(assets.getAsset('pos')).toBeUndefined();
     expect(assets.toJSON()).toEqual([

@@ -26,14 +26,14 @@ const HEIGHTS = 4; // genesis and heights 1..3 (height 2 has 11 transactions, 3 
 
 function loadDevChain(): StoredBlock[] {
   const lines = (path: string): string[] => loadBinaryFixture(path).toString('utf8').split('\n', HEIGHTS);
-  const events = lines('chains/dev/events.ndjson').map(line => JSON.parse(line) as { height: number; events: EventJSON[] });
+  const events = lines('chains/dev/events.ndjson').map((line) => JSON.parse(line) as { height: number; events: EventJSON[] });
   return lines('chains/dev/blocks.ndjson').map((line, i) => {
     const { height, blockHex } = JSON.parse(line) as { height: number; blockHex: string };
     const eventsJSON = (events[i] as { height: number; events: EventJSON[] }).events;
     expect(events[i]?.height).toBe(height);
     return {
       block: Block.fromBytes(Buffer.from(blockHex, 'hex')),
-      events: eventsJSON.map(json => codec.fromJSON<EventProps>(eventSchema, json)),
+      events: eventsJSON.map((json) => codec.fromJSON<EventProps>(eventSchema, json)),
       eventsJSON,
     };
   });

@@ -10,16 +10,37 @@ const OTHER = Buffer.alloc(20, 0xbb);
 
 /** A header's BFT fields as the spec writes them: (height, maxHeightGenerated, maxHeightPrevoted). */
 function bft(height: number, maxHeightGenerated: number, maxHeightPrevoted: number, generatorAddress = GENERATOR) {
-  return { height, maxHeightGenerated, maxHeightPrevoted, generatorAddress, id: Buffer.from(`${height}/${maxHeightGenerated}/${maxHeightPrevoted}/${generatorAddress[0]}`) };
+  return {
+    height,
+    maxHeightGenerated,
+    maxHeightPrevoted,
+    generatorAddress,
+    id: Buffer.from(`${height}/${maxHeightGenerated}/${maxHeightPrevoted}/${generatorAddress[0]}`),
+  };
 }
 
 describe('protocol.md §7.3 verified cases', () => {
   const cases = [
     { name: '(100,90,80) vs the same values by another generator', a: bft(100, 90, 80), b: bft(100, 90, 80, OTHER), contradicting: false },
-    { name: 'identical values by the same generator (double forging)', a: bft(100, 90, 80), b: { ...bft(100, 90, 80), id: Buffer.from('other block') }, contradicting: true },
-    { name: '(101,90,80) / (100,95,80): the later one does not acknowledge the earlier', a: bft(101, 90, 80), b: bft(100, 95, 80), contradicting: true },
+    {
+      name: 'identical values by the same generator (double forging)',
+      a: bft(100, 90, 80),
+      b: { ...bft(100, 90, 80), id: Buffer.from('other block') },
+      contradicting: true,
+    },
+    {
+      name: '(101,90,80) / (100,95,80): the later one does not acknowledge the earlier',
+      a: bft(101, 90, 80),
+      b: bft(100, 95, 80),
+      contradicting: true,
+    },
     { name: '(100,90,80) / (105,100,85): a proper successor', a: bft(100, 90, 80), b: bft(105, 100, 85), contradicting: false },
-    { name: '(100,90,80) / (105,95,85): height above the later maxHeightGenerated', a: bft(100, 90, 80), b: bft(105, 95, 85), contradicting: true },
+    {
+      name: '(100,90,80) / (105,95,85): height above the later maxHeightGenerated',
+      a: bft(100, 90, 80),
+      b: bft(105, 95, 85),
+      contradicting: true,
+    },
     { name: '(100,90,85) / (105,100,80): maxHeightPrevoted went down', a: bft(100, 90, 85), b: bft(105, 100, 80), contradicting: true },
     { name: '(100,90,80) / (101,100,81): a proper successor', a: bft(100, 90, 80), b: bft(101, 100, 81), contradicting: false },
   ];

@@ -15,14 +15,16 @@ import { loadBinaryFixture } from '../../support/fixtures.js';
 const RUNS = 400;
 
 // Height 2 of the dev chain: 11 transactions of 4 kinds, one asset.
-const blockHex = (JSON.parse(loadBinaryFixture('chains/dev/blocks.ndjson').toString('utf8').split('\n', 3)[2] as string) as { blockHex: string }).blockHex;
+const blockHex = (
+  JSON.parse(loadBinaryFixture('chains/dev/blocks.ndjson').toString('utf8').split('\n', 3)[2] as string) as { blockHex: string }
+).blockHex;
 const block = Block.fromBytes(Buffer.from(blockHex, 'hex'));
 
 type Decoder = (bytes: Uint8Array) => { bytes: Buffer };
 const decoders: [string, Decoder, Buffer][] = [
-  ['Block', bytes => Block.fromBytes(bytes), block.bytes],
-  ['BlockHeader', bytes => BlockHeader.fromBytes(bytes), block.header.bytes],
-  ['Transaction', bytes => Transaction.fromBytes(bytes), (block.transactions[0] as Transaction).bytes],
+  ['Block', (bytes) => Block.fromBytes(bytes), block.bytes],
+  ['BlockHeader', (bytes) => BlockHeader.fromBytes(bytes), block.header.bytes],
+  ['Transaction', (bytes) => Transaction.fromBytes(bytes), (block.transactions[0] as Transaction).bytes],
 ];
 
 /** Decodes; on success the input must be canonical (the codec rejects anything else). */
@@ -44,7 +46,7 @@ const mutation = (length: number) =>
 describe.each(decoders)('%s.fromBytes on damaged input', (_name, decode, valid) => {
   it('changed bytes', () => {
     fc.assert(
-      fc.property(mutation(valid.length), changes => {
+      fc.property(mutation(valid.length), (changes) => {
         const bytes = Buffer.from(valid);
         for (const { at, value } of changes) bytes[at] = value;
         decodesCanonicallyOrThrowsDecodeError(decode, bytes);
@@ -64,7 +66,7 @@ describe.each(decoders)('%s.fromBytes on damaged input', (_name, decode, valid) 
 
   it('random bytes', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 64 }), bytes => decodesCanonicallyOrThrowsDecodeError(decode, bytes)),
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => decodesCanonicallyOrThrowsDecodeError(decode, bytes)),
       { numRuns: RUNS },
     );
   });

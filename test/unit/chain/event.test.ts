@@ -8,7 +8,14 @@ import { eventSchema, standardEventDataSchema } from '../../../src/chain/schemas
 import { codec } from '../../../src/codec/index.js';
 import { sha256 } from '../../../src/crypto/index.js';
 import { DecodeError } from '../../../src/errors.js';
-import { EMPTY_HASH, EVENT_KEY_LENGTH, InMemorySmtNodeStore, SparseMerkleTree, computeEventRoot, verify } from '../../../src/merkle/index.js';
+import {
+  EMPTY_HASH,
+  EVENT_KEY_LENGTH,
+  InMemorySmtNodeStore,
+  SparseMerkleTree,
+  computeEventRoot,
+  verify,
+} from '../../../src/merkle/index.js';
 import { ADDRESS, signedTransfer } from './examples.js';
 
 const toHex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
@@ -50,7 +57,7 @@ describe('protocol.md §4.5 example', () => {
     const encoded = encodeEvent(transferEvent);
     expect(toHex(encoded)).toBe(TRANSFER_EVENT_HEX);
     const leaves = eventSmtLeaves(transferEvent);
-    expect(leaves.map(leaf => toHex(leaf.key))).toEqual(['e84c06b8b83f51d00000000c', '4ef2994d9263b9a90000000d']);
+    expect(leaves.map((leaf) => toHex(leaf.key))).toEqual(['e84c06b8b83f51d00000000c', '4ef2994d9263b9a90000000d']);
     for (const leaf of leaves) {
       expect(toHex(leaf.value)).toBe('d5208e3e24e51372959003ae4b66dbfa295fdceb6406836532c6d07b284b40ae');
       expect(leaf.value.equals(sha256(encoded))).toBe(true);
@@ -93,15 +100,21 @@ describe('protocol.md §4.5 example', () => {
       'd1948f38318ebd9096bb33f18e1a21dba2bc8d2c58c3f46acf3bcb31b273d577',
       '0b763435153afca86a774fead5158f333784f5d35e622084aa5f65b867a03526',
     ]);
-    expect(inclusion.queries.map(query => ({ key: toHex(query.key), value: toHex(query.value), bitmap: toHex(query.bitmap) }))).toEqual([
-      { key: toHex(included), value: 'd5208e3e24e51372959003ae4b66dbfa295fdceb6406836532c6d07b284b40ae', bitmap: '080000000000000000000001' },
+    expect(inclusion.queries.map((query) => ({ key: toHex(query.key), value: toHex(query.value), bitmap: toHex(query.bitmap) }))).toEqual([
+      {
+        key: toHex(included),
+        value: 'd5208e3e24e51372959003ae4b66dbfa295fdceb6406836532c6d07b284b40ae',
+        bitmap: '080000000000000000000001',
+      },
     ]);
     expect(verify([included], inclusion, update.root, EVENT_KEY_LENGTH)).toBe(true);
 
     const absent = Buffer.alloc(12);
     const nonInclusion = tree.prove(update.root, [absent]);
     expect(nonInclusion.siblingHashes.map(toHex)).toEqual(['9c405382df24f5b43ff2736ae3a4d31c389f763840f0602d7e4b6c3c66073e06']);
-    expect(nonInclusion.queries.map(query => ({ key: toHex(query.key), value: toHex(query.value), bitmap: toHex(query.bitmap) }))).toEqual([
+    expect(
+      nonInclusion.queries.map((query) => ({ key: toHex(query.key), value: toHex(query.value), bitmap: toHex(query.bitmap) })),
+    ).toEqual([
       { key: '4ef2994d9263b9a90000000d', value: 'd5208e3e24e51372959003ae4b66dbfa295fdceb6406836532c6d07b284b40ae', bitmap: '01' },
     ]);
     expect(verify([absent], nonInclusion, update.root, EVENT_KEY_LENGTH)).toBe(true);
@@ -110,8 +123,12 @@ describe('protocol.md §4.5 example', () => {
 
 describe('event keys, JSON and bytes', () => {
   it('puts (index << 2) + topic position in the last 4 key bytes, also at the largest index', () => {
-    const event: EventProps = { ...transferEvent, topics: [Buffer.from([0]), Buffer.from([1]), Buffer.from([2]), Buffer.from([3])], index: 2 ** 30 - 1 };
-    const keys = eventSmtLeaves(event).map(leaf => leaf.key.readUInt32BE(8));
+    const event: EventProps = {
+      ...transferEvent,
+      topics: [Buffer.from([0]), Buffer.from([1]), Buffer.from([2]), Buffer.from([3])],
+      index: 2 ** 30 - 1,
+    };
+    const keys = eventSmtLeaves(event).map((leaf) => leaf.key.readUInt32BE(8));
     expect(keys).toEqual([0xfffffffc, 0xfffffffd, 0xfffffffe, 0xffffffff]);
     expect(eventSmtLeaves({ ...event, topics: [] })).toEqual([]);
   });

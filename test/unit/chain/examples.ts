@@ -61,7 +61,7 @@ export function unsignedHeaderProps(transactions: readonly Transaction[] = [sign
     height: 1,
     previousBlockID: Buffer.alloc(32, 1),
     generatorAddress: ADDRESS,
-    transactionRoot: merkleRoot(transactions.map(tx => tx.id)),
+    transactionRoot: merkleRoot(transactions.map((tx) => tx.id)),
     assetRoot: EMPTY_HASH,
     eventRoot: EMPTY_HASH,
     stateRoot: Buffer.alloc(32, 2),

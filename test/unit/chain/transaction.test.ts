@@ -79,8 +79,14 @@ describe('LIP 0068 appendix vector', () => {
       data: 'Odi et amo. Quare id faciam, fortasse requiris.',
     }),
     signatures: [
-      Buffer.from('7164221c518617704a0d41d945d5ae87d1af471e911be35988704eee82c45aef37078489685808ed4369aa892b09a3845e81c821f783e6d4519439774ba65603', 'hex'),
-      Buffer.from('54bf7d19959d3f7d39fd8aec6874063b23ce95cfa2cc1a5e5b0fc98e3b6e122153de1933cd7661ef094e23ad459ff46b42ed267a9d56045c0b59fa1a8d4c6b0e', 'hex'),
+      Buffer.from(
+        '7164221c518617704a0d41d945d5ae87d1af471e911be35988704eee82c45aef37078489685808ed4369aa892b09a3845e81c821f783e6d4519439774ba65603',
+        'hex',
+      ),
+      Buffer.from(
+        '54bf7d19959d3f7d39fd8aec6874063b23ce95cfa2cc1a5e5b0fc98e3b6e122153de1933cd7661ef094e23ad459ff46b42ed267a9d56045c0b59fa1a8d4c6b0e',
+        'hex',
+      ),
     ],
   });
   const mainnet = Buffer.from('00000000', 'hex');
@@ -90,7 +96,10 @@ describe('LIP 0068 appendix vector', () => {
       '0a05746f6b656e12087472616e736665721805209883fdc3042a2043e59548e356f581251041dc922b8e27b7bc5fd37b33e7939422db82e29c9d7332580a0800000000000000001094e2a9f1cd031a142ca4b4e9924547c48c04300b320be84e8cd81e4a222f4f646920657420616d6f2e2051756172652069642066616369616d2c20666f7274617373652072657175697269732e',
     );
     expect(tx.signingBytes()).toHaveLength(149);
-    const keys = ['43e59548e356f581251041dc922b8e27b7bc5fd37b33e7939422db82e29c9d73', '5f40d1f7a4e57ff921f5b06788877e85070f1f7bc382d293a43b79935048aed3'];
+    const keys = [
+      '43e59548e356f581251041dc922b8e27b7bc5fd37b33e7939422db82e29c9d73',
+      '5f40d1f7a4e57ff921f5b06788877e85070f1f7bc382d293a43b79935048aed3',
+    ];
     tx.signatures.forEach((signature, i) => {
       expect(verifyData(MESSAGE_TAG_TRANSACTION, mainnet, tx.signingBytes(), signature, Buffer.from(keys[i] as string, 'hex'))).toBe(true);
     });
@@ -114,10 +123,22 @@ describe('Transaction.validate failures', () => {
     { name: 'command name with a space', tx: variant({ command: 'trans fer' }), message: /\.command: invalid command name "trans fer"/ },
     { name: 'empty module name', tx: variant({ module: '' }), message: /module/ },
     { name: 'module name of 33 characters', tx: variant({ module: 'a'.repeat(33) }), message: /module/ },
-    { name: 'params above 14 KiB', tx: variant({ params: Buffer.alloc(MAX_PARAMS_SIZE + 1) }), message: /\.params: exceeds the maximum size of 14336 bytes/ },
+    {
+      name: 'params above 14 KiB',
+      tx: variant({ params: Buffer.alloc(MAX_PARAMS_SIZE + 1) }),
+      message: /\.params: exceeds the maximum size of 14336 bytes/,
+    },
     { name: 'no signatures', tx: variant({ signatures: [] }), message: /\.signatures: must not be empty/ },
-    { name: 'a 63-byte signature', tx: variant({ signatures: [Buffer.alloc(63)] }), message: /\.signatures\[0\]: must be empty or 64 bytes/ },
-    { name: 'a 65-byte second signature', tx: variant({ signatures: [Buffer.alloc(64), Buffer.alloc(65)] }), message: /\.signatures\[1\]: must be empty or 64 bytes/ },
+    {
+      name: 'a 63-byte signature',
+      tx: variant({ signatures: [Buffer.alloc(63)] }),
+      message: /\.signatures\[0\]: must be empty or 64 bytes/,
+    },
+    {
+      name: 'a 65-byte second signature',
+      tx: variant({ signatures: [Buffer.alloc(64), Buffer.alloc(65)] }),
+      message: /\.signatures\[1\]: must be empty or 64 bytes/,
+    },
     { name: 'a 31-byte sender public key', tx: variant({ senderPublicKey: Buffer.alloc(31) }), message: /senderPublicKey/ },
   ];
 

@@ -38,7 +38,17 @@ describe('computeValidatorsHash', () => {
       { blsKey: key22, bftWeight: 2n },
     ];
     expect(toHex(computeValidatorsHash(validators, 2n))).not.toBe(EXAMPLE);
-    expect(toHex(computeValidatorsHash([{ blsKey: key11, bftWeight: 2n }, { blsKey: key22, bftWeight: 2n }], 3n))).not.toBe(EXAMPLE);
+    expect(
+      toHex(
+        computeValidatorsHash(
+          [
+            { blsKey: key11, bftWeight: 2n },
+            { blsKey: key22, bftWeight: 2n },
+          ],
+          3n,
+        ),
+      ),
+    ).not.toBe(EXAMPLE);
   });
 
   it('hashes an empty list as the threshold alone', () => {

@@ -22,7 +22,9 @@ interface DevKey {
   address: string;
   plain: { generatorKey: string; generatorPrivateKey: string; blsKey: string; blsPrivateKey: string };
 }
-const devKeys = (JSON.parse(readFileSync(new URL('../../../config/devnet/dev-validators.json', import.meta.url), 'utf8')) as { keys: DevKey[] }).keys;
+const devKeys = (
+  JSON.parse(readFileSync(new URL('../../../config/devnet/dev-validators.json', import.meta.url), 'utf8')) as { keys: DevKey[] }
+).keys;
 const [A, B, C] = devKeys as [DevKey, DevKey, DevKey];
 const plainData = ({ plain }: DevKey) => ({
   generatorKey: plain.generatorKey,
@@ -55,7 +57,11 @@ describe('generator endpoints', () => {
 
   const call = async (method: string, params?: object, allowed: string[] = ['generator']): Promise<Answer> => {
     const target = allowed === dispatcherAllowed ? dispatcher : makeDispatcher(allowed);
-    const { jsonrpc: _version, id: _id, ...answer } = JSON.parse((await target.handle(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))) as string) as Answer & {
+    const {
+      jsonrpc: _version,
+      id: _id,
+      ...answer
+    } = JSON.parse((await target.handle(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))) as string) as Answer & {
       jsonrpc: string;
       id: number;
     };
@@ -63,7 +69,8 @@ describe('generator endpoints', () => {
   };
   const dispatcherAllowed = ['generator'];
   let registry: RpcRegistry;
-  const makeDispatcher = (allowed: string[]) => new RpcDispatcher(registry, { allowedMethods: allowed, maxBatchSize: 10, logger: silentLogger });
+  const makeDispatcher = (allowed: string[]) =>
+    new RpcDispatcher(registry, { allowedMethods: allowed, maxBatchSize: 10, logger: silentLogger });
 
   beforeEach(async () => {
     env?.close();
@@ -78,15 +85,15 @@ describe('generator endpoints', () => {
     for (const method of createGeneratorEndpoints({
       store,
       forger: {
-        enable: keypair => enabled.set(keypair.address.toString('hex'), keypair),
-        disable: address => enabled.delete(address.toString('hex')),
-        enabledKeypair: address => enabled.get(address.toString('hex')),
+        enable: (keypair) => enabled.set(keypair.address.toString('hex'), keypair),
+        disable: (address) => enabled.delete(address.toString('hex')),
+        enabledKeypair: (address) => enabled.get(address.toString('hex')),
       },
       chainStore: {
         tipHeight: () => tip,
         finalizedHeight: () => finalized,
         genesisHeight: () => 0,
-        getHeaderByHeight: height => headers.get(height) as BlockHeader | undefined,
+        getHeaderByHeight: (height) => headers.get(height) as BlockHeader | undefined,
       },
       blockTime: 10,
       syncing: () => syncing,
@@ -100,7 +107,8 @@ describe('generator endpoints', () => {
 
   /** A chain whose tip at `height` carries `maxHeightPrevoted`. */
   const grow = (height: number, maxHeightPrevoted: number) => {
-    for (let h = tip + 1; h <= height; h += 1) headers.set(h, { version: 2, height: h, timestamp: 1000 + 10 * h, maxHeightPrevoted: Math.min(h, maxHeightPrevoted) });
+    for (let h = tip + 1; h <= height; h += 1)
+      headers.set(h, { version: 2, height: h, timestamp: 1000 + 10 * h, maxHeightPrevoted: Math.min(h, maxHeightPrevoted) });
     tip = height;
   };
 
@@ -115,7 +123,10 @@ describe('generator endpoints', () => {
       'generator_updateStatus',
     ]);
     for (const name of registry.methodNames()) {
-      expect((await call(name, {}, [])).error).toEqual({ code: -32002, message: 'Requested method or namespace is disabled in node config.' });
+      expect((await call(name, {}, [])).error).toEqual({
+        code: -32002,
+        message: 'Requested method or namespace is disabled in node config.',
+      });
     }
     expect((await call('generator_getStatus', {}, ['generator_getStatus'])).result).toEqual({ status: [] });
   });
@@ -123,33 +134,55 @@ describe('generator endpoints', () => {
   it('setKeys stores plain and encrypted keys; getAllKeys and hasKeys read them back', async () => {
     expect(await call('generator_hasKeys', { address: A.address })).toEqual({ result: { hasKey: false } });
     expect(await call('generator_setKeys', { address: A.address, type: 'encrypted', data: encryptedA })).toEqual({ result: {} });
-    expect(await call('generator_setKeys', { address: B.address, type: 'plain', data: { ...plainData(B), blsProofOfPossession: 'ignored' } })).toEqual({ result: {} });
+    expect(
+      await call('generator_setKeys', { address: B.address, type: 'plain', data: { ...plainData(B), blsProofOfPossession: 'ignored' } }),
+    ).toEqual({ result: {} });
     expect(await call('generator_hasKeys', { address: A.address })).toEqual({ result: { hasKey: true } });
 
     const { result } = await call('generator_getAllKeys');
     const keys = (result as { keys: { address: string; type: string; data: Record<string, unknown> }[] }).keys;
-    const byAddress = new Map(keys.map(key => [key.address, key]));
+    const byAddress = new Map(keys.map((key) => [key.address, key]));
     expect(keys).toHaveLength(2);
     expect(byAddress.get(B.address)).toEqual({ address: B.address, type: 'plain', data: plainData(B) });
     const { mac: _mac, ...withoutMac } = encryptedA;
     // Stored with lisk-sdk's encryptedMessage schema: no mac, members in schema order.
     expect(byAddress.get(A.address)).toEqual({ address: A.address, type: 'encrypted', data: withoutMac });
-    expect(Object.keys(byAddress.get(A.address)?.data ?? {})).toEqual(['version', 'ciphertext', 'kdf', 'kdfparams', 'cipher', 'cipherparams']);
+    expect(Object.keys(byAddress.get(A.address)?.data ?? {})).toEqual([
+      'version',
+      'ciphertext',
+      'kdf',
+      'kdfparams',
+      'cipher',
+      'cipherparams',
+    ]);
   });
 
   it('setKeys validates the request and refuses inconsistent plain keys; it disables the address', async () => {
     const bad = await call('generator_setKeys', { address: A.address, type: 'plain', data: { ...plainData(A), generatorKey: 'aa' } });
     expect(bad.error?.code).toBe(-32602);
     expect((await call('generator_setKeys', { address: A.address, type: 'other', data: plainData(A) })).error?.code).toBe(-32602);
-    expect((await call('generator_setKeys', { address: A.address, type: 'encrypted', data: { ...encryptedA, kdf: 'scrypt' } })).error?.code).toBe(-32602);
-    const mixed = await call('generator_setKeys', { address: A.address, type: 'plain', data: { ...plainData(A), blsPrivateKey: B.plain.blsPrivateKey } });
+    expect(
+      (await call('generator_setKeys', { address: A.address, type: 'encrypted', data: { ...encryptedA, kdf: 'scrypt' } })).error?.code,
+    ).toBe(-32602);
+    const mixed = await call('generator_setKeys', {
+      address: A.address,
+      type: 'plain',
+      data: { ...plainData(A), blsPrivateKey: B.plain.blsPrivateKey },
+    });
     expect(mixed.error).toEqual({ code: -32602, message: expect.stringContaining('BLS private key') });
     expect(mixed.error?.message).not.toContain(B.plain.blsPrivateKey);
     expect(await call('generator_hasKeys', { address: A.address })).toEqual({ result: { hasKey: false } });
 
     await call('generator_setKeys', { address: B.address, type: 'plain', data: plainData(B) });
     await call('generator_setStatus', { address: B.address, height: 0, maxHeightGenerated: 0, maxHeightPrevoted: 0 });
-    await call('generator_updateStatus', { address: B.address, password: '', enable: true, height: 0, maxHeightGenerated: 0, maxHeightPrevoted: 0 });
+    await call('generator_updateStatus', {
+      address: B.address,
+      password: '',
+      enable: true,
+      height: 0,
+      maxHeightGenerated: 0,
+      maxHeightPrevoted: 0,
+    });
     expect(enabled.size).toBe(1);
     await call('generator_setKeys', { address: B.address, type: 'plain', data: plainData(B) });
     expect(enabled.size).toBe(0);
@@ -159,7 +192,9 @@ describe('generator endpoints', () => {
     expect(await call('generator_setStatus', { address: A.address, height: 1, maxHeightGenerated: 0, maxHeightPrevoted: 0 })).toEqual({
       error: { code: -32001, message: `Keys for ${A.address} is not registered.` },
     });
-    expect((await call('generator_setStatus', { address: A.address, height: -1, maxHeightGenerated: 0, maxHeightPrevoted: 0 })).error?.code).toBe(-32602);
+    expect(
+      (await call('generator_setStatus', { address: A.address, height: -1, maxHeightGenerated: 0, maxHeightPrevoted: 0 })).error?.code,
+    ).toBe(-32602);
     for (const key of [A, B, C]) await call('generator_setKeys', { address: key.address, type: 'plain', data: plainData(key) });
     await call('generator_setStatus', { address: C.address, height: 9, maxHeightGenerated: 8, maxHeightPrevoted: 7 });
     await call('generator_setStatus', { address: A.address, height: 5, maxHeightGenerated: 4, maxHeightPrevoted: 3 });
@@ -171,7 +206,13 @@ describe('generator endpoints', () => {
     ].sort((x, y) => decodeLisk32(x.address).compare(decodeLisk32(y.address)));
     expect(result).toEqual({ status: expected });
     expect(Object.keys((result as { status: object[] }).status[0] as object)).toEqual([
-      'address', 'height', 'maxHeightPrevoted', 'maxHeightGenerated', 'generatorKey', 'blsKey', 'enabled',
+      'address',
+      'height',
+      'maxHeightPrevoted',
+      'maxHeightGenerated',
+      'generatorKey',
+      'blsKey',
+      'enabled',
     ]);
   });
 
@@ -209,19 +250,35 @@ describe('generator endpoints', () => {
       expect(store.getInfo(decodeLisk32(A.address))).toEqual({ height: 0, maxHeightPrevoted: 0, maxHeightGenerated: 0 });
       const { result } = await call('generator_getStatus');
       expect(result).toEqual({
-        status: [{ address: A.address, height: 0, maxHeightPrevoted: 0, maxHeightGenerated: 0, generatorKey: A.plain.generatorKey, blsKey: A.plain.blsKey, enabled: true }],
+        status: [
+          {
+            address: A.address,
+            height: 0,
+            maxHeightPrevoted: 0,
+            maxHeightGenerated: 0,
+            generatorKey: A.plain.generatorKey,
+            blsKey: A.plain.blsKey,
+            enabled: true,
+          },
+        ],
       });
-      expect(await call('generator_updateStatus', request(A, { enable: false, height: 77 }))).toEqual({ result: { address: A.address, enabled: false } });
+      expect(await call('generator_updateStatus', request(A, { enable: false, height: 77 }))).toEqual({
+        result: { address: A.address, enabled: false },
+      });
       expect(enabled.size).toBe(0);
     });
 
     it('refuses non-zero values without a stored status, and values that differ from it', async () => {
       grow(20, 10);
       await call('generator_setKeys', { address: A.address, type: 'encrypted', data: encryptedA });
-      expect(await call('generator_updateStatus', request(A, { height: 5 }))).toEqual({ error: { code: -32602, message: 'Last generated information does not exist.' } });
+      expect(await call('generator_updateStatus', request(A, { height: 5 }))).toEqual({
+        error: { code: -32602, message: 'Last generated information does not exist.' },
+      });
       await call('generator_setStatus', { address: A.address, height: 5, maxHeightGenerated: 4, maxHeightPrevoted: 3 });
       for (const changed of [{ height: 6 }, { maxHeightGenerated: 3 }, { maxHeightPrevoted: 2 }]) {
-        expect(await call('generator_updateStatus', request(A, { height: 5, maxHeightGenerated: 4, maxHeightPrevoted: 3, ...changed }))).toEqual({
+        expect(
+          await call('generator_updateStatus', request(A, { height: 5, maxHeightGenerated: 4, maxHeightPrevoted: 3, ...changed })),
+        ).toEqual({
           error: { code: -32602, message: 'Request does not match last generated information.' },
         });
       }
@@ -270,7 +327,11 @@ describe('generator endpoints', () => {
     });
     // Five missed slots before the finalized block: the estimate moves up by five.
     headers.set(30, { ...(headers.get(30) as object), timestamp: 1000 + 10 * 35 });
-    expect((await call('generator_estimateSafeStatus', { timeShutdown: 0 })).result).toEqual({ height: 35, maxHeightGenerated: 35, maxHeightPrevoted: 35 });
+    expect((await call('generator_estimateSafeStatus', { timeShutdown: 0 })).result).toEqual({
+      height: 35,
+      maxHeightGenerated: 35,
+      maxHeightPrevoted: 35,
+    });
     expect((await call('generator_estimateSafeStatus', {})).error?.code).toBe(-32602);
   });
 });

@@ -17,7 +17,7 @@ import { importGeneratorKeysFile, storedPlainKeypairs } from '../../../src/runti
 const dir = mkdtempSync(join(tmpdir(), 'basalt-keys-import-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const PHRASE = 'target cancel solution recipe vague faint bomb convince pink vendor fresh patrol';
-const [a, b, c] = [0, 1, 2].map(accountIndex => deriveValidatorKeys(PHRASE, { chainIndex: 4, accountIndex })) as [
+const [a, b, c] = [0, 1, 2].map((accountIndex) => deriveValidatorKeys(PHRASE, { chainIndex: 4, accountIndex })) as [
   ReturnType<typeof deriveValidatorKeys>,
   ReturnType<typeof deriveValidatorKeys>,
   ReturnType<typeof deriveValidatorKeys>,
@@ -27,14 +27,21 @@ describe('importGeneratorKeysFile', () => {
   it('stores encrypted entries encrypted and plain ones plain; returns every stored plain keypair', async () => {
     const env = open({ path: join(dir, 'db1') });
     const store = new GeneratorStore(env);
-    const encrypted = await encryptMessageWithPassword(plainKeysPlaintext(keysFileEntry(a, undefined).plain as never), 'pw', { kdfparams: { memorySize: 64 } });
+    const encrypted = await encryptMessageWithPassword(plainKeysPlaintext(keysFileEntry(a, undefined).plain as never), 'pw', {
+      kdfparams: { memorySize: 64 },
+    });
     // c was stored plain before (e.g. by generator_setKeys): lisk-sdk enables it at start too.
-    store.setKeys(decodeLisk32(c.address), { type: 'plain', data: { generatorKey: c.generatorKey, generatorPrivateKey: c.generatorPrivateKey, blsKey: c.blsKey, blsPrivateKey: c.blsPrivateKey } });
+    store.setKeys(decodeLisk32(c.address), {
+      type: 'plain',
+      data: { generatorKey: c.generatorKey, generatorPrivateKey: c.generatorPrivateKey, blsKey: c.blsKey, blsPrivateKey: c.blsPrivateKey },
+    });
     const file = join(dir, 'keys.json');
     writeFileSync(file, JSON.stringify({ keys: [keysFileEntry(a, encrypted), keysFileEntry(b, undefined)] }));
 
     const keypairs = importGeneratorKeysFile(file, store);
-    expect(keypairs.map(keypair => keypair.generatorKey.toString('hex')).sort()).toEqual([b.generatorKey, c.generatorKey].map(key => key.toString('hex')).sort());
+    expect(keypairs.map((keypair) => keypair.generatorKey.toString('hex')).sort()).toEqual(
+      [b.generatorKey, c.generatorKey].map((key) => key.toString('hex')).sort(),
+    );
     const storedA = store.getKeys(decodeLisk32(a.address));
     expect(storedA?.type).toBe('encrypted');
     const { mac: _mac, ...withoutMac } = encrypted;

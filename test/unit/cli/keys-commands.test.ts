@@ -34,7 +34,15 @@ describe('keys:create', () => {
     expect(keys).toHaveLength(1);
     const [entry] = keys as [KeysFileEntry];
     expect(Object.keys(entry)).toEqual(['address', 'keyPath', 'publicKey', 'privateKey', 'plain', 'encrypted']);
-    expect(Object.keys(entry.plain ?? {})).toEqual(['generatorKeyPath', 'generatorKey', 'generatorPrivateKey', 'blsKeyPath', 'blsKey', 'blsProofOfPossession', 'blsPrivateKey']);
+    expect(Object.keys(entry.plain ?? {})).toEqual([
+      'generatorKeyPath',
+      'generatorKey',
+      'generatorPrivateKey',
+      'blsKeyPath',
+      'blsKey',
+      'blsProofOfPossession',
+      'blsPrivateKey',
+    ]);
     expect(entry).toMatchObject({
       address: 'lskhqy429nwm2tew3j5j29ef6pguyynf6jxcmgrh2',
       keyPath: "m/44'/134'/0'",
@@ -66,7 +74,7 @@ describe('keys:create', () => {
   it('--add-legacy: the legacy entry counts toward --count and the regular ones start at index 1', async () => {
     const { io } = await create(['--no-encrypt', '--output', '-', '--add-legacy', '--count', '2'], twice(PHRASE));
     const keys = (JSON.parse(io.out()) as { keys: KeysFileEntry[] }).keys;
-    expect(keys.map(key => key.keyPath)).toEqual(['legacy', "m/44'/134'/1'"]);
+    expect(keys.map((key) => key.keyPath)).toEqual(['legacy', "m/44'/134'/1'"]);
     expect(keys[0]).toMatchObject({
       address: 'lskr4npg3esse6duo56u2war7umuo8embs4cwrkaf',
       publicKey: '0792fecbbecf6e7370f7a7b217a9d159f380d3ecd0f2760d7a55dd3e27e97184',
@@ -78,7 +86,7 @@ describe('keys:create', () => {
       },
     });
     const only = await create(['--no-encrypt', '--output', '-', '--add-legacy', '--offset', '5'], twice(PHRASE));
-    expect((JSON.parse(only.io.out()) as { keys: KeysFileEntry[] }).keys.map(key => key.keyPath)).toEqual(['legacy']);
+    expect((JSON.parse(only.io.out()) as { keys: KeysFileEntry[] }).keys.map((key) => key.keyPath)).toEqual(['legacy']);
   });
 
   it('writes an encrypted 0600 key file that decrypts to the plain keys (test-only argon2 cost)', async () => {
@@ -95,7 +103,7 @@ describe('keys:create', () => {
     const text = readFileSync(path, 'utf8');
     expect(text.startsWith('{\n "keys": [\n  {\n   "address"')).toBe(true); // one-space indentation
     const keys = (JSON.parse(text) as { keys: KeysFileEntry[] }).keys;
-    expect(keys.map(key => key.keyPath)).toEqual(["m/44'/134'/3'", "m/44'/134'/4'"]);
+    expect(keys.map((key) => key.keyPath)).toEqual(["m/44'/134'/3'", "m/44'/134'/4'"]);
     for (const key of keys) {
       const encrypted = key.encrypted as EncryptedMessageObject;
       expect(Object.keys(encrypted)).toEqual(['ciphertext', 'mac', 'kdf', 'kdfparams', 'cipher', 'cipherparams', 'version']);

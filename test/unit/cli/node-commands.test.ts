@@ -61,11 +61,16 @@ function registryFor(store: GeneratorStore): RpcRegistry {
     ...createGeneratorEndpoints({
       store,
       forger: {
-        enable: keypair => enabled.set(keypair.address.toString('hex'), keypair),
-        disable: address => enabled.delete(address.toString('hex')),
-        enabledKeypair: address => enabled.get(address.toString('hex')),
+        enable: (keypair) => enabled.set(keypair.address.toString('hex'), keypair),
+        disable: (address) => enabled.delete(address.toString('hex')),
+        enabledKeypair: (address) => enabled.get(address.toString('hex')),
       },
-      chainStore: { tipHeight: () => 10, finalizedHeight: () => 5, genesisHeight: () => 0, getHeaderByHeight: h => headers.get(h) as BlockHeader | undefined },
+      chainStore: {
+        tipHeight: () => 10,
+        finalizedHeight: () => 5,
+        genesisHeight: () => 0,
+        getHeaderByHeight: (h) => headers.get(h) as BlockHeader | undefined,
+      },
       blockTime: 10,
       logger: silentLogger,
     }),
@@ -73,7 +78,11 @@ function registryFor(store: GeneratorStore): RpcRegistry {
     {
       namespace: 'system',
       name: 'getMetadata',
-      invoke: () => ({ modules: [{ name: 'token', commands: [], endpoints: [{ name: 'getBalance', request: { type: 'object' } }, { name: 'getBalances' }] }] }),
+      invoke: () => ({
+        modules: [
+          { name: 'token', commands: [], endpoints: [{ name: 'getBalance', request: { type: 'object' } }, { name: 'getBalances' }] },
+        ],
+      }),
     },
     { namespace: 'token', name: 'getBalance', invoke: () => ({ availableBalance: '1' }) },
     { namespace: 'token', name: 'getBalances', invoke: () => ({ balances: [] }) },
@@ -94,7 +103,11 @@ function registryFor(store: GeneratorStore): RpcRegistry {
 }
 
 async function startServer(path: string, allowedMethods: string[]): Promise<RpcServer> {
-  const rpc = new RpcServer({ modes: ['http', 'ws'], host: '127.0.0.1', port: 0, allowedMethods }, registryFor(new GeneratorStore(env)), silentLogger);
+  const rpc = new RpcServer(
+    { modes: ['http', 'ws'], host: '127.0.0.1', port: 0, allowedMethods },
+    registryFor(new GeneratorStore(env)),
+    silentLogger,
+  );
   rpc.addTransport(new IpcTransport(rpc.dispatcher, { dataPath: path }, silentLogger));
   await rpc.start();
   writeFileSync(join(path, 'basalt.lock'), String(process.pid));
@@ -135,20 +148,36 @@ describe('talking to the node', () => {
   });
 
   it('endpoint:invoke over IPC and HTTP; errors name the method and carry the node message', async () => {
-    expect(await run(endpointInvokeCommand, ['system_getNodeInfo', '--data-path', dataPath])).toEqual({ code: 0, out: '{"chainID":"04000000","height":10}\n', err: '' });
-    const pretty = await run(endpointInvokeCommand, ['chain_getBlockByHeight', '{"height":3}', '--url', `http://127.0.0.1:${server.port}`, '--pretty']);
+    expect(await run(endpointInvokeCommand, ['system_getNodeInfo', '--data-path', dataPath])).toEqual({
+      code: 0,
+      out: '{"chainID":"04000000","height":10}\n',
+      err: '',
+    });
+    const pretty = await run(endpointInvokeCommand, [
+      'chain_getBlockByHeight',
+      '{"height":3}',
+      '--url',
+      `http://127.0.0.1:${server.port}`,
+      '--pretty',
+    ]);
     expect(pretty.out).toBe('{\n  "header": {\n    "height": 3\n  }\n}\n');
     await expect(run(endpointInvokeCommand, ['chain_getBlockByHeight', '{"height":-1}', '--data-path', dataPath])).rejects.toThrow(
       'chain_getBlockByHeight: Invalid params: params.height: must be >= 0',
     );
-    await expect(run(endpointInvokeCommand, ['nope_nothing', '--data-path', dataPath])).rejects.toThrow('nope_nothing: Method "nope_nothing" not found.');
+    await expect(run(endpointInvokeCommand, ['nope_nothing', '--data-path', dataPath])).rejects.toThrow(
+      'nope_nothing: Method "nope_nothing" not found.',
+    );
     await expect(run(endpointInvokeCommand, ['generator_getStatus', '--data-path', restrictedPath])).rejects.toThrow(
       'generator_getStatus: Requested method or namespace is disabled in node config. (add "generator" or "generator_getStatus" to rpc.allowedMethods',
     );
     const file = join(root, 'params.json');
     writeFileSync(file, '{"height":4}');
-    expect((await run(endpointInvokeCommand, ['chain_getBlockByHeight', '--file', file, '--data-path', dataPath])).out).toBe('{"header":{"height":4}}\n');
-    await expect(run(endpointInvokeCommand, ['chain_getBlockByHeight', '--file', join(root, 'none.json'), '--data-path', dataPath])).rejects.toThrow('does not exist.');
+    expect((await run(endpointInvokeCommand, ['chain_getBlockByHeight', '--file', file, '--data-path', dataPath])).out).toBe(
+      '{"header":{"height":4}}\n',
+    );
+    await expect(
+      run(endpointInvokeCommand, ['chain_getBlockByHeight', '--file', join(root, 'none.json'), '--data-path', dataPath]),
+    ).rejects.toThrow('does not exist.');
   });
 
   it('--url ws:// uses the runtime WebSocket (Node 22+), and says so when there is none', async () => {
@@ -156,9 +185,14 @@ describe('talking to the node', () => {
     const original = holder.WebSocket;
     try {
       holder.WebSocket = undefined;
-      await expect(run(systemNodeInfoCommand, ['--url', `ws://127.0.0.1:${server.port}`])).rejects.toThrow('WebSocket --url needs Node 22 or later');
+      await expect(run(systemNodeInfoCommand, ['--url', `ws://127.0.0.1:${server.port}`])).rejects.toThrow(
+        'WebSocket --url needs Node 22 or later',
+      );
       holder.WebSocket = WebSocket; // the `ws` package stands in for Node 22's global
-      expect(JSON.parse((await run(systemNodeInfoCommand, ['--url', `ws://127.0.0.1:${server.port}`])).out)).toEqual({ chainID: '04000000', height: 10 });
+      expect(JSON.parse((await run(systemNodeInfoCommand, ['--url', `ws://127.0.0.1:${server.port}`])).out)).toEqual({
+        chainID: '04000000',
+        height: 10,
+      });
       await expect(run(endpointInvokeCommand, ['generator_getStatus', '--url', `ws://127.0.0.1:${restricted.port}`])).rejects.toThrow(
         'generator_getStatus: Requested method or namespace is disabled in node config.',
       );
@@ -166,14 +200,19 @@ describe('talking to the node', () => {
       holder.WebSocket = original;
     }
     await expect(run(systemNodeInfoCommand, ['--url', 'ftp://127.0.0.1:1'])).rejects.toThrow('Unsupported --url ftp://');
-    await expect(run(systemNodeInfoCommand, ['--url', 'http://127.0.0.1:1'])).rejects.toThrow('system_getNodeInfo: cannot reach the node at http://127.0.0.1:1');
+    await expect(run(systemNodeInfoCommand, ['--url', 'http://127.0.0.1:1'])).rejects.toThrow(
+      'system_getNodeInfo: cannot reach the node at http://127.0.0.1:1',
+    );
   });
 
   it('endpoint:list, block:get, system:node-info, system:metadata', async () => {
     const all = JSON.parse((await run(endpointListCommand, ['--data-path', dataPath])).out) as string[];
     expect(all).toContain('generator_updateStatus');
     expect(all).toContain('token_getBalance');
-    expect(JSON.parse((await run(endpointListCommand, ['--module', 'token', '--data-path', dataPath])).out)).toEqual(['token_getBalance', 'token_getBalances']);
+    expect(JSON.parse((await run(endpointListCommand, ['--module', 'token', '--data-path', dataPath])).out)).toEqual([
+      'token_getBalance',
+      'token_getBalances',
+    ]);
     expect(JSON.parse((await run(endpointListCommand, ['balance$', '-m', 'token', '-i', '--data-path', dataPath])).out)).toEqual([
       { name: 'token_getBalance', request: { type: 'object' } },
     ]);
@@ -186,7 +225,9 @@ describe('talking to the node', () => {
   });
 
   it('keys:import (encrypted preferred), generator:status/enable/disable, keys:export, generator:export/import', async () => {
-    const encrypted = await encryptMessageWithPassword(plainKeysPlaintext(keysFileEntry(keysA, undefined).plain as never), PASSWORD, { kdfparams: { memorySize: 64 } });
+    const encrypted = await encryptMessageWithPassword(plainKeysPlaintext(keysFileEntry(keysA, undefined).plain as never), PASSWORD, {
+      kdfparams: { memorySize: 64 },
+    });
     const file = join(root, 'keys.json');
     writeFileSync(file, JSON.stringify({ keys: [keysFileEntry(keysA, encrypted), keysFileEntry(keysB, undefined)] }));
     expect(await run(keysImportCommand, ['--file-path', file, '--data-path', dataPath])).toEqual({ code: 0, out: '', err: '' });
@@ -196,7 +237,7 @@ describe('talking to the node', () => {
     expect(statSync(exported).mode & 0o777).toBe(0o600);
     const { keys } = JSON.parse(readFileSync(exported, 'utf8')) as { keys: { address: string; encrypted?: object; plain?: object }[] };
     const { mac: _mac, ...storedEncrypted } = encrypted;
-    const byAddress = new Map(keys.map(key => [key.address, key]));
+    const byAddress = new Map(keys.map((key) => [key.address, key]));
     expect(byAddress.get(keysA.address)).toEqual({ address: keysA.address, encrypted: storedEncrypted });
     expect(byAddress.get(keysB.address)).toEqual({
       address: keysB.address,
@@ -209,23 +250,39 @@ describe('talking to the node', () => {
     });
 
     expect(JSON.parse((await run(generatorStatusCommand, ['--data-path', dataPath])).out)).toEqual({ info: { status: [] } });
-    await expect(run(generatorEnableCommand, [keysA.address, '--use-status-value', '--data-path', dataPath], `${PASSWORD}\n`)).rejects.toThrow(
-      `Status for ${keysA.address} not found in the node.`,
+    await expect(
+      run(generatorEnableCommand, [keysA.address, '--use-status-value', '--data-path', dataPath], `${PASSWORD}\n`),
+    ).rejects.toThrow(`Status for ${keysA.address} not found in the node.`);
+    await expect(
+      run(
+        generatorEnableCommand,
+        [keysA.address, '--height', '0', '--max-height-generated', '0', '--max-height-prevoted', '0', '--data-path', dataPath],
+        'wrong\n',
+      ),
+    ).rejects.toThrow('generator_updateStatus: Unsupported state or unable to authenticate data');
+    const enable = await run(
+      generatorEnableCommand,
+      [keysA.address, '--height', '0', '--max-height-generated', '0', '--max-height-prevoted', '0', '--data-path', dataPath],
+      `${PASSWORD}\n`,
     );
-    await expect(run(generatorEnableCommand, [keysA.address, '--height', '0', '--max-height-generated', '0', '--max-height-prevoted', '0', '--data-path', dataPath], 'wrong\n')).rejects.toThrow(
-      'generator_updateStatus: Unsupported state or unable to authenticate data',
-    );
-    const enable = await run(generatorEnableCommand, [keysA.address, '--height', '0', '--max-height-generated', '0', '--max-height-prevoted', '0', '--data-path', dataPath], `${PASSWORD}\n`);
-    expect(enable).toEqual({ code: 0, out: `Enabled block generation for ${keysA.address}\n`, err: 'Enter password to decrypt the encrypted passphrase: \n' });
+    expect(enable).toEqual({
+      code: 0,
+      out: `Enabled block generation for ${keysA.address}\n`,
+      err: 'Enter password to decrypt the encrypted passphrase: \n',
+    });
     expect(enabled.size).toBe(1);
 
     const info = join(root, 'generator_info.json');
-    expect((await run(generatorExportCommand, ['--output', info, '--data-path', dataPath])).out).toBe(`Generator info is exported to ${info}\n`);
+    expect((await run(generatorExportCommand, ['--output', info, '--data-path', dataPath])).out).toBe(
+      `Generator info is exported to ${info}\n`,
+    );
     const exportedInfo = JSON.parse(readFileSync(info, 'utf8')) as { keys: unknown[]; generatorInfo: unknown[] };
     expect(exportedInfo.keys).toHaveLength(2);
     expect(exportedInfo.generatorInfo).toEqual([{ address: keysA.address, height: 0, maxHeightGenerated: 0, maxHeightPrevoted: 0 }]);
 
-    const status = JSON.parse((await run(generatorStatusCommand, ['--data-path', dataPath])).out) as { info: { status: { enabled: boolean; generatorKey: string }[] } };
+    const status = JSON.parse((await run(generatorStatusCommand, ['--data-path', dataPath])).out) as {
+      info: { status: { enabled: boolean; generatorKey: string }[] };
+    };
     expect(status.info.status).toMatchObject([{ enabled: true, generatorKey: keysA.generatorKey.toString('hex') }]);
 
     expect(await run(generatorDisableCommand, [keysA.address, '--data-path', dataPath, '--password', PASSWORD])).toEqual({
@@ -235,10 +292,18 @@ describe('talking to the node', () => {
     });
     expect(enabled.size).toBe(0);
 
-    writeFileSync(info, JSON.stringify({ ...exportedInfo, generatorInfo: [{ address: keysB.address, height: 9, maxHeightGenerated: 8, maxHeightPrevoted: 7 }] }));
+    writeFileSync(
+      info,
+      JSON.stringify({
+        ...exportedInfo,
+        generatorInfo: [{ address: keysB.address, height: 9, maxHeightGenerated: 8, maxHeightPrevoted: 7 }],
+      }),
+    );
     expect(await run(generatorImportCommand, ['--file-path', info, '--data-path', dataPath])).toEqual({ code: 0, out: '', err: '' });
-    const after = JSON.parse((await run(generatorStatusCommand, ['--data-path', dataPath])).out) as { info: { status: { address: string; height: number }[] } };
-    expect(after.info.status.find(entry => entry.address === keysB.address)?.height).toBe(9);
+    const after = JSON.parse((await run(generatorStatusCommand, ['--data-path', dataPath])).out) as {
+      info: { status: { address: string; height: number }[] };
+    };
+    expect(after.info.status.find((entry) => entry.address === keysB.address)?.height).toBe(9);
     // B's keys are plain: the password is asked (as in Lisk) but not needed; status values must match.
     await run(generatorEnableCommand, [keysB.address, '--use-status-value', '--data-path', dataPath], 'anything\n');
     expect(enabled.size).toBe(1);

@@ -45,8 +45,12 @@ describe('hash-onion', () => {
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect((JSON.parse(readFileSync(path, 'utf8')) as { hashes: string[] }).hashes).toHaveLength(3);
     await expect(hashOnionCommand.run(['--count', '0'], captureIO())).rejects.toThrow('Count flag must be an integer and greater than 0.');
-    await expect(hashOnionCommand.run(['--distance', '1.5'], captureIO())).rejects.toThrow('Distance flag must be an integer and greater than 0.');
-    await expect(hashOnionCommand.run(['--count', '10', '--distance', '3'], captureIO())).rejects.toThrow('Invalid count. Count must be multiple of distance');
+    await expect(hashOnionCommand.run(['--distance', '1.5'], captureIO())).rejects.toThrow(
+      'Distance flag must be an integer and greater than 0.',
+    );
+    await expect(hashOnionCommand.run(['--count', '10', '--distance', '3'], captureIO())).rejects.toThrow(
+      'Invalid count. Count must be multiple of distance',
+    );
     await expect(hashOnionCommand.run(['--count', '2', '--distance', '3'], captureIO())).rejects.toThrow(UsageError);
   });
 });
@@ -56,7 +60,9 @@ describe('passphrase:create', () => {
     const words = loadEnglishWordlist();
     expect(entropyToMnemonic(Buffer.alloc(32, 0), words)).toBe(`${'abandon '.repeat(23)}art`);
     expect(entropyToMnemonic(Buffer.alloc(32, 0xff), words)).toBe(`${'zoo '.repeat(23)}vote`);
-    expect(entropyToMnemonic(Buffer.alloc(16, 0x7f), words)).toBe('legal winner thank year wave sausage worth useful legal winner thank yellow');
+    expect(entropyToMnemonic(Buffer.alloc(16, 0x7f), words)).toBe(
+      'legal winner thank year wave sausage worth useful legal winner thank yellow',
+    );
     expect(entropyToMnemonic(Buffer.alloc(32, 0x80), words)).toBe(
       'letter advice cage absurd amount doctor acoustic avoid letter advice cage absurd amount doctor acoustic avoid letter advice cage absurd amount doctor acoustic bless',
     );
@@ -155,7 +161,11 @@ describe('config:create and config:show', () => {
     await configCreateCommand.run(['--chain-id', '04ABCDEF', '--output', target, '--label', 'beta-app'], io);
     const path = join(target, 'config.json');
     expect(io.out()).toBe(`Successfully written data to ${path}\n`);
-    const config = JSON.parse(readFileSync(path, 'utf8')) as { system: { dataPath: string }; genesis: { chainID: string; blockTime: number }; rpc: { port: number } };
+    const config = JSON.parse(readFileSync(path, 'utf8')) as {
+      system: { dataPath: string };
+      genesis: { chainID: string; blockTime: number };
+      rpc: { port: number };
+    };
     expect(config.genesis.chainID).toBe('04abcdef');
     expect(config.system.dataPath).toBe('~/.basalt/beta-app');
     expect(config.genesis.blockTime).toBe(10);
@@ -170,7 +180,10 @@ describe('config:create and config:show', () => {
   it('shows the stored config with a custom config merged and the data path set', async () => {
     const dataPath = join(dir, 'data');
     mkdirSync(join(dataPath, 'config'), { recursive: true });
-    writeFileSync(join(dataPath, 'config', 'config.json'), JSON.stringify({ system: { dataPath: '~/elsewhere' }, rpc: { port: 1, modes: ['ipc', 'ws'] } }));
+    writeFileSync(
+      join(dataPath, 'config', 'config.json'),
+      JSON.stringify({ system: { dataPath: '~/elsewhere' }, rpc: { port: 1, modes: ['ipc', 'ws'] } }),
+    );
     const custom = join(dir, 'custom.json');
     writeFileSync(custom, JSON.stringify({ rpc: { modes: ['http'] } }));
     const io = captureIO();

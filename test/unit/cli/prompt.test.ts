@@ -11,11 +11,11 @@ import { FakeTerminal } from './support.js';
 function output() {
   let text = '';
   const stream = new PassThrough();
-  stream.on('data', chunk => (text += String(chunk)));
+  stream.on('data', (chunk) => (text += String(chunk)));
   return { stream, text: () => text };
 }
 
-const tick = () => new Promise(resolve => setImmediate(resolve));
+const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('Prompter on a terminal', () => {
   it('reads a hidden answer in raw mode, handles backspace, restores the mode, ends the line itself', async () => {
@@ -95,9 +95,15 @@ describe('readSecret', () => {
     const never = () => {
       throw new Error('must not prompt');
     };
-    expect(await readSecret(never, { kind: 'password', flag: 'from-flag', confirm: true, env: { [PASSWORD_ENV]: 'env' } })).toBe('from-flag');
-    expect(await readSecret(never, { kind: 'password', flag: undefined, confirm: true, env: { [PASSWORD_ENV]: 'from-env' } })).toBe('from-env');
-    expect(await readSecret(never, { kind: 'passphrase', flag: undefined, confirm: true, env: { [PASSPHRASE_ENV]: 'env phrase' } })).toBe('env phrase');
+    expect(await readSecret(never, { kind: 'password', flag: 'from-flag', confirm: true, env: { [PASSWORD_ENV]: 'env' } })).toBe(
+      'from-flag',
+    );
+    expect(await readSecret(never, { kind: 'password', flag: undefined, confirm: true, env: { [PASSWORD_ENV]: 'from-env' } })).toBe(
+      'from-env',
+    );
+    expect(await readSecret(never, { kind: 'passphrase', flag: undefined, confirm: true, env: { [PASSPHRASE_ENV]: 'env phrase' } })).toBe(
+      'env phrase',
+    );
     expect(await readSecret(() => prompter, { kind: 'password', flag: '', confirm: false, env: {} })).toBe('from-prompt');
   });
 
@@ -106,13 +112,19 @@ describe('readSecret', () => {
     expect(await readSecret(() => ok.prompter, { kind: 'passphrase', flag: undefined, confirm: true, env: {} })).toBe('x y z');
     expect(ok.out.text()).toBe('Please enter passphrase: \nPlease re-enter passphrase: \n');
     const custom = pipePrompter('pw\n');
-    await readSecret(() => custom.prompter, { kind: 'password', flag: undefined, confirm: false, env: {}, question: 'Enter password to decrypt the encrypted passphrase: ' });
+    await readSecret(() => custom.prompter, {
+      kind: 'password',
+      flag: undefined,
+      confirm: false,
+      env: {},
+      question: 'Enter password to decrypt the encrypted passphrase: ',
+    });
     expect(custom.out.text()).toBe('Enter password to decrypt the encrypted passphrase: \n');
-    await expect(readSecret(() => pipePrompter('a\nb\n').prompter, { kind: 'password', flag: undefined, confirm: true, env: {} })).rejects.toThrow(
-      'Password was not successfully repeated.',
-    );
-    await expect(readSecret(() => pipePrompter('\n').prompter, { kind: 'password', flag: undefined, confirm: false, env: {} })).rejects.toThrow(
-      'Password was not successfully repeated.',
-    );
+    await expect(
+      readSecret(() => pipePrompter('a\nb\n').prompter, { kind: 'password', flag: undefined, confirm: true, env: {} }),
+    ).rejects.toThrow('Password was not successfully repeated.');
+    await expect(
+      readSecret(() => pipePrompter('\n').prompter, { kind: 'password', flag: undefined, confirm: false, env: {} }),
+    ).rejects.toThrow('Password was not successfully repeated.');
   });
 });

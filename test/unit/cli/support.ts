@@ -26,7 +26,7 @@ export function captureIO(input = '', stdin?: PromptInput): CapturedIO {
   let err = '';
   const pipe = stdin ?? new PassThrough();
   if (!stdin) (pipe as PassThrough).end(input);
-  return { stdin: pipe, stdout: sink(text => (out += text)), stderr: sink(text => (err += text)), out: () => out, err: () => err };
+  return { stdin: pipe, stdout: sink((text) => (out += text)), stderr: sink((text) => (err += text)), out: () => out, err: () => err };
 }
 
 /** A stand-in for a terminal: isTTY, records setRawMode calls; write() types characters. */
@@ -41,7 +41,7 @@ export class FakeTerminal extends PassThrough implements PromptInput {
 
 /** Temporarily sets environment variables for `work`. */
 export async function withEnv<T>(vars: Record<string, string | undefined>, work: () => Promise<T>): Promise<T> {
-  const saved = Object.fromEntries(Object.keys(vars).map(key => [key, process.env[key]]));
+  const saved = Object.fromEntries(Object.keys(vars).map((key) => [key, process.env[key]]));
   for (const [key, value] of Object.entries(vars)) {
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;

@@ -60,7 +60,9 @@ describe('packed arrays', () => {
   it('reject an element that runs past the end of the enclosing object', () => {
     const nested: Schema = {
       type: 'object',
-      properties: { n: { type: 'object', fieldNumber: 1, properties: { a: { type: 'array', fieldNumber: 1, items: { dataType: 'uint32' } } } } },
+      properties: {
+        n: { type: 'object', fieldNumber: 1, properties: { a: { type: 'array', fieldNumber: 1, items: { dataType: 'uint32' } } } },
+      },
     };
     expect(() => codec.decode(nested, hex('0a03 0a01 80 01'))).toThrow(DecodeError);
   });
@@ -131,7 +133,11 @@ describe('strings', () => {
 describe('integers', () => {
   const schema: Schema = {
     type: 'object',
-    properties: { a: { dataType: 'sint32', fieldNumber: 1 }, b: { dataType: 'sint64', fieldNumber: 2 }, c: { dataType: 'uint64', fieldNumber: 3 } },
+    properties: {
+      a: { dataType: 'sint32', fieldNumber: 1 },
+      b: { dataType: 'sint64', fieldNumber: 2 },
+      c: { dataType: 'uint64', fieldNumber: 3 },
+    },
   };
 
   it('decodes zigzag extremes and large uint64 values exactly', () => {

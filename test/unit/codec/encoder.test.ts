@@ -36,7 +36,11 @@ describe('range checks raise EncodeError naming the property', () => {
     ['sint32 below -2^31', { delta: -(2 ** 31) - 1 }, 'Cannot encode .delta: value -2147483649 is out of range of sint32'],
     ['sint64 above 2^63 - 1', { balance: 2n ** 63n }, 'Cannot encode .balance: value 9223372036854775808 is out of range of sint64'],
     ['sint64 below -2^63', { balance: -(2n ** 63n) - 1n }, 'Cannot encode .balance: value -9223372036854775809 is out of range of sint64'],
-    ['nested in an array element', { items: [{ amount: 1n }, { amount: 1n }, { amount: -5n }] }, 'Cannot encode .items[2].amount: value -5 is out of range of uint64'],
+    [
+      'nested in an array element',
+      { items: [{ amount: 1n }, { amount: 1n }, { amount: -5n }] },
+      'Cannot encode .items[2].amount: value -5 is out of range of uint64',
+    ],
     ['a missing required property', { items: [{}] }, 'Cannot encode .items[0].amount: property is missing'],
     ['an array that is not an array', { items: 'x' }, 'Cannot encode .items: must be an array, got string'],
     ['an element that is not an object', { items: [null] }, 'Cannot encode .items[0]: must be an object'],
@@ -64,7 +68,11 @@ describe('encoding rules', () => {
   it('writes fields in fieldNumber order whatever the declaration and value key order', () => {
     const schema: Schema = {
       type: 'object',
-      properties: { c: { dataType: 'uint32', fieldNumber: 300 }, a: { dataType: 'uint32', fieldNumber: 1 }, b: { dataType: 'uint32', fieldNumber: 20 } },
+      properties: {
+        c: { dataType: 'uint32', fieldNumber: 300 },
+        a: { dataType: 'uint32', fieldNumber: 1 },
+        b: { dataType: 'uint32', fieldNumber: 20 },
+      },
     };
     expect(codec.encode(schema, { b: 2, c: 3, a: 1 }).toString('hex')).toBe('0801a00102e01203');
   });
@@ -91,7 +99,10 @@ describe('encoding rules', () => {
   });
 
   it('encodes a uint8array that is not a Buffer, and values above 2^53', () => {
-    const schema: Schema = { type: 'object', properties: { b: { dataType: 'bytes', fieldNumber: 1 }, n: { dataType: 'uint64', fieldNumber: 2 } } };
+    const schema: Schema = {
+      type: 'object',
+      properties: { b: { dataType: 'bytes', fieldNumber: 1 }, n: { dataType: 'uint64', fieldNumber: 2 } },
+    };
     const bytes = codec.encode(schema, { b: new Uint8Array([1, 2]), n: 2n ** 53n + 1n });
     expect(bytes.toString('hex')).toBe('0a020102108180808080808010');
   });

@@ -40,23 +40,38 @@ function rejectsFault(available: (counts: Counts) => number, fault: (index: numb
 
 describe('decoder rejects mutated encodings', () => {
   it('a varint (key, length or value) not in shortest form', () => {
-    rejectsFault((c) => c.varints, (index) => ({ nonShortestVarint: index }));
+    rejectsFault(
+      (c) => c.varints,
+      (index) => ({ nonShortestVarint: index }),
+    );
   });
 
   it('two fields out of fieldNumber order', () => {
-    rejectsFault((c) => c.swappableObjects, (index) => ({ swapFields: index }));
+    rejectsFault(
+      (c) => c.swappableObjects,
+      (index) => ({ swapFields: index }),
+    );
   });
 
   it('a scalar or object field written twice', () => {
-    rejectsFault((c) => c.duplicableFields, (index) => ({ duplicateField: index }));
+    rejectsFault(
+      (c) => c.duplicableFields,
+      (index) => ({ duplicateField: index }),
+    );
   });
 
   it('a boolean byte other than 00 / 01', () => {
-    rejectsFault((c) => c.booleans, (index, extra) => ({ badBoolean: { index, byte: 2 + (extra % 254) } }));
+    rejectsFault(
+      (c) => c.booleans,
+      (index, extra) => ({ badBoolean: { index, byte: 2 + (extra % 254) } }),
+    );
   });
 
   it('an extra byte inside a nested object (length adjusted)', () => {
-    rejectsFault((c) => c.nestedObjects, (index) => ({ extraByteInObject: index }));
+    rejectsFault(
+      (c) => c.nestedObjects,
+      (index) => ({ extraByteInObject: index }),
+    );
   });
 
   it('trailing bytes after the last field', () => {

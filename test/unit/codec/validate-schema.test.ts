@@ -22,7 +22,11 @@ describe('validateSchema', () => {
       properties: {
         a: { dataType: 'bytes', fieldNumber: 1, format: 'lisk32', minLength: 20, maxLength: 20 },
         b: { type: 'object', fieldNumber: 2, required: ['a'], properties: { a: { dataType: 'uint32', fieldNumber: 1 } } },
-        c: { type: 'array', fieldNumber: 18999, items: { type: 'object', properties: { a: { type: 'array', fieldNumber: 1, items: { dataType: 'string' } } } } },
+        c: {
+          type: 'array',
+          fieldNumber: 18999,
+          items: { type: 'object', properties: { a: { type: 'array', fieldNumber: 1, items: { dataType: 'string' } } } },
+        },
       },
     };
     expect(problems(schema)).toEqual([]);
@@ -47,7 +51,9 @@ describe('validateSchema', () => {
     expect(problems({ type: 'object', properties: { a: { type: 'object', fieldNumber: 1 } } })).toEqual([
       '.properties.a.properties: must be an object',
     ]);
-    expect(problems({ type: 'object', properties: { a: { type: 'array', fieldNumber: 1 } } })).toEqual(['.properties.a.items: must be an object']);
+    expect(problems({ type: 'object', properties: { a: { type: 'array', fieldNumber: 1 } } })).toEqual([
+      '.properties.a.items: must be an object',
+    ]);
     expect(problems({ type: 'object', properties: { a: { type: 'array', fieldNumber: 1, items: ['string', 'integer'] } } })).toEqual([
       '.properties.a.items: must be an object',
     ]);
@@ -105,6 +111,12 @@ describe('validateSchema', () => {
   });
 
   it('does not require every property to be listed in required (the SDK transaction schema omits signatures)', () => {
-    expect(problems({ type: 'object', required: ['a'], properties: { a: { dataType: 'uint32', fieldNumber: 1 }, b: { dataType: 'uint32', fieldNumber: 2 } } })).toEqual([]);
+    expect(
+      problems({
+        type: 'object',
+        required: ['a'],
+        properties: { a: { dataType: 'uint32', fieldNumber: 1 }, b: { dataType: 'uint32', fieldNumber: 2 } },
+      }),
+    ).toEqual([]);
   });
 });

@@ -66,7 +66,9 @@ describe('validate: codec schemas and decoded values', () => {
       '.f: must be string',
       '.g: must be 20 bytes (format lisk32)',
     ]);
-    expect(errorsOf(schema, { a: 2 ** 32 - 1, b: -(2 ** 31), c: 2n ** 64n - 1n, d: -(2n ** 63n), e: true, f: '', g: Buffer.alloc(20) })).toEqual([]);
+    expect(
+      errorsOf(schema, { a: 2 ** 32 - 1, b: -(2 ** 31), c: 2n ** 64n - 1n, d: -(2n ** 63n), e: true, f: '', g: Buffer.alloc(20) }),
+    ).toEqual([]);
   });
 
   it('reports a root that is not an object with the empty path', () => {
@@ -151,10 +153,7 @@ describe('validate: plain JSON schemas (endpoint requests, configs)', () => {
     expect(validationErrors({ anyOf: [{ type: 'string' }, { type: 'integer' }] }, true)).toEqual([': must match a schema in anyOf']);
     expect(validationErrors({ type: ['string', 'null'] }, 1)).toEqual([': must be string,null']);
     const modules = { type: 'object', propertyNames: { pattern: '^[a-z]+$' }, additionalProperties: { type: 'object' } };
-    expect(validationErrors(modules, { token: {}, Bad: {}, pos: 1 })).toEqual([
-      ".pos: must be object",
-      ": property name 'Bad' is invalid",
-    ]);
+    expect(validationErrors(modules, { token: {}, Bad: {}, pos: 1 })).toEqual(['.pos: must be object', ": property name 'Bad' is invalid"]);
   });
 
   it('checks the lisk-validator and ajv formats', () => {

@@ -16,7 +16,17 @@ describe('mergeConfigLayers', () => {
   });
 
   it('replaces arrays whole, including with an empty array', () => {
-    const merged = mergeConfigLayers({ network: { seedPeers: [{ ip: 'a', port: 1 }, { ip: 'b', port: 2 }] } }, { network: { seedPeers: [{ ip: 'c' }] } });
+    const merged = mergeConfigLayers(
+      {
+        network: {
+          seedPeers: [
+            { ip: 'a', port: 1 },
+            { ip: 'b', port: 2 },
+          ],
+        },
+      },
+      { network: { seedPeers: [{ ip: 'c' }] } },
+    );
     expect(merged).toEqual({ network: { seedPeers: [{ ip: 'c' }] } });
   });
 

@@ -29,7 +29,12 @@ const writeJson = (path: string, value: unknown): string => {
 };
 /** Every file of a directory with its content, to prove that nothing changed. */
 const snapshot = (dir: string): Record<string, string> =>
-  Object.fromEntries(readdirSync(dir, { recursive: true }).map(name => [String(name), statSync(join(dir, String(name))).isFile() ? readFileSync(join(dir, String(name)), 'hex') : 'dir']));
+  Object.fromEntries(
+    readdirSync(dir, { recursive: true }).map((name) => [
+      String(name),
+      statSync(join(dir, String(name))).isFile() ? readFileSync(join(dir, String(name)), 'hex') : 'dir',
+    ]),
+  );
 
 describe('resolveNodeConfig: first start', () => {
   it('builds the devnet by default and keeps a copy of config, genesis and keys in the data directory', () => {
@@ -218,7 +223,9 @@ describe('resolveNodeConfig: restarts and overwrite rules', () => {
     const plan = resolveNodeConfig({ dataPath, network: 'devnet-101', overwriteConfig: true });
     expect(plan.action).toBe('overwrite');
     expect(plan.genesisBlock.header.id.toString('hex')).toBe('7a8e35e322dd313c2a3b9ccccd9e2655e6287e3bd91b019bf0666391e7c7662d');
-    expect(readFileSync(join(dataPath, 'config/genesis_block.blob')).equals(readFileSync(join(PRESETS_DIR, 'devnet-101/genesis_block.blob')))).toBe(true);
+    expect(
+      readFileSync(join(dataPath, 'config/genesis_block.blob')).equals(readFileSync(join(PRESETS_DIR, 'devnet-101/genesis_block.blob'))),
+    ).toBe(true);
     expect(resolveNodeConfig({ dataPath }).config.genesis.blockTime).toBe(10);
   });
 
@@ -289,23 +296,38 @@ describe('resolveNodeConfig: bad values are refused with the key named and nothi
   const file = (value: unknown): string => writeJson(join(root, `bad-${(counter += 1)}.json`), value);
 
   it('config values', () => {
-    refuses({ configFile: file({ rpc: { port: 70000 }, network: { port: 'x' } }) }, /Invalid config \(.*\):\n {2}\.rpc\.port: must be <= 65535\n {2}\.network\.port: must be integer/);
+    refuses(
+      { configFile: file({ rpc: { port: 70000 }, network: { port: 'x' } }) },
+      /Invalid config \(.*\):\n {2}\.rpc\.port: must be <= 65535\n {2}\.network\.port: must be integer/,
+    );
     refuses({ apiPort: 80 }, 'Invalid config (command-line flags):\n  .rpc.port: must be >= 1024');
     refuses({ logLevel: 'loud' }, '.system.logLevel: must be one of "trace", "debug", "info", "warn", "error", "fatal", "none"');
     refuses({ configFile: file({ genesis: { chainID: 'xyz' } }) }, '.genesis.chainID: must match format "hex"');
   });
 
   it('module configs, with the bounds lisk-sdk derives from the block time', () => {
-    refuses({ configFile: file({ modules: { pos: { failSafeInactiveWindow: 1000 } } }) }, '.modules.pos.failSafeInactiveWindow: must be >= 144000');
+    refuses(
+      { configFile: file({ modules: { pos: { failSafeInactiveWindow: 1000 } } }) },
+      '.modules.pos.failSafeInactiveWindow: must be >= 144000',
+    );
     refuses({ configFile: file({ modules: { dynamicReward: { brackets: [] } } }) }, '.modules.dynamicReward.brackets');
   });
 
   it('files: config file, keys file, seed peers, network', () => {
     refuses({ configFile: join(root, 'missing.json') }, `Cannot read config file ${join(root, 'missing.json')}: file not found`);
     refuses({ configFile: file([1]) }, 'must hold a JSON object');
-    refuses({ configFile: file({ generator: { keys: { fromFile: './nowhere.json' } } }) }, /\.generator\.keys\.fromFile: "\.\/nowhere\.json" not found/);
-    refuses({ configFile: file({ generator: { keys: { fromFile: fixturePath('chains/dev/config.json') } } }) }, 'is not a Lisk keys.json file');
-    refuses({ configFile: file({ legacyApi: { enabled: true, configFile: './forging.json' } }) }, /\.legacyApi\.configFile: "\.\/forging\.json" not found/);
+    refuses(
+      { configFile: file({ generator: { keys: { fromFile: './nowhere.json' } } }) },
+      /\.generator\.keys\.fromFile: "\.\/nowhere\.json" not found/,
+    );
+    refuses(
+      { configFile: file({ generator: { keys: { fromFile: fixturePath('chains/dev/config.json') } } }) },
+      'is not a Lisk keys.json file',
+    );
+    refuses(
+      { configFile: file({ legacyApi: { enabled: true, configFile: './forging.json' } }) },
+      /\.legacyApi\.configFile: "\.\/forging\.json" not found/,
+    );
     refuses({ seedPeers: '1.2.3.4' }, 'Invalid seed-peers, ip or port is invalid or not specified.');
     refuses({ network: 'alphanet' }, 'Network alphanet is not supported');
   });

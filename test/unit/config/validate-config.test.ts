@@ -57,7 +57,9 @@ describe('validateNodeConfig', () => {
 
   it('refuses unknown top-level and genesis keys, as lisk-sdk does', () => {
     expect(nodeConfigProblems(withChain({ rcp: {} }))).toEqual(["config: must NOT have additional properties ('rcp')"]);
-    expect(nodeConfigProblems(withChain({ genesis: { blocktime: 3 } }))).toEqual([".genesis: must NOT have additional properties ('blocktime')"]);
+    expect(nodeConfigProblems(withChain({ genesis: { blocktime: 3 } }))).toEqual([
+      ".genesis: must NOT have additional properties ('blocktime')",
+    ]);
   });
 
   it('needs exactly one genesis block source', () => {

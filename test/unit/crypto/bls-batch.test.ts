@@ -26,7 +26,10 @@ describe('verifyBlsChecks', () => {
       const checks = valid.slice(0, size).map((check, i) => (bad.has(i) ? spoilBlsCheck(check, i) : check));
       const answers = verifyBlsChecks(checks);
       expect(answers, `set of ${size}`).toEqual(checks.map(verifyBlsCheck));
-      expect(answers.flatMap((ok, i) => (ok ? [] : [i])), `set of ${size}`).toEqual([...bad].sort((a, b) => a - b));
+      expect(
+        answers.flatMap((ok, i) => (ok ? [] : [i])),
+        `set of ${size}`,
+      ).toEqual([...bad].sort((a, b) => a - b));
     }
   });
 
@@ -50,13 +53,16 @@ describe('verifyBlsChecks', () => {
   it('builds the weighted aggregate check of a certificate as verifyWeightedAggSig decides', () => {
     const secretKeys = Array.from({ length: 10 }, () => randomBytes(32));
     const keys = secretKeys.map(blsPublicKeyFromSecretKey).sort(Buffer.compare);
-    const byKey = new Map(secretKeys.map(sk => [blsPublicKeyFromSecretKey(sk).toString('hex'), sk]));
+    const byKey = new Map(secretKeys.map((sk) => [blsPublicKeyFromSecretKey(sk).toString('hex'), sk]));
     const chainID = Buffer.from('04000000', 'hex');
     const message = randomBytes(90);
     const signers = keys.slice(0, 7);
     const { aggregationBits, signature } = createAggSig(
       keys,
-      signers.map(publicKey => ({ publicKey, signature: signBLS('LSK_CE_', chainID, message, byKey.get(publicKey.toString('hex')) as Buffer) })),
+      signers.map((publicKey) => ({
+        publicKey,
+        signature: signBLS('LSK_CE_', chainID, message, byKey.get(publicKey.toString('hex')) as Buffer),
+      })),
     );
     const weights = keys.map(() => 10n);
     for (const threshold of [70n, 71n]) {

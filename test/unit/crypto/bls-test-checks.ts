@@ -14,7 +14,7 @@ export function blsTestChecks(count: number): BlsCheck[] {
       kind: 'fastAggregateVerify',
       publicKeys: secretKeys.map(blsPublicKeyFromSecretKey),
       message,
-      signature: aggregateSignatures(secretKeys.map(sk => blsSign(sk, message))),
+      signature: aggregateSignatures(secretKeys.map((sk) => blsSign(sk, message))),
     };
   });
 }

@@ -19,14 +19,7 @@ import {
   verifyWeightedAggSig,
 } from '../../../src/crypto/index.js';
 import { g2AffineToUncompressed, g2IsOnCurve, g2Multiply, g2ToAffine } from '../../../src/crypto/bls12-381/g2.js';
-import {
-  H_EFF,
-  clearCofactorG2,
-  hashToFieldFp2,
-  hashToG2,
-  isoMap,
-  mapToIsoCurve,
-} from '../../../src/crypto/bls12-381/hash-to-g2.js';
+import { H_EFF, clearCofactorG2, hashToFieldFp2, hashToG2, isoMap, mapToIsoCurve } from '../../../src/crypto/bls12-381/hash-to-g2.js';
 import { CryptoError } from '../../../src/errors.js';
 
 const h = (value: string) => Buffer.from(value, 'hex');
@@ -211,9 +204,7 @@ describe('aggregation bits (LIP 0062)', () => {
 
   it('createAggSig refuses a signer outside the key list', () => {
     const outsider = scalarBytes(424242n);
-    expect(() =>
-      createAggSig(pks, [{ publicKey: blsPublicKeyFromSecretKey(outsider), signature: tagged(outsider) }]),
-    ).toThrow(CryptoError);
+    expect(() => createAggSig(pks, [{ publicKey: blsPublicKeyFromSecretKey(outsider), signature: tagged(outsider) }])).toThrow(CryptoError);
   });
 });
 

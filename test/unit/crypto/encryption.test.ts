@@ -61,9 +61,7 @@ describe('v4 encryptMessageWithPassword (cli_migration.md §2.3)', () => {
     expect(a.cipherparams.iv).toBe(IV.toString('hex'));
     expect(a.mac).toMatch(/^[0-9a-f]{64}$/);
     expect((await decryptMessageWithPassword(a, PASSWORD)).toString()).toBe(PLAINTEXT);
-    expect((await decryptMessageWithPassword(parseEncryptedMessage(stringifyEncryptedMessage(a)), PASSWORD)).toString()).toBe(
-      PLAINTEXT,
-    );
+    expect((await decryptMessageWithPassword(parseEncryptedMessage(stringifyEncryptedMessage(a)), PASSWORD)).toString()).toBe(PLAINTEXT);
   });
 
   it('uses Lisk defaults: argon2id t=1 p=4 m=2097023; PBKDF2 1e6; random 8-byte salt and 16-byte IV', async () => {
@@ -199,7 +197,11 @@ describe('v3 encryptedPassphrase (cli_migration.md §2.4)', () => {
       text.replace(/salt=([0-9a-f]+)/, (_, s: string) => `salt=${s}0`),
       'not a querystring',
     ];
-    for (const bad of corrupted) expect(capture(() => decryptPassphraseV3(bad, PASSWORD)), bad).toBeInstanceOf(FormatError);
+    for (const bad of corrupted)
+      expect(
+        capture(() => decryptPassphraseV3(bad, PASSWORD)),
+        bad,
+      ).toBeInstanceOf(FormatError);
   });
 
   it('fails with DecryptionError for a wrong password or tampered ciphertext', () => {

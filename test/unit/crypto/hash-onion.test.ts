@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  generateHashOnion,
-  generateHashOnionSeed,
-  hashOnionStep,
-  isValidSeedRevealSuccessor,
-} from '../../../src/crypto/index.js';
+import { generateHashOnion, generateHashOnionSeed, hashOnionStep, isValidSeedRevealSuccessor } from '../../../src/crypto/index.js';
 import { InvalidParamsError } from '../../../src/errors.js';
 
 const SEED = Buffer.from('00112233445566778899aabbccddeeff', 'hex');

@@ -27,7 +27,22 @@ describe('derivation paths', () => {
   });
 
   it('rejects malformed paths with FormatError', () => {
-    for (const path of ['', 'm', 'm/', "m/44''", 'm/-1', 'm/1.5', 'n/1', 'mx/1', "m/4'4", 'm/01', "m/2147483648'", 'm/4294967296', 'm//1', ' m/1']) {
+    for (const path of [
+      '',
+      'm',
+      'm/',
+      "m/44''",
+      'm/-1',
+      'm/1.5',
+      'n/1',
+      'mx/1',
+      "m/4'4",
+      'm/01',
+      "m/2147483648'",
+      'm/4294967296',
+      'm//1',
+      ' m/1',
+    ]) {
       expect(() => parseDerivationPath(path), path).toThrow(FormatError);
     }
   });
@@ -52,9 +67,7 @@ describe('EIP-2333 (protocol.md §5.4)', () => {
     );
     const master = eip2333DeriveMaster(seed);
     expect(decimal(master)).toBe('6083874454709270928345386274498605044986640685124978867557563392430687146096');
-    expect(decimal(eip2333DeriveChild(master, 0))).toBe(
-      '20397789859736650942317412262472558107875392172444076792671091975210932703118',
-    );
+    expect(decimal(eip2333DeriveChild(master, 0))).toBe('20397789859736650942317412262472558107875392172444076792671091975210932703118');
   });
 
   it('reproduces the LIP 0066 BLS vector (m/12381)', () => {

@@ -23,11 +23,11 @@ function fakeBft(asked: number[] = []): GeneratorListBft {
   return {
     getParameters: (_state, height) => {
       asked.push(height);
-      const validators = [1, 2, 3].map(byte => ({ address: address(byte) }));
+      const validators = [1, 2, 3].map((byte) => ({ address: address(byte) }));
       return { validators } as unknown as ReturnType<GeneratorListBft['getParameters']>;
     },
-    slotNumber: timestamp => Math.floor(timestamp / 10),
-    slotTime: slot => slot * 10,
+    slotNumber: (timestamp) => Math.floor(timestamp / 10),
+    slotTime: (slot) => slot * 10,
   };
 }
 
@@ -37,11 +37,11 @@ function countingReader(store: ChainReader, reads: Map<number, number>): ChainRe
     tipHeight: () => store.tipHeight(),
     genesisHeight: () => store.genesisHeight(),
     finalizedHeight: () => store.finalizedHeight(),
-    getHeightById: id => store.getHeightById(id),
-    getHeaderByHeight: height => store.getHeaderByHeight(height),
-    getTransaction: id => store.getTransaction(id),
-    getEvents: height => store.getEvents(height),
-    getBlockByHeight: height => {
+    getHeightById: (id) => store.getHeightById(id),
+    getHeaderByHeight: (height) => store.getHeaderByHeight(height),
+    getTransaction: (id) => store.getTransaction(id),
+    getEvents: (height) => store.getEvents(height),
+    getBlockByHeight: (height) => {
       reads.set(height, (reads.get(height) ?? 0) + 1);
       return store.getBlockByHeight(height);
     },
@@ -78,7 +78,7 @@ describe('chain endpoints', () => {
 
   it('registers the 13 chain methods as public methods', () => {
     const { methods } = createChainEndpoints({ chainStore: temp.store, bft: fakeBft(), engineState: () => noState });
-    expect(methods.map(m => `${m.namespace}_${m.name}`).sort()).toEqual(
+    expect(methods.map((m) => `${m.namespace}_${m.name}`).sort()).toEqual(
       [
         'getBlockByID',
         'getBlocksByIDs',
@@ -94,10 +94,10 @@ describe('chain endpoints', () => {
         'areHeadersContradicting',
         'getGeneratorList',
       ]
-        .map(name => `chain_${name}`)
+        .map((name) => `chain_${name}`)
         .sort(),
     );
-    expect(methods.every(m => m.sensitive !== true)).toBe(true);
+    expect(methods.every((m) => m.sensitive !== true)).toBe(true);
   });
 
   describe('blocks', () => {
@@ -191,7 +191,7 @@ describe('chain endpoints', () => {
       for (const transaction of transactions) {
         expect((await call('chain_getTransactionByID', { id: transaction.id })).result).toEqual(transaction);
       }
-      const ids = transactions.slice(0, 4).map(tx => tx.id);
+      const ids = transactions.slice(0, 4).map((tx) => tx.id);
       expect((await call('chain_getTransactionsByIDs', { ids })).resultText).toBe(JSON.stringify(transactions.slice(0, 4)));
       expect((await call('chain_getTransactionsByIDs', { ids: [ids[0], UNKNOWN_ID, ids[1]] })).result).toEqual([transactions[0]]);
       expect((await call('chain_getTransactionsByHeight', { height: 2 })).resultText).toBe(JSON.stringify(transactions));
@@ -232,8 +232,8 @@ describe('chain endpoints', () => {
 
     it('proves events against the header eventRoot (inclusion and non-inclusion)', async () => {
       const eventRoot = Buffer.from(withTransactions.blockJson.header.eventRoot as string, 'hex');
-      const keys = withTransactions.events.flatMap(event => eventSmtLeaves(event).map(leaf => leaf.key)).slice(0, 3);
-      const answer = await call('chain_proveEvents', { height: 2, queries: keys.map(k => k.toString('hex')) });
+      const keys = withTransactions.events.flatMap((event) => eventSmtLeaves(event).map((leaf) => leaf.key)).slice(0, 3);
+      const answer = await call('chain_proveEvents', { height: 2, queries: keys.map((k) => k.toString('hex')) });
       // No `proof` wrapper, as lisk-sdk (rpc.md §3.2).
       expect(Object.keys(answer.result as object)).toEqual(['queries', 'siblingHashes']);
       expect(verifyInclusionProof(keys, proofFromJSON(answer.result), eventRoot, EVENT_KEY_LENGTH)).toBe(true);

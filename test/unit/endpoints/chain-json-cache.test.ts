@@ -29,17 +29,17 @@ function countingReader(store: ChainReader, reads: Reads): ChainReader {
     tipHeight: () => store.tipHeight(),
     genesisHeight: () => store.genesisHeight(),
     finalizedHeight: () => store.finalizedHeight(),
-    getHeightById: id => store.getHeightById(id),
-    getHeaderByHeight: height => store.getHeaderByHeight(height),
-    getBlockByHeight: height => {
+    getHeightById: (id) => store.getHeightById(id),
+    getHeaderByHeight: (height) => store.getHeaderByHeight(height),
+    getBlockByHeight: (height) => {
       reads.blocks.push(height);
       return store.getBlockByHeight(height);
     },
-    getTransaction: id => {
+    getTransaction: (id) => {
       reads.transactions += 1;
       return store.getTransaction(id);
     },
-    getEvents: height => {
+    getEvents: (height) => {
       reads.events.push(height);
       return store.getEvents(height);
     },
@@ -67,7 +67,8 @@ describe('chain endpoint caches', () => {
   });
 
   const deleteTip = () => temp.env.transactionSync(() => temp.store.deleteTipBlock());
-  const store = (height: number) => temp.env.transactionSync(() => temp.store.saveBlock(line(height).block, line(height).events, FINALIZED));
+  const store = (height: number) =>
+    temp.env.transactionSync(() => temp.store.saveBlock(line(height).block, line(height).events, FINALIZED));
   const lastBlockText = async () => (await call('chain_getLastBlock')).resultText;
 
   it('builds the tip JSON once per tip and follows stored and deleted blocks', async () => {
@@ -102,7 +103,7 @@ describe('chain endpoint caches', () => {
   it('serves transactions by ID from the cache, never after their block was deleted', async () => {
     const atThree = line(3).blockJson.transactions;
     const atTwo = line(2).blockJson.transactions;
-    const ids = atThree.map(tx => tx.id);
+    const ids = atThree.map((tx) => tx.id);
     for (let i = 0; i < 2; i += 1) {
       for (const tx of atThree) expect((await call('chain_getTransactionByID', { id: tx.id })).resultText).toBe(JSON.stringify(tx));
     }
@@ -139,7 +140,7 @@ describe('chain endpoint caches', () => {
     expect((await call('chain_getBlocksByHeightBetween', { from: 0, to: 4 })).resultText).toBe(
       `[${[4, 3, 2, 1, 0].map(blockText).join(',')}]`,
     );
-    const ids = [4, 1].map(height => line(height).id);
+    const ids = [4, 1].map((height) => line(height).id);
     expect((await call('chain_getBlocksByIDs', { ids })).resultText).toBe(`[${blockText(4)},${blockText(1)}]`);
     deleteTip();
     expect((await call('chain_getBlocksByIDs', { ids })).resultText).toBe('[]');

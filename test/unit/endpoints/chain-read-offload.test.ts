@@ -50,12 +50,14 @@ describe('chain reads offloaded to worker tasks', () => {
         ran.push(name);
         if (answerStale) return { stale: true };
         if (poolClosed) throw new WorkerPoolError('The worker pool is closed.');
-        const task = TASKS.find(candidate => candidate.name === name);
+        const task = TASKS.find((candidate) => candidate.name === name);
         return task?.run(input as never);
       },
     };
     const endpoints = (offload?: { pool: ReadTaskPool; dataPath: string }) =>
-      dispatcherFor(createChainEndpoints({ chainStore: store, bft: {} as GeneratorListBft, engineState: () => ({}) as StateReader, offload }).methods);
+      dispatcherFor(
+        createChainEndpoints({ chainStore: store, bft: {} as GeneratorListBft, engineState: () => ({}) as StateReader, offload }).methods,
+      );
     mainThread = endpoints();
     offloaded = endpoints({ pool, dataPath: dir });
   });
@@ -77,20 +79,25 @@ describe('chain reads offloaded to worker tasks', () => {
   it('sends spans with enough uncached blocks to a task, and caches the finalized ones it built', async () => {
     ran.length = 0;
     const text = await same('chain_getBlocksByHeightBetween', { from: 0, to: 29 });
-    expect(text).toBe(`[${lines.map(line => JSON.stringify(line.blockJson)).reverse().join(',')}]`);
+    expect(text).toBe(
+      `[${lines
+        .map((line) => JSON.stringify(line.blockJson))
+        .reverse()
+        .join(',')}]`,
+    );
     expect(ran).toEqual(['chain-read-blocks']);
     // 0..5 are cached now; 6..29 are not final and 6..12 is below the threshold.
     expect(12 - 6 + 1).toBeLessThan(OFFLOAD_MIN_UNCACHED_BLOCKS);
     await same('chain_getBlocksByHeightBetween', { from: 0, to: 12 });
-    await same('chain_getBlocksByIDs', { ids: lines.slice(0, 6).map(line => line.id) });
+    await same('chain_getBlocksByIDs', { ids: lines.slice(0, 6).map((line) => line.id) });
     expect(ran).toEqual(['chain-read-blocks']);
-    await same('chain_getBlocksByIDs', { ids: lines.slice(0, 20).map(line => line.id) });
+    await same('chain_getBlocksByIDs', { ids: lines.slice(0, 20).map((line) => line.id) });
     expect(ran).toEqual(['chain-read-blocks', 'chain-read-blocks']);
   });
 
   it('proves events in a task with the main thread answer, and refuses heights outside the chain first', async () => {
     ran.length = 0;
-    const keys = lines[2]?.events.flatMap(event => eventSmtLeaves(event).map(leaf => leaf.key.toString('hex'))) ?? [];
+    const keys = lines[2]?.events.flatMap((event) => eventSmtLeaves(event).map((leaf) => leaf.key.toString('hex'))) ?? [];
     await same('chain_proveEvents', { height: 2, queries: keys.slice(0, 3) });
     expect(ran).toEqual(['chain-read-event-proof']);
     const outside = await offloaded('chain_proveEvents', { height: 99, queries: [] });
@@ -124,7 +131,10 @@ describe('chain reads offloaded to worker tasks', () => {
   it('serves only blocks at or below the tip it was given, and "stale" once that tip is gone', () => {
     const tip = { height: 29, id: lines[29]?.block.header.id as Buffer };
     expect(() => chainReadBlocks.run({ dataPath: dir, tip, heights: [30] })).toThrow(RangeError);
-    expect(chainReadBlocks.run({ dataPath: dir, tip, heights: [29] })).toEqual({ stale: false, texts: [JSON.stringify(lines[29]?.blockJson)] });
+    expect(chainReadBlocks.run({ dataPath: dir, tip, heights: [29] })).toEqual({
+      stale: false,
+      texts: [JSON.stringify(lines[29]?.blockJson)],
+    });
     env.transactionSync(() => store.deleteTipBlock());
     expect(chainReadBlocks.run({ dataPath: dir, tip, heights: [28] })).toEqual({ stale: true });
   });

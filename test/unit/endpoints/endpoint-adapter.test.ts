@@ -55,7 +55,7 @@ describe('endpoint adapter', () => {
       endpointToRpcMethod(
         'chain2',
         'height',
-        { handle: ctx => ({ a: ctx.header.height, b: ctx.header.height, v: ctx.state.get(Buffer.alloc(1))?.toString() }) },
+        { handle: (ctx) => ({ a: ctx.header.height, b: ctx.header.height, v: ctx.state.get(Buffer.alloc(1))?.toString() }) },
         p,
       ),
     ]);
@@ -76,9 +76,22 @@ describe('endpoint adapter', () => {
       endpointsToRpcMethods(
         'pos',
         {
-          missing: { handle: () => { throw new NotFoundError('Key 7160f868 does not exist.'); } },
-          missingLater: { handle: async () => { await Promise.resolve(); throw new NotFoundError('later'); } },
-          broken: { handle: () => { throw new Error('disk on fire'); } },
+          missing: {
+            handle: () => {
+              throw new NotFoundError('Key 7160f868 does not exist.');
+            },
+          },
+          missingLater: {
+            handle: async () => {
+              await Promise.resolve();
+              throw new NotFoundError('later');
+            },
+          },
+          broken: {
+            handle: () => {
+              throw new Error('disk on fire');
+            },
+          },
           fine: { handle: async () => ({ ok: true }) },
         },
         p,
@@ -99,12 +112,15 @@ describe('endpoint adapter', () => {
       ],
       p,
     );
-    expect(methods.map(m => `${m.namespace}_${m.name}`)).toEqual(['fee_getMinFeePerByte', 'fee_getFeeTokenID', 'auth_getAuthAccount']);
+    expect(methods.map((m) => `${m.namespace}_${m.name}`)).toEqual(['fee_getMinFeePerByte', 'fee_getFeeTokenID', 'auth_getAuthAccount']);
   });
 
   it('committedChainContext reads the tip header from the chain store at call time', () => {
     let tip = 1;
-    const headers = new Map([[1, { height: 1 }], [2, { height: 2 }]]);
+    const headers = new Map([
+      [1, { height: 1 }],
+      [2, { height: 2 }],
+    ]);
     const state = {} as StateReader;
     const context = committedChainContext({
       chainStore: { tipHeight: () => tip, getHeaderByHeight: (height: number) => headers.get(height) as never },

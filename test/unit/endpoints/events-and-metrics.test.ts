@@ -97,7 +97,7 @@ describe('metrics report', () => {
     cell.value += 2;
     expect(metrics.rpcRequestCounter('chain_getLastBlock')).toBe(cell);
     metrics.rpcRequestCounter('app_getRegisteredEvents').value += 1;
-    const byName = new Map(metrics.families().map(family => [family.name, family.values]));
+    const byName = new Map(metrics.families().map((family) => [family.name, family.values]));
     expect(byName.get('basalt_blocks_processed_total')).toEqual([{ value: 2, labels: {} }]);
     expect(byName.get('basalt_transactions_processed_total')).toEqual([{ value: 3, labels: {} }]);
     expect(byName.get('basalt_blocks_reverted_total')).toEqual([{ value: 1, labels: {} }]);

@@ -47,7 +47,7 @@ describe('HeightJsonCache', () => {
     const cache = new HeightJsonCache(100);
     for (const height of [5, 1, 9, 3, 7]) cache.set(height, `${height}`);
     cache.dropAbove(4);
-    expect([1, 3, 5, 7, 9].map(height => cache.get(height))).toEqual(['1', '3', undefined, undefined, undefined]);
+    expect([1, 3, 5, 7, 9].map((height) => cache.get(height))).toEqual(['1', '3', undefined, undefined, undefined]);
     expect(cache.chars).toBe(2);
   });
 });
@@ -62,7 +62,7 @@ describe('HeightJsonCache eviction with hits that do not reorder the map', () =>
     expect(cache.get(2)).toBe('bbbb');
     cache.set(4, 'dddd'); // 1 and 2 were hit: 3 is the least recently used
     expect(cache.get(3)).toBeUndefined();
-    expect([1, 2, 4].map(height => cache.get(height))).toEqual(['aaaa', 'bbbb', 'dddd']);
+    expect([1, 2, 4].map((height) => cache.get(height))).toEqual(['aaaa', 'bbbb', 'dddd']);
     expect(cache.chars).toBe(12);
   });
 

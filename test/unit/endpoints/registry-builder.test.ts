@@ -85,7 +85,7 @@ describe('buildRegistry', () => {
 
   it('registers every engine method and every endpoint of every module, once', () => {
     const { registry } = buildRegistry(base);
-    const moduleMethods = chain.modules.list.flatMap(module => Object.keys(module.endpoints).map(name => `${module.name}_${name}`));
+    const moduleMethods = chain.modules.list.flatMap((module) => Object.keys(module.endpoints).map((name) => `${module.name}_${name}`));
     expect(moduleMethods).toHaveLength(53);
     expect(registry.methodNames()).toEqual([...ENGINE_METHODS, ...moduleMethods].sort());
     for (const name of registry.methodNames()) {
@@ -112,7 +112,7 @@ describe('buildRegistry', () => {
 
   it('serves module, consensus and app methods through the dispatcher with their codes', async () => {
     const { registry } = buildRegistry(base);
-    const methods = registry.methodNames().map(name => registry.get(name)!);
+    const methods = registry.methodNames().map((name) => registry.get(name)!);
     const call = dispatcherFor(methods, ['system']);
     expect((await call('fee_getMinFeePerByte')).result).toEqual({ minFeePerByte: 1000 });
     expect((await call('pos_getStaker', { address: 'lskzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz5fw596' })).error).toEqual({
@@ -132,13 +132,13 @@ describe('buildRegistry', () => {
   it('counts calls per method when given metrics', async () => {
     const metrics = new NodeMetrics();
     const { registry } = buildRegistry({ ...base, metrics });
-    const call = dispatcherFor(registry.methodNames().map(name => registry.get(name)!));
+    const call = dispatcherFor(registry.methodNames().map((name) => registry.get(name)!));
     await call('chain_getLastBlock');
     await call('chain_getLastBlock');
     await call('fee_getFeeTokenID');
     await call('chain_getBlockByHeight', { height: -1 }); // refused before the method runs
-    const rpc = metrics.families().find(family => family.name === 'basalt_rpc_requests_total');
-    const count = (method: string) => rpc?.values.find(sample => sample.labels.method === method)?.value;
+    const rpc = metrics.families().find((family) => family.name === 'basalt_rpc_requests_total');
+    const count = (method: string) => rpc?.values.find((sample) => sample.labels.method === method)?.value;
     expect(count('chain_getLastBlock')).toBe(2);
     expect(count('fee_getFeeTokenID')).toBe(1);
     expect(count('chain_getBlockByHeight')).toBe(0);

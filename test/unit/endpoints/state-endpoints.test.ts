@@ -28,8 +28,8 @@ function stateTree() {
   const tree = new SparseMerkleTree(store, STATE_KEY_LENGTH);
   const update = tree.update(
     EMPTY_HASH,
-    entries.map(entry => smtKeyFromStateKey(entry.key)),
-    entries.map(entry => smtValueFromStateValue(entry.value)),
+    entries.map((entry) => smtKeyFromStateKey(entry.key)),
+    entries.map((entry) => smtValueFromStateValue(entry.value)),
   );
   store.apply(update);
   return { root: update.root, tree };
@@ -37,11 +37,16 @@ function stateTree() {
 
 describe('state_prove', () => {
   const { root, tree } = stateTree();
-  const call = dispatcherFor(createStateEndpoints({ prover: { prove: keys => tree.prove(root, keys), root: () => root, treeShareId: () => undefined }, maxQueryKeys: 8 }));
+  const call = dispatcherFor(
+    createStateEndpoints({
+      prover: { prove: (keys) => tree.prove(root, keys), root: () => root, treeShareId: () => undefined },
+      maxQueryKeys: 8,
+    }),
+  );
 
   it('answers {proof} whose queries carry the SMT key and the hash of the value, verifying against the root', async () => {
-    const keys = entries.slice(0, 5).map(entry => smtKeyFromStateKey(entry.key));
-    const answer = (await call('state_prove', { queryKeys: keys.map(key => key.toString('hex')) })).result as { proof: unknown };
+    const keys = entries.slice(0, 5).map((entry) => smtKeyFromStateKey(entry.key));
+    const answer = (await call('state_prove', { queryKeys: keys.map((key) => key.toString('hex')) })).result as { proof: unknown };
     expect(Object.keys(answer)).toEqual(['proof']);
     expect(Object.keys(answer.proof as object)).toEqual(['queries', 'siblingHashes']);
     const proof = proofFromJSON(answer.proof);
@@ -53,19 +58,19 @@ describe('state_prove', () => {
     const direct = tree.prove(root, keys);
     expect(JSON.stringify(answer.proof)).toBe(
       JSON.stringify({
-        queries: direct.queries.map(q => ({
+        queries: direct.queries.map((q) => ({
           bitmap: q.bitmap.toString('hex'),
           key: q.key.toString('hex'),
           value: q.value.toString('hex'),
         })),
-        siblingHashes: direct.siblingHashes.map(h => h.toString('hex')),
+        siblingHashes: direct.siblingHashes.map((h) => h.toString('hex')),
       }),
     );
   });
 
   it('proves absent keys as absent and answers an empty query list with an empty proof', async () => {
     const absent = [smtKeyFromStateKey(Buffer.from('3c469e9d0000ffff', 'hex'))];
-    const answer = (await call('state_prove', { queryKeys: absent.map(key => key.toString('hex')) })).result as { proof: unknown };
+    const answer = (await call('state_prove', { queryKeys: absent.map((key) => key.toString('hex')) })).result as { proof: unknown };
     expect(verifyNonInclusionProof(absent, proofFromJSON(answer.proof), root, STATE_KEY_LENGTH)).toBe(true);
     expect((await call('state_prove', { queryKeys: [] })).result).toEqual({ proof: { queries: [], siblingHashes: [] } });
   });

@@ -31,7 +31,7 @@ export interface DevLine {
 /** Heights 0..count-1 of the dev chain with their events. */
 export function devLines(count: number): DevLine[] {
   const lines = (path: string): string[] => loadBinaryFixture(path).toString('utf8').split('\n', count);
-  const events = lines('chains/dev/events.ndjson').map(line => JSON.parse(line) as { height: number; events: Record<string, unknown>[] });
+  const events = lines('chains/dev/events.ndjson').map((line) => JSON.parse(line) as { height: number; events: Record<string, unknown>[] });
   return lines('chains/dev/blocks.ndjson').map((text, i) => {
     const line = JSON.parse(text) as Omit<DevLine, 'block' | 'events' | 'eventsJson'>;
     const eventsJson = (events[i] as { events: Record<string, unknown>[] }).events;
@@ -39,7 +39,7 @@ export function devLines(count: number): DevLine[] {
       ...line,
       block: Block.fromBytes(Buffer.from(line.blockHex, 'hex')),
       eventsJson,
-      events: eventsJson.map(json => codec.fromJSON<EventProps>(eventSchema, json)),
+      events: eventsJson.map((json) => codec.fromJSON<EventProps>(eventSchema, json)),
     };
   });
 }
@@ -93,8 +93,8 @@ export function dispatcherFor(methods: readonly RpcMethod[], allowedMethods: str
 export function proofFromJSON(json: unknown): { siblingHashes: Buffer[]; queries: { key: Buffer; value: Buffer; bitmap: Buffer }[] } {
   const proof = json as { siblingHashes: string[]; queries: { key: string; value: string; bitmap: string }[] };
   return {
-    siblingHashes: proof.siblingHashes.map(hash => Buffer.from(hash, 'hex')),
-    queries: proof.queries.map(query => ({
+    siblingHashes: proof.siblingHashes.map((hash) => Buffer.from(hash, 'hex')),
+    queries: proof.queries.map((query) => ({
       key: Buffer.from(query.key, 'hex'),
       value: Buffer.from(query.value, 'hex'),
       bitmap: Buffer.from(query.bitmap, 'hex'),

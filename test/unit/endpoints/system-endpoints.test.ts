@@ -110,15 +110,15 @@ describe('system endpoints', () => {
 
   it('serves getMetricsReport only to allowed callers, as prom-client JSON or Prometheus text', async () => {
     const methods = createSystemEndpoints(options);
-    expect(methods.find(m => m.name === 'getMetricsReport')?.sensitive).toBe(true);
-    expect(methods.filter(m => m.name !== 'getMetricsReport').every(m => m.sensitive !== true)).toBe(true);
+    expect(methods.find((m) => m.name === 'getMetricsReport')?.sensitive).toBe(true);
+    expect(methods.filter((m) => m.name !== 'getMetricsReport').every((m) => m.sensitive !== true)).toBe(true);
     expect((await dispatcherFor(methods)('system_getMetricsReport')).error?.code).toBe(-32002);
 
     options.metrics?.recordBlock(7);
     const call = dispatcherFor(methods, ['system']);
     type Family = { name: string; type: string; values: { value: number }[]; aggregator: string };
     const report = (await call('system_getMetricsReport')).result as Family[];
-    expect(report.map(family => family.name)).toEqual([
+    expect(report.map((family) => family.name)).toEqual([
       'consensus_height',
       'consensus_finalizedHeight',
       'consensus_maxHeightPrevoted',
@@ -129,7 +129,7 @@ describe('system endpoints', () => {
       'basalt_blocks_reverted_total',
       'basalt_rpc_requests_total',
     ]);
-    expect(report.map(family => family.values[0]?.value).slice(0, 7)).toEqual([3, 1, 3, 1, 0, 1, 7]);
+    expect(report.map((family) => family.values[0]?.value).slice(0, 7)).toEqual([3, 1, 3, 1, 0, 1, 7]);
     expect(report[0]).toEqual({
       help: 'Height of the tip',
       name: 'consensus_height',
@@ -143,7 +143,7 @@ describe('system endpoints', () => {
   });
 
   it('does not register getMetricsReport without metrics', () => {
-    const names = createSystemEndpoints({ ...options, metrics: undefined }).map(m => m.name);
+    const names = createSystemEndpoints({ ...options, metrics: undefined }).map((m) => m.name);
     expect(names).toEqual(['getNodeInfo', 'getMetadata', 'getSchema']);
   });
 });

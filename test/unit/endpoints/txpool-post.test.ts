@@ -38,8 +38,13 @@ function dispatcherWith(pool: TransactionPool): RpcDispatcher {
   return new RpcDispatcher(registry, { allowedMethods: [], maxBatchSize: 10, logger: silentLogger });
 }
 
-const transaction = devLines(120).flatMap(line => line.block.transactions)[0]!;
-const request = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'txpool_postTransaction', params: { transaction: transaction.bytes.toString('hex') } });
+const transaction = devLines(120).flatMap((line) => line.block.transactions)[0]!;
+const request = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 7,
+  method: 'txpool_postTransaction',
+  params: { transaction: transaction.bytes.toString('hex') },
+});
 const okAnswer = `{"jsonrpc":"2.0","id":7,"result":{"transactionId":"${transaction.id.toString('hex')}"}}`;
 
 describe('txpool_postTransaction', () => {

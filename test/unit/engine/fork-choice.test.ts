@@ -19,7 +19,7 @@ import {
 } from '../../../src/engine/fork-choice.js';
 
 const BLOCK_TIME = 3;
-const clock: SlotClock = { slotNumber: timestamp => Math.floor(timestamp / BLOCK_TIME) };
+const clock: SlotClock = { slotNumber: (timestamp) => Math.floor(timestamp / BLOCK_TIME) };
 const id = (n: number): Buffer => Buffer.alloc(32, n);
 const address = (n: number): Buffer => Buffer.alloc(20, n);
 
@@ -100,18 +100,48 @@ describe('forkChoice', () => {
   const late = { ...tip, receivedAt: 3005 };
 
   it.each<[string, ForkChoiceHeader & { receivedAt?: number }, ForkChoiceHeader & { receivedAt: number }, ForkStatus]>([
-    ['the next block', tip, { ...tip, id: id(101), height: 101, previousBlockID: tip.id, timestamp: 3003, receivedAt: 3003 }, ForkStatus.VALID_BLOCK],
-    ['the next block, received late', tip, { ...tip, id: id(101), height: 101, previousBlockID: tip.id, timestamp: 3003, receivedAt: 9000 }, ForkStatus.VALID_BLOCK],
+    [
+      'the next block',
+      tip,
+      { ...tip, id: id(101), height: 101, previousBlockID: tip.id, timestamp: 3003, receivedAt: 3003 },
+      ForkStatus.VALID_BLOCK,
+    ],
+    [
+      'the next block, received late',
+      tip,
+      { ...tip, id: id(101), height: 101, previousBlockID: tip.id, timestamp: 3003, receivedAt: 9000 },
+      ForkStatus.VALID_BLOCK,
+    ],
     ['the tip again', tip, { ...tip, receivedAt: 3001 }, ForkStatus.IDENTICAL_BLOCK],
-    ['a second block of the tip generator', late, { ...competitor, generatorAddress: tip.generatorAddress, receivedAt: 3004 }, ForkStatus.DOUBLE_FORGING],
+    [
+      'a second block of the tip generator',
+      late,
+      { ...competitor, generatorAddress: tip.generatorAddress, receivedAt: 3004 },
+      ForkStatus.DOUBLE_FORGING,
+    ],
     ['a timely competitor against a late tip', late, { ...competitor, timestamp: 3004, receivedAt: 3005 }, ForkStatus.TIE_BREAK],
     ['a timely competitor against a timely tip', { ...tip, receivedAt: 3000 }, { ...competitor, receivedAt: 3004 }, ForkStatus.DISCARD],
     ['a timely competitor against a generated tip', tip, { ...competitor, receivedAt: 3004 }, ForkStatus.DISCARD],
     ['a late competitor against a late tip', late, { ...competitor, receivedAt: 3007 }, ForkStatus.DISCARD],
-    ['a competitor with a higher prevoted height', tip, { ...competitor, maxHeightPrevoted: 95, receivedAt: 3004 }, ForkStatus.DIFFERENT_CHAIN],
-    ['a longer chain at the same prevoted height', tip, { ...competitor, height: 103, previousBlockID: id(102), receivedAt: 3004 }, ForkStatus.DIFFERENT_CHAIN],
+    [
+      'a competitor with a higher prevoted height',
+      tip,
+      { ...competitor, maxHeightPrevoted: 95, receivedAt: 3004 },
+      ForkStatus.DIFFERENT_CHAIN,
+    ],
+    [
+      'a longer chain at the same prevoted height',
+      tip,
+      { ...competitor, height: 103, previousBlockID: id(102), receivedAt: 3004 },
+      ForkStatus.DIFFERENT_CHAIN,
+    ],
     ['a block below the tip', tip, { ...competitor, height: 98, previousBlockID: id(97), receivedAt: 3004 }, ForkStatus.DISCARD],
-    ['a block above the tip with a lower prevoted height', tip, { ...competitor, height: 150, maxHeightPrevoted: 80, receivedAt: 3004 }, ForkStatus.DISCARD],
+    [
+      'a block above the tip with a lower prevoted height',
+      tip,
+      { ...competitor, height: 150, maxHeightPrevoted: 80, receivedAt: 3004 },
+      ForkStatus.DISCARD,
+    ],
   ])('%s', (_name, tipHeader, received, expected) => {
     expect(forkChoice(clock, tipHeader, received)).toBe(expected);
   });
@@ -126,27 +156,33 @@ describe('forkChoice', () => {
       timestamp: fc.integer({ min: 2995, max: 3010 }),
     });
     fc.assert(
-      fc.property(header, header, fc.option(fc.integer({ min: 2995, max: 3015 }), { nil: undefined }), fc.integer({ min: 2995, max: 3015 }), (a, b, tipAt, receivedAt) => {
-        const tipHeader = { ...a, receivedAt: tipAt };
-        const received = { ...b, receivedAt };
-        const expected = isValidBlock(tipHeader, received)
-          ? ForkStatus.VALID_BLOCK
-          : isIdenticalBlock(tipHeader, received)
-            ? ForkStatus.IDENTICAL_BLOCK
-            : isDoubleForging(tipHeader, received)
-              ? ForkStatus.DOUBLE_FORGING
-              : isTieBreak(clock, tipHeader, received)
-                ? ForkStatus.TIE_BREAK
-                : isDifferentChain(tipHeader, received)
-                  ? ForkStatus.DIFFERENT_CHAIN
-                  : ForkStatus.DISCARD;
-        expect(forkChoice(clock, tipHeader, received)).toBe(expected);
-        // A tie break always replaces a block by a different generator from a later slot.
-        if (expected === ForkStatus.TIE_BREAK) {
-          expect(a.generatorAddress.equals(b.generatorAddress)).toBe(false);
-          expect(clock.slotNumber(b.timestamp)).toBeGreaterThan(clock.slotNumber(a.timestamp));
-        }
-      }),
+      fc.property(
+        header,
+        header,
+        fc.option(fc.integer({ min: 2995, max: 3015 }), { nil: undefined }),
+        fc.integer({ min: 2995, max: 3015 }),
+        (a, b, tipAt, receivedAt) => {
+          const tipHeader = { ...a, receivedAt: tipAt };
+          const received = { ...b, receivedAt };
+          const expected = isValidBlock(tipHeader, received)
+            ? ForkStatus.VALID_BLOCK
+            : isIdenticalBlock(tipHeader, received)
+              ? ForkStatus.IDENTICAL_BLOCK
+              : isDoubleForging(tipHeader, received)
+                ? ForkStatus.DOUBLE_FORGING
+                : isTieBreak(clock, tipHeader, received)
+                  ? ForkStatus.TIE_BREAK
+                  : isDifferentChain(tipHeader, received)
+                    ? ForkStatus.DIFFERENT_CHAIN
+                    : ForkStatus.DISCARD;
+          expect(forkChoice(clock, tipHeader, received)).toBe(expected);
+          // A tie break always replaces a block by a different generator from a later slot.
+          if (expected === ForkStatus.TIE_BREAK) {
+            expect(a.generatorAddress.equals(b.generatorAddress)).toBe(false);
+            expect(clock.slotNumber(b.timestamp)).toBeGreaterThan(clock.slotNumber(a.timestamp));
+          }
+        },
+      ),
       { numRuns: 400 },
     );
   });

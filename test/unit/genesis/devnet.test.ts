@@ -116,7 +116,7 @@ describe('devnet genesis', () => {
     expect(() => block.validateGenesis()).not.toThrow();
     expect(block.header.timestamp).toBe(DEVNET_SPEC.timestamp);
     expect(block.header.height).toBe(0);
-    expect(block.assets.all().map(asset => asset.module)).toEqual(['interoperability', 'legacy', 'pos', 'token']);
+    expect(block.assets.all().map((asset) => asset.module)).toEqual(['interoperability', 'legacy', 'pos', 'token']);
 
     const config = parseChainConfig(JSON.parse(shipped('config.json').toString('utf8')), DEVNET_DIR);
     expect(config.genesis).toEqual({
@@ -179,10 +179,13 @@ describe('devnet genesis', () => {
       const entries = keysFile();
       const { validators, certificateThreshold } = chain.bft.getParameters(chain.stateDb.engineReader, 1);
       expect(certificateThreshold).toBe(5n);
-      const initAddresses = entries.slice(0, 7).map(key => key.address).sort();
-      expect(validators.map(validator => encodeLisk32(validator.address)).sort()).toEqual(initAddresses);
+      const initAddresses = entries
+        .slice(0, 7)
+        .map((key) => key.address)
+        .sort();
+      expect(validators.map((validator) => encodeLisk32(validator.address)).sort()).toEqual(initAddresses);
       for (const validator of validators) {
-        const entry = entries.find(key => key.address === encodeLisk32(validator.address));
+        const entry = entries.find((key) => key.address === encodeLisk32(validator.address));
         expect(validator.blsKey.equals(ZERO_BLS_KEY)).toBe(true);
         expect(validator.generatorKey.toString('hex')).toBe(entry?.plain.generatorKey);
         expect(validator.bftWeight).toBe(1n);
@@ -238,22 +241,37 @@ describe('devnet genesis', () => {
       expect(transaction.fee).toBe(BigInt(transaction.bytes.length) * 1000n);
       if (position % 2 === 0) {
         expect([transaction.module, transaction.command]).toEqual(['legacy', 'registerKeys']);
-        const params = codec.decode<{ blsKey: Buffer; proofOfPossession: Buffer; generatorKey: Buffer }>(registerKeysParamsSchema, transaction.params);
+        const params = codec.decode<{ blsKey: Buffer; proofOfPossession: Buffer; generatorKey: Buffer }>(
+          registerKeysParamsSchema,
+          transaction.params,
+        );
         expect({
           blsKey: params.blsKey.toString('hex'),
           proofOfPossession: params.proofOfPossession.toString('hex'),
           generatorKey: params.generatorKey.toString('hex'),
-        }).toEqual({ blsKey: entry.plain.blsKey, proofOfPossession: entry.plain.blsProofOfPossession, generatorKey: entry.plain.generatorKey });
+        }).toEqual({
+          blsKey: entry.plain.blsKey,
+          proofOfPossession: entry.plain.blsProofOfPossession,
+          generatorKey: entry.plain.generatorKey,
+        });
       } else {
         expect([transaction.module, transaction.command]).toEqual(['pos', 'stake']);
         const params = codec.decode<{ stakes: { validatorAddress: Buffer; amount: bigint }[] }>(stakeParamsSchema, transaction.params);
-        expect(params.stakes.map(stake => [encodeLisk32(stake.validatorAddress), stake.amount])).toEqual([[validator?.address, 1_000_000_000n]]);
+        expect(params.stakes.map((stake) => [encodeLisk32(stake.validatorAddress), stake.amount])).toEqual([
+          [validator?.address, 1_000_000_000n],
+        ]);
       }
-      const valid = verifyData(MESSAGE_TAG_TRANSACTION, CHAIN_ID, transaction.signingBytes(), transaction.signatures[0] as Buffer, transaction.senderPublicKey);
+      const valid = verifyData(
+        MESSAGE_TAG_TRANSACTION,
+        CHAIN_ID,
+        transaction.signingBytes(),
+        transaction.signatures[0] as Buffer,
+        transaction.senderPublicKey,
+      );
       expect(valid).toBe(true);
     });
     const legacySender = keys.validators[LEGACY_INDEX]?.publicKey as Buffer;
-    expect(transactions.some(transaction => transaction.senderPublicKey.equals(legacySender))).toBe(false);
+    expect(transactions.some((transaction) => transaction.senderPublicKey.equals(legacySender))).toBe(false);
   });
 
   describe('through generated blocks', () => {
@@ -308,13 +326,15 @@ describe('devnet genesis', () => {
       for (const transaction of bootstrap) expect((await pool.add(transaction)).status).toBe('added');
       const block = await tick();
       expect(block?.header.height).toBe(1);
-      expect(block?.transactions.map(tx => tx.id.toString('hex'))).toEqual(bootstrap.map(tx => tx.id.toString('hex')));
+      expect(block?.transactions.map((tx) => tx.id.toString('hex'))).toEqual(bootstrap.map((tx) => tx.id.toString('hex')));
       const events = chain.chainStore.getEvents(1) ?? [];
       for (const transaction of bootstrap) {
-        const result = events.find(event => event.name === 'commandExecutionResult' && event.topics[0]?.equals(transactionTopic(transaction.id)));
+        const result = events.find(
+          (event) => event.name === 'commandExecutionResult' && event.topics[0]?.equals(transactionTopic(transaction.id)),
+        );
         expect(codec.decode(standardEventDataSchema, (result as { data: Buffer }).data)).toEqual({ success: true });
       }
-      expect(events.filter(event => event.module === 'legacy' && event.name === 'keysRegistered')).toHaveLength(8);
+      expect(events.filter((event) => event.module === 'legacy' && event.name === 'keysRegistered')).toHaveLength(8);
 
       const read = { state: chain.stateDb.moduleReader };
       for (const [index, entry] of keysFile().entries()) {
@@ -325,9 +345,9 @@ describe('devnet genesis', () => {
         expect(registered.blsKey.toString('hex')).toBe(isLegacy ? ZERO_BLS_KEY.toString('hex') : entry.plain.blsKey);
         expect(registered.generatorKey.toString('hex')).toBe(entry.plain.generatorKey);
       }
-      const eligible = eligibleValidatorsByWeight(chain.stateDb.moduleReader).map(item => splitEligibleValidatorKey(item.key).address);
+      const eligible = eligibleValidatorsByWeight(chain.stateDb.moduleReader).map((item) => splitEligibleValidatorKey(item.key).address);
       expect(eligible).toHaveLength(8);
-      expect(eligible.some(address => address.equals(legacyAddress))).toBe(false);
+      expect(eligible.some((address) => address.equals(legacyAddress))).toBe(false);
     });
 
     it('fills every slot of the init rounds; the first elected set has BLS keys and no legacy validator', async () => {
@@ -340,7 +360,7 @@ describe('devnet genesis', () => {
         expect(validator.blsKey.equals(ZERO_BLS_KEY)).toBe(false);
         expect(validator.bftWeight).toBeGreaterThan(0n);
       }
-      expect(validators.some(validator => validator.address.equals(legacyAddress))).toBe(false);
+      expect(validators.some((validator) => validator.address.equals(legacyAddress))).toBe(false);
       expect(chain.chainStore.finalizedHeight()).toBeGreaterThan(0);
     });
 

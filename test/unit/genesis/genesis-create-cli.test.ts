@@ -21,7 +21,7 @@ function captureIO(): CliIO & { out: () => string } {
         done();
       },
     });
-  return { stdout: sink(text => (out += text)), stderr: sink(() => undefined), out: () => out };
+  return { stdout: sink((text) => (out += text)), stderr: sink(() => undefined), out: () => out };
 }
 
 describe('genesis:create', () => {
@@ -33,10 +33,14 @@ describe('genesis:create', () => {
     const io = captureIO();
     const code = await genesisCreateCommand.run(
       [
-        '--assets', fixturePath('chains/dev/genesis_assets.json'),
-        '--config', fixturePath('chains/dev/config.json'),
-        '--timestamp', '1795323732',
-        '--output', output,
+        '--assets',
+        fixturePath('chains/dev/genesis_assets.json'),
+        '--config',
+        fixturePath('chains/dev/config.json'),
+        '--timestamp',
+        '1795323732',
+        '--output',
+        output,
       ],
       io,
     );
@@ -69,9 +73,13 @@ describe('genesis:create', () => {
     const assets = fixturePath('chains/dev/genesis_assets.json');
     const config = fixturePath('chains/dev/config.json');
     const out = join(dir, 'x.blob');
-    await expect(genesisCreateCommand.run(['--config', config, '--output', out], captureIO())).rejects.toThrow(new UsageError('--assets is required.'));
+    await expect(genesisCreateCommand.run(['--config', config, '--output', out], captureIO())).rejects.toThrow(
+      new UsageError('--assets is required.'),
+    );
     await expect(genesisCreateCommand.run(['--assets', assets, '--config', config], captureIO())).rejects.toThrow('--output is required.');
-    await expect(genesisCreateCommand.run(['--assets', assets, '--output', out], captureIO())).rejects.toThrow('--config or --network is required.');
+    await expect(genesisCreateCommand.run(['--assets', assets, '--output', out], captureIO())).rejects.toThrow(
+      '--config or --network is required.',
+    );
     await expect(
       genesisCreateCommand.run(['--assets', assets, '--config', config, '--output', out, '--timestamp', '-5'], captureIO()),
     ).rejects.toBeInstanceOf(UsageError);

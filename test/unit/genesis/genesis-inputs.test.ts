@@ -38,10 +38,21 @@ const nested: Schema = {
 
 describe('uint64NumbersToStrings', () => {
   it('turns JSON-number uint64/sint64 values into decimal strings at any depth, and nothing else', () => {
-    const json = { a: 5, list: [{ s: -7, n: 3 }, { s: '8', n: 4 }], inner: { values: [0, '12', 9007199254740991] }, extra: 1 };
+    const json = {
+      a: 5,
+      list: [
+        { s: -7, n: 3 },
+        { s: '8', n: 4 },
+      ],
+      inner: { values: [0, '12', 9007199254740991] },
+      extra: 1,
+    };
     expect(uint64NumbersToStrings(nested, json)).toEqual({
       a: '5',
-      list: [{ s: '-7', n: 3 }, { s: '8', n: 4 }],
+      list: [
+        { s: '-7', n: 3 },
+        { s: '8', n: 4 },
+      ],
       inner: { values: ['0', '12', '9007199254740991'] },
       extra: 1,
     });
@@ -62,17 +73,24 @@ describe('genesis assets file', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('accepts the fixture files and reports a bad shape with the entry path', () => {
-    expect(parseGenesisAssetsFile(loadJsonFixture('chains/dev/genesis_assets.json')).assets.map(asset => asset.module)).toEqual([
+    expect(parseGenesisAssetsFile(loadJsonFixture('chains/dev/genesis_assets.json')).assets.map((asset) => asset.module)).toEqual([
       'auth',
       'interoperability',
       'pos',
       'token',
     ]);
     expect(() => parseGenesisAssetsFile({ assets: [{ module: 'token', data: {} }] })).toThrow(GenesisAssetsError);
-    expect(() => parseGenesisAssetsFile({ assets: [{ module: 'token', data: {} }] })).toThrow(".assets[0]: must have required property 'schema'");
+    expect(() => parseGenesisAssetsFile({ assets: [{ module: 'token', data: {} }] })).toThrow(
+      ".assets[0]: must have required property 'schema'",
+    );
     expect(() => parseGenesisAssetsFile({})).toThrow("must have required property 'assets'");
     expect(() =>
-      parseGenesisAssetsFile({ assets: [{ module: 'a', data: {}, schema: {} }, { module: 'a', data: {}, schema: {} }] }),
+      parseGenesisAssetsFile({
+        assets: [
+          { module: 'a', data: {}, schema: {} },
+          { module: 'a', data: {}, schema: {} },
+        ],
+      }),
     ).toThrow('module "a" has more than one asset');
   });
 
@@ -92,11 +110,10 @@ describe('createGenesisBlock errors', () => {
     maxTransactionsSize: 15360,
     minimumCertifyHeight: 1,
   };
-  const devAssets = (): GenesisAssetInput[] =>
-    loadJsonFixture<{ assets: GenesisAssetInput[] }>('chains/dev/genesis_assets.json').assets;
+  const devAssets = (): GenesisAssetInput[] => loadJsonFixture<{ assets: GenesisAssetInput[] }>('chains/dev/genesis_assets.json').assets;
 
   it('names the module and field of a value its schema refuses', async () => {
-    const assets = devAssets().map(asset =>
+    const assets = devAssets().map((asset) =>
       asset.module === 'interoperability' ? { ...asset, data: { ...asset.data, ownChainNonce: 'x' } } : asset,
     );
     await expect(createGenesisBlock({ genesisConfig, assets, timestamp: 0 })).rejects.toThrow(
@@ -117,7 +134,7 @@ describe('createGenesisBlock errors', () => {
   });
 
   it('refuses a genesis state the modules reject, with their reason', async () => {
-    const assets = devAssets().map(asset => {
+    const assets = devAssets().map((asset) => {
       if (asset.module !== 'pos') return asset;
       const data = asset.data as { genesisData: { initValidators: string[] } };
       // An init validator that is not a validator.
@@ -130,7 +147,7 @@ describe('createGenesisBlock errors', () => {
   });
 
   it('refuses a genesis state that sets no validators', async () => {
-    const assets = devAssets().filter(asset => asset.module !== 'pos');
+    const assets = devAssets().filter((asset) => asset.module !== 'pos');
     await expect(createGenesisBlock({ genesisConfig, assets, timestamp: 0 })).rejects.toThrow('The genesis state sets no validators.');
   });
 
@@ -152,7 +169,7 @@ describe('createGenesisBlock errors', () => {
     expect(header.impliesMaxPrevotes).toBe(true);
     expect(header.aggregateCommit).toEqual({ height: 7, aggregationBits: Buffer.alloc(0), certificateSignature: Buffer.alloc(0) });
     expect(header.signature.length).toBe(0);
-    expect(block.assets.all().map(asset => asset.module)).toEqual(['auth', 'interoperability', 'pos', 'token']);
+    expect(block.assets.all().map((asset) => asset.module)).toEqual(['auth', 'interoperability', 'pos', 'token']);
     expect(() => block.validateGenesis()).not.toThrow();
   });
 });

@@ -39,22 +39,27 @@ describe('ForgerInfoFile', () => {
 
   it('refuses a damaged file with ERR_LEGACY_CONFIG', () => {
     writeFileSync(join(dir, FORGER_INFO_FILE), '{"forgerInfo": [');
-    expect(() => new ForgerInfoFile(dir)).toThrow(expect.objectContaining({ code: 'ERR_LEGACY_CONFIG', message: expect.stringContaining('not valid JSON') }));
+    expect(() => new ForgerInfoFile(dir)).toThrow(
+      expect.objectContaining({ code: 'ERR_LEGACY_CONFIG', message: expect.stringContaining('not valid JSON') }),
+    );
   });
 
   it('names the entry that is wrong', () => {
     expect(() => parseForgerInfo({}, 'f.json')).toThrow('f.json: expected {"forgerInfo": [...]}.');
-    expect(() => parseForgerInfo({ forgerInfo: [{ address: 'lsk000', height: 1, maxHeightPrevoted: 1, maxHeightPreviouslyForged: 1 }] }, 'f.json')).toThrow(
-      'f.json: forgerInfo[0].address must be a lisk32 address.',
-    );
     expect(() =>
-      parseForgerInfo({ forgerInfo: [{ address: encodeLisk32(A), height: -1, maxHeightPrevoted: 1, maxHeightPreviouslyForged: 1 }] }, 'f.json'),
+      parseForgerInfo({ forgerInfo: [{ address: 'lsk000', height: 1, maxHeightPrevoted: 1, maxHeightPreviouslyForged: 1 }] }, 'f.json'),
+    ).toThrow('f.json: forgerInfo[0].address must be a lisk32 address.');
+    expect(() =>
+      parseForgerInfo(
+        { forgerInfo: [{ address: encodeLisk32(A), height: -1, maxHeightPrevoted: 1, maxHeightPreviouslyForged: 1 }] },
+        'f.json',
+      ),
     ).toThrow('f.json: forgerInfo[0]: height, maxHeightPrevoted and maxHeightPreviouslyForged must be integers ≥ 0.');
   });
 });
 
 describe('laterInfo', () => {
-  it('takes each field\'s higher value, so a resumed delegate never signs below either record', () => {
+  it("takes each field's higher value, so a resumed delegate never signs below either record", () => {
     const stored = { height: 100, maxHeightPrevoted: 90, maxHeightGenerated: 80 };
     const copied = { height: 95, maxHeightPrevoted: 97, maxHeightGenerated: 99 };
     expect(laterInfo(stored, copied)).toEqual({ height: 100, maxHeightPrevoted: 97, maxHeightGenerated: 99 });

@@ -30,13 +30,16 @@ function setup(options: { delegates: LegacyDelegate[]; validators?: Buffer[]; sy
   const service = new ForgingService({
     delegates: options.delegates,
     forger: {
-      enable: keypair => keypairs.set(keypair.address.toString('hex'), keypair),
-      disable: address => keypairs.delete(address.toString('hex')),
-      isEnabled: address => keypairs.has(address.toString('hex')),
+      enable: (keypair) => keypairs.set(keypair.address.toString('hex'), keypair),
+      disable: (address) => keypairs.delete(address.toString('hex')),
+      isEnabled: (address) => keypairs.has(address.toString('hex')),
     },
-    store: { getInfo: address => info.get(address.toString('hex')), setInfo: (address, value) => info.set(address.toString('hex'), value) },
+    store: {
+      getInfo: (address) => info.get(address.toString('hex')),
+      setInfo: (address, value) => info.set(address.toString('hex'), value),
+    },
     chainIndex: 4,
-    isValidator: address => (options.validators ?? []).some(validator => validator.equals(address)),
+    isValidator: (address) => (options.validators ?? []).some((validator) => validator.equals(address)),
     syncing: () => options.syncing ?? false,
     ...(options.forgerInfo ? { forgerInfo: options.forgerInfo } : {}),
     logger: silentLogger,
@@ -45,15 +48,21 @@ function setup(options: { delegates: LegacyDelegate[]; validators?: Buffer[]; sy
 }
 
 const refusal = async (promise: Promise<unknown>): Promise<string> => {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ToggleError);
   return (error as Error).message;
 };
 
 describe('ForgingService', () => {
-  it('decrypts §2.4\'s example, enables the legacy key with zero generator info, idempotently, and disables it', async () => {
+  it("decrypts §2.4's example, enables the legacy key with zero generator info, idempotently, and disables it", async () => {
     const address = addressFromPublicKey(Buffer.from(SPEC_KEY, 'hex'));
-    const { service, keypairs, info } = setup({ delegates: [{ publicKey: SPEC_KEY, encryptedPassphrase: SPEC_ENCRYPTED }], validators: [address] });
+    const { service, keypairs, info } = setup({
+      delegates: [{ publicKey: SPEC_KEY, encryptedPassphrase: SPEC_ENCRYPTED }],
+      validators: [address],
+    });
     expect(service.status()).toEqual([{ forging: false, publicKey: SPEC_KEY }]);
     expect(await service.toggle(SPEC_KEY, 'password', true)).toEqual({ publicKey: SPEC_KEY, forging: true });
     const keypair = keypairs.get(address.toString('hex'));
@@ -70,7 +79,7 @@ describe('ForgingService', () => {
     expect(keypairs.size).toBe(0);
   });
 
-  it('refuses in 2.x\'s order: unknown key, wrong password, key mismatch, not a validator, not synced', async () => {
+  it("refuses in 2.x's order: unknown key, wrong password, key mismatch, not a validator, not synced", async () => {
     const otherHex = OTHER_KEY.toString('hex');
     const encrypted = encryptPassphraseV3(OTHER_PASSPHRASE, 'password', { iterations: 10 });
     const mismatched = 'cd'.repeat(32);
@@ -81,12 +90,20 @@ describe('ForgingService', () => {
       ],
     });
     expect(await refusal(service.toggle('ef'.repeat(32), 'password', true))).toBe(`Delegate with publicKey: ${'ef'.repeat(32)} not found`);
-    expect(await refusal(service.toggle(otherHex.toUpperCase(), 'password', true))).toBe(`Delegate with publicKey: ${otherHex.toUpperCase()} not found`);
+    expect(await refusal(service.toggle(otherHex.toUpperCase(), 'password', true))).toBe(
+      `Delegate with publicKey: ${otherHex.toUpperCase()} not found`,
+    );
     expect(await refusal(service.toggle(otherHex, 'wrong password', true))).toBe('Invalid password and public key combination');
     expect(await refusal(service.toggle(mismatched, 'password', true))).toBe('Invalid password and public key combination');
     expect(await refusal(service.toggle(otherHex, 'password', true))).toBe('Delegate not found');
-    const syncing = setup({ delegates: [{ publicKey: otherHex, encryptedPassphrase: encrypted }], validators: [addressFromPublicKey(OTHER_KEY)], syncing: true });
-    expect(await refusal(syncing.service.toggle(otherHex, 'password', true))).toBe('Failed to enable forging as the node is not synced to the network.');
+    const syncing = setup({
+      delegates: [{ publicKey: otherHex, encryptedPassphrase: encrypted }],
+      validators: [addressFromPublicKey(OTHER_KEY)],
+      syncing: true,
+    });
+    expect(await refusal(syncing.service.toggle(otherHex, 'password', true))).toBe(
+      'Failed to enable forging as the node is not synced to the network.',
+    );
     // Disabling is allowed while syncing.
     expect(await syncing.service.toggle(otherHex, 'password', false)).toEqual({ publicKey: otherHex, forging: false });
     expect(keypairs.size).toBe(0);
@@ -97,7 +114,10 @@ describe('ForgingService', () => {
     const encrypted = encryptPassphraseV3(OTHER_PASSPHRASE, 'password', { iterations: 10 });
     const { service } = setup({ delegates: [{ address: address.toString('hex'), encryptedPassphrase: encrypted }], validators: [address] });
     expect(service.status()).toEqual([{ forging: false, address: address.toString('hex') }]);
-    expect(await service.toggle(OTHER_KEY.toString('hex'), 'password', true)).toEqual({ publicKey: OTHER_KEY.toString('hex'), forging: true });
+    expect(await service.toggle(OTHER_KEY.toString('hex'), 'password', true)).toEqual({
+      publicKey: OTHER_KEY.toString('hex'),
+      forging: true,
+    });
     expect(service.status()).toEqual([{ forging: true, address: address.toString('hex') }]);
   });
 
@@ -130,7 +150,9 @@ describe('ForgingService', () => {
     await ok.service.enableAll('default pw');
     expect(ok.keypairs.has(address.toString('hex'))).toBe(true);
     const wrong = setup({ delegates: [{ publicKey: OTHER_KEY.toString('hex'), encryptedPassphrase: encrypted }], validators: [address] });
-    expect(await refusal(wrong.service.enableAll('not it'))).toBe(`Invalid encryptedPassphrase for ${OTHER_KEY.toString('hex')}. Check forging.defaultPassword and the entry.`);
+    expect(await refusal(wrong.service.enableAll('not it'))).toBe(
+      `Invalid encryptedPassphrase for ${OTHER_KEY.toString('hex')}. Check forging.defaultPassword and the entry.`,
+    );
     const notValidator = setup({ delegates: [{ publicKey: OTHER_KEY.toString('hex'), encryptedPassphrase: encrypted }] });
     expect(await refusal(notValidator.service.enableAll('default pw'))).toBe(`Account ${OTHER_KEY.toString('hex')} is not a delegate.`);
   });

@@ -24,14 +24,14 @@ const OTHER = Buffer.alloc(20, 0x07);
 
 function stateWithReveals(reveals: { generatorAddress: Buffer; seedReveal: Buffer; height: number }[]): MemoryState {
   const state = new MemoryState();
-  const value = codec.encode(validatorRevealsSchema, { validatorReveals: reveals.map(reveal => ({ ...reveal, valid: true })) });
+  const value = codec.encode(validatorRevealsSchema, { validatorReveals: reveals.map((reveal) => ({ ...reveal, valid: true })) });
   state.put(validatorRevealsStore.stateKey(EMPTY_KEY), value);
   return state;
 }
 
 describe('findUseCount', () => {
   it('finds every use-count of the §3.1 vector onion, and nothing for a foreign value', () => {
-    expect(onion.hashes.map(hash => hash.toString('hex'))).toEqual([
+    expect(onion.hashes.map((hash) => hash.toString('hex'))).toEqual([
       '82b1b3e46a145d137dc78cdd2e6a897b',
       '6888ea66fc663023490329db8924f0b1',
       '00112233445566778899aabbccddeeff',
@@ -44,14 +44,19 @@ describe('findUseCount', () => {
 });
 
 describe('installHashOnion', () => {
-  it('continues after the delegate\'s last reveal on chain: the next reveal hashes to it', () => {
+  it("continues after the delegate's last reveal on chain: the next reveal hashes to it", () => {
     const store = new InMemoryHashOnionStore();
     const state = stateWithReveals([
       { generatorAddress: DELEGATE, seedReveal: revealAtCount(onion, 2), height: 40 },
       { generatorAddress: OTHER, seedReveal: Buffer.alloc(16, 1), height: 55 },
       { generatorAddress: DELEGATE, seedReveal: revealAtCount(onion, 3), height: 50 },
     ]);
-    expect(lastRevealOnChain(state, DELEGATE)).toEqual({ generatorAddress: DELEGATE, seedReveal: revealAtCount(onion, 3), height: 50, valid: true });
+    expect(lastRevealOnChain(state, DELEGATE)).toEqual({
+      generatorAddress: DELEGATE,
+      seedReveal: revealAtCount(onion, 3),
+      height: 50,
+      valid: true,
+    });
     expect(installHashOnion(store, state, DELEGATE, onion)).toBe(true);
     expect(store.getUsage(DELEGATE)).toEqual([{ count: 3, height: 50 }]);
 

@@ -19,7 +19,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('parseLegacyConfig', () => {
   it('reads a 1.x config: forging.delegates, forging.access.whiteList, api.access', () => {
     const config = parseLegacyConfig({
-      forging: { delegates: [{ publicKey: PK.toUpperCase(), encryptedPassphrase: ENCRYPTED }], access: { whiteList: ['127.0.0.1', '10.0.0.1'] } },
+      forging: {
+        delegates: [{ publicKey: PK.toUpperCase(), encryptedPassphrase: ENCRYPTED }],
+        access: { whiteList: ['127.0.0.1', '10.0.0.1'] },
+      },
       api: { access: { public: true, whiteList: [] } },
     });
     expect(config.delegates).toEqual([{ publicKey: PK, encryptedPassphrase: ENCRYPTED }]);
@@ -50,7 +53,9 @@ describe('parseLegacyConfig', () => {
   it('keeps defaultPassword only for forced forging with delegates (§6.4 auto-load)', () => {
     const delegates = [{ publicKey: PK, encryptedPassphrase: ENCRYPTED }];
     expect(parseLegacyConfig({ forging: { force: true, defaultPassword: 'pw123', delegates } }).defaultPassword).toBe('pw123');
-    expect(parseLegacyConfig({ modules: { chain: { forging: { force: true, defaultPassword: 'pw123', delegates } } } }).defaultPassword).toBe('pw123');
+    expect(
+      parseLegacyConfig({ modules: { chain: { forging: { force: true, defaultPassword: 'pw123', delegates } } } }).defaultPassword,
+    ).toBe('pw123');
     expect(parseLegacyConfig({ forging: { force: false, defaultPassword: 'pw123', delegates } }).defaultPassword).toBeUndefined();
     expect(parseLegacyConfig({ forging: { force: true, defaultPassword: 'pw123', delegates: [] } }).defaultPassword).toBeUndefined();
   });

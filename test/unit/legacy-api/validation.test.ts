@@ -1,12 +1,22 @@
 /** Body and query validation of the legacy forging API, with Lisk Core 2.x's 400 shape (§6.2). */
 import { describe, expect, it } from 'vitest';
-import { isValidationFailure, malformedBody, validatePublicKeyQuery, validateToggleBody, type ValidationFailure } from '../../../src/legacy-api/validation.js';
+import {
+  isValidationFailure,
+  malformedBody,
+  validatePublicKeyQuery,
+  validateToggleBody,
+  type ValidationFailure,
+} from '../../../src/legacy-api/validation.js';
 
 const PK = 'ab'.repeat(32);
 
 describe('validateToggleBody', () => {
   it('accepts {publicKey, password, forging}', () => {
-    expect(validateToggleBody({ publicKey: PK, password: 'secret', forging: true })).toEqual({ publicKey: PK, password: 'secret', forging: true });
+    expect(validateToggleBody({ publicKey: PK, password: 'secret', forging: true })).toEqual({
+      publicKey: PK,
+      password: 'secret',
+      forging: true,
+    });
     // Upper-case hex passes the format check (the toggle then finds no entry, §6.2).
     expect(isValidationFailure(validateToggleBody({ publicKey: PK.toUpperCase(), password: 'secret', forging: false }))).toBe(false);
   });

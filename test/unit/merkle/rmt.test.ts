@@ -40,7 +40,7 @@ function referenceRoot(leaves: Uint8Array[]): Buffer {
 const leavesArb = (minLength = 0) => fc.array(fc.uint8Array({ maxLength: 8 }), { minLength, maxLength: 70 });
 
 /** Leaves plus a non-empty set of distinct positions in random order. */
-const leavesWithQueryArb = leavesArb(1).chain(leaves =>
+const leavesWithQueryArb = leavesArb(1).chain((leaves) =>
   fc.tuple(
     fc.constant(leaves),
     fc.shuffledSubarray(
@@ -53,7 +53,7 @@ const leavesWithQueryArb = leavesArb(1).chain(leaves =>
 const copyProof = (proof: MerkleProof): { size: number; idxs: number[]; siblingHashes: Buffer[] } => ({
   size: proof.size,
   idxs: [...proof.idxs],
-  siblingHashes: proof.siblingHashes.map(hash => Buffer.from(hash)),
+  siblingHashes: proof.siblingHashes.map((hash) => Buffer.from(hash)),
 });
 
 describe('RMT root', () => {
@@ -65,7 +65,7 @@ describe('RMT root', () => {
 
   it('is the same whether computed directly, appended one by one, or built from all leaves', () => {
     fc.assert(
-      fc.property(leavesArb(), leaves => {
+      fc.property(leavesArb(), (leaves) => {
         const expected = referenceRoot(leaves);
         expect(merkleRoot(leaves).equals(expected)).toBe(true);
 
@@ -80,8 +80,8 @@ describe('RMT root', () => {
         expect(appended.root.equals(expected)).toBe(true);
         expect(built.root.equals(expected)).toBe(true);
         expect(appended.size).toBe(leaves.length);
-        expect(built.appendPath.map(h => h.toString('hex'))).toEqual(appended.appendPath.map(h => h.toString('hex')));
-        expect(state.appendPath.map(h => h.toString('hex'))).toEqual(built.appendPath.map(h => h.toString('hex')));
+        expect(built.appendPath.map((h) => h.toString('hex'))).toEqual(appended.appendPath.map((h) => h.toString('hex')));
+        expect(state.appendPath.map((h) => h.toString('hex'))).toEqual(built.appendPath.map((h) => h.toString('hex')));
       }),
       { numRuns: RUNS },
     );
@@ -90,7 +90,7 @@ describe('RMT root', () => {
   it('stores exactly the layer sizes LIP 0031 derives from the size', () => {
     for (let size = 1; size <= 300; size += 1) {
       const layers = buildLayers(Array.from({ length: size }, (_, i) => leafHash(Buffer.from([i & 0xff]))));
-      expect(layers.map(layer => layer.length)).toEqual(layerSizes(size));
+      expect(layers.map((layer) => layer.length)).toEqual(layerSizes(size));
       expect(layers).toHaveLength(treeHeight(size));
     }
     expect(layerSizes(13)).toEqual([13, 6, 3, 2, 1]);
@@ -103,13 +103,13 @@ describe('RMT inclusion proofs', () => {
       fc.property(leavesWithQueryArb, fc.nat(), ([leaves, positions], pick) => {
         const root = merkleRoot(leaves);
         const proof = generateProof(leaves, positions);
-        const queried = positions.map(i => leaves[i] as Uint8Array);
+        const queried = positions.map((i) => leaves[i] as Uint8Array);
         expect(proof.size).toBe(leaves.length);
         expect(verifyDataBlock(queried, proof, root)).toBe(true);
         expect(MerkleTree.fromLeaves(leaves).generateLeafProof(positions)).toEqual(proof);
 
         // A different query value.
-        const changedData = queried.map(data => Buffer.from(data));
+        const changedData = queried.map((data) => Buffer.from(data));
         const victim = pick % changedData.length;
         changedData[victim] = Buffer.concat([changedData[victim] as Buffer, Buffer.from([pick & 0xff])]);
         expect(verifyDataBlock(changedData, proof, root)).toBe(false);
@@ -143,13 +143,13 @@ describe('RMT inclusion proofs', () => {
     fc.assert(
       fc.property(leavesArb(2), fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), (leaves, picks) => {
         const tree = MerkleTree.fromLeaves(leaves);
-        const layers = buildLayers(leaves.map(leaf => leafHash(leaf)));
+        const layers = buildLayers(leaves.map((leaf) => leafHash(leaf)));
         const nodes = layers.flat();
         // Distinct hashes (equal leaves share a hash, which then names the last such leaf).
-        const byHex = new Map(picks.map(p => nodes[p % nodes.length] as Buffer).map(h => [h.toString('hex'), h]));
+        const byHex = new Map(picks.map((p) => nodes[p % nodes.length] as Buffer).map((h) => [h.toString('hex'), h]));
         const queries = [...byHex.values()];
         const proof = tree.generateProof(queries);
-        expect(proof.idxs.every(index => index > 0)).toBe(true);
+        expect(proof.idxs.every((index) => index > 0)).toBe(true);
         expect(verifyProof(queries, proof, tree.root)).toBe(true);
       }),
       { numRuns: RUNS },
@@ -165,7 +165,7 @@ describe('RMT inclusion proofs', () => {
 });
 
 const freshValuesArb = fc.array(fc.uint8Array({ maxLength: 8 }), { minLength: 70, maxLength: 70 });
-const toHexList = (hashes: readonly Buffer[]): string[] => hashes.map(hash => hash.toString('hex'));
+const toHexList = (hashes: readonly Buffer[]): string[] => hashes.map((hash) => hash.toString('hex'));
 
 describe('RMT leaf updates', () => {
   it('give the root of the tree rebuilt with the new values', () => {
@@ -173,7 +173,7 @@ describe('RMT leaf updates', () => {
       fc.property(leavesWithQueryArb, freshValuesArb, ([leaves, positions], fresh) => {
         const tree = MerkleTree.fromLeaves(leaves);
         const height = treeHeight(leaves.length);
-        const indexes = positions.map(position => toNodeIndex(position, 0, height));
+        const indexes = positions.map((position) => toNodeIndex(position, 0, height));
         const updateValues = positions.map((_, i) => fresh[i] as Uint8Array);
         const updated: Uint8Array[] = leaves.slice();
         positions.forEach((position, i) => {
@@ -212,7 +212,7 @@ describe('RMT right witness', () => {
           expect(toHexList(calculateRightWitness(idx, leaves.slice(idx)))).toEqual(toHexList(witness));
         }
         if (witness.length > 0) {
-          const altered = witness.map(h => Buffer.from(h));
+          const altered = witness.map((h) => Buffer.from(h));
           (altered[pick % altered.length] as Buffer)[0] ^= 1;
           expect(verifyRightWitness(idx, prefix.appendPath, altered, tree.root)).toBe(false);
         }

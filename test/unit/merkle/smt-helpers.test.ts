@@ -37,9 +37,9 @@ describe('event root (protocol.md §4.3)', () => {
         fc.uniqueArray(fc.uint8Array({ minLength: 12, maxLength: 12 }), {
           minLength: 1,
           maxLength: 30,
-          selector: k => Buffer.from(k).toString('hex'),
+          selector: (k) => Buffer.from(k).toString('hex'),
         }),
-        keys => {
+        (keys) => {
           const leaves = keys.map((key, i) => ({ key: Buffer.from(key), value: sha(Buffer.from([i])) }));
           const model = new Map(leaves.map(({ key, value }) => [key.toString('hex'), value]));
           expect(computeEventRoot(leaves).equals(referenceRoot(model))).toBe(true);
@@ -59,7 +59,7 @@ describe('event root (protocol.md §4.3)', () => {
 describe('key and bitmap bits (protocol.md §6.2.2, §6.2.4)', () => {
   it('reads key bits most significant first', () => {
     const key = Buffer.from('8001', 'hex');
-    expect([0, 1, 7, 8, 15].map(i => keyBit(key, i))).toEqual([1, 0, 0, 0, 1]);
+    expect([0, 1, 7, 8, 15].map((i) => keyBit(key, i))).toEqual([1, 0, 0, 0, 1]);
     expect(commonPrefixBits(Buffer.from('f0f0', 'hex'), Buffer.from('f0f1', 'hex'))).toBe(15);
     expect(commonPrefixBits(Buffer.from('f0', 'hex'), Buffer.from('70', 'hex'))).toBe(0);
     expect(commonPrefixBits(Buffer.from('abcd', 'hex'), Buffer.from('abcd', 'hex'))).toBe(16);
@@ -71,7 +71,7 @@ describe('key and bitmap bits (protocol.md §6.2.2, §6.2.4)', () => {
     expect(encodeBitmap(flags).toString('hex')).toBe('080000000000000000000001');
     expect(encodeBitmap([]).length).toBe(0);
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(0, 1), { maxLength: 40 }), bits => {
+      fc.property(fc.array(fc.constantFrom(0, 1), { maxLength: 40 }), (bits) => {
         const flags = [...bits, 1]; // the deepest sibling is never empty
         const bitmap = encodeBitmap(flags);
         expect(bitmap[0]).not.toBe(0);

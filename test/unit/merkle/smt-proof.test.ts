@@ -28,8 +28,8 @@ interface MutableProof {
 }
 
 const copy = (proof: SmtProof): MutableProof => ({
-  siblingHashes: proof.siblingHashes.map(hash => Buffer.from(hash)),
-  queries: proof.queries.map(query => ({
+  siblingHashes: proof.siblingHashes.map((hash) => Buffer.from(hash)),
+  queries: proof.queries.map((query) => ({
     key: Buffer.from(query.key),
     value: Buffer.from(query.value),
     bitmap: Buffer.from(query.bitmap),
@@ -38,7 +38,7 @@ const copy = (proof: SmtProof): MutableProof => ({
 
 /** A tree (as distinct keys with values) and query keys: some present, some absent, possibly repeated. */
 const proofScenarioArb = (keyArb: fc.Arbitrary<Buffer>) =>
-  fc.uniqueArray(keyArb, { maxLength: 24, selector: key => key.toString('hex') }).chain(present =>
+  fc.uniqueArray(keyArb, { maxLength: 24, selector: (key) => key.toString('hex') }).chain((present) =>
     fc.record({
       present: fc.constant(present),
       values: fc.array(fc.uint8Array({ minLength: 1, maxLength: 4 }), {
@@ -71,7 +71,7 @@ function checkProofs(keyLength: number, keyArb: fc.Arbitrary<Buffer>): void {
       expect(tree.verify(queryKeys, proof, root)).toBe(true);
       expect(calculateRoot(proof).equals(root)).toBe(true);
 
-      const inTree = queryKeys.map(key => tree.get(root, key));
+      const inTree = queryKeys.map((key) => tree.get(root, key));
       proof.queries.forEach((query, i) => {
         const value = inTree[i];
         expect(isInclusionProofForQueryKey(queryKeys[i] as Buffer, query)).toBe(value !== undefined);
@@ -79,8 +79,8 @@ function checkProofs(keyLength: number, keyArb: fc.Arbitrary<Buffer>): void {
         // The deepest bit of a bitmap is always set (no leading zero byte).
         if (query.bitmap.length > 0) expect(query.bitmap[0]).not.toBe(0);
       });
-      expect(verifyInclusionProof(queryKeys, proof, root, keyLength)).toBe(inTree.every(v => v !== undefined));
-      expect(verifyNonInclusionProof(queryKeys, proof, root, keyLength)).toBe(inTree.every(v => v === undefined));
+      expect(verifyInclusionProof(queryKeys, proof, root, keyLength)).toBe(inTree.every((v) => v !== undefined));
+      expect(verifyNonInclusionProof(queryKeys, proof, root, keyLength)).toBe(inTree.every((v) => v === undefined));
       expect(verify([...queryKeys, queryKeys[0] as Buffer], proof, root, keyLength)).toBe(false);
 
       const victim = pick % proof.queries.length;
@@ -107,8 +107,7 @@ function checkProofs(keyLength: number, keyArb: fc.Arbitrary<Buffer>): void {
 
       const revalued = copy(proof);
       const target = revalued.queries[victim] as MutableProof['queries'][number];
-      target.value =
-        target.value.length === 0 ? Buffer.from([pick & 0xff]) : Buffer.concat([target.value, Buffer.from([0])]);
+      target.value = target.value.length === 0 ? Buffer.from([pick & 0xff]) : Buffer.concat([target.value, Buffer.from([0])]);
       expect(verify(queryKeys, revalued, root, keyLength)).toBe(false);
 
       expect(verify(queryKeys, proof, Buffer.alloc(32, 1), keyLength)).toBe(false);
@@ -142,7 +141,7 @@ describe('SMT proofs', () => {
   });
 
   it('reject malformed queries', () => {
-    const keys = ['0000', '8000', 'c000'].map(k => Buffer.from(k, 'hex'));
+    const keys = ['0000', '8000', 'c000'].map((k) => Buffer.from(k, 'hex'));
     const { tree, root } = buildTree(2, keys, [Buffer.from([1]), Buffer.from([2]), Buffer.from([3])]);
     const key = Buffer.from('8000', 'hex');
     const proof = copy(tree.prove(root, [key]));
@@ -162,8 +161,8 @@ describe('SMT proofs', () => {
 describe('SMT removeKeysFromProof', () => {
   it('keeps a valid inclusion proof for the remaining keys', () => {
     const scenario = fc
-      .uniqueArray(clusteredKeyArb(3), { minLength: 2, maxLength: 24, selector: key => key.toString('hex') })
-      .chain(keys =>
+      .uniqueArray(clusteredKeyArb(3), { minLength: 2, maxLength: 24, selector: (key) => key.toString('hex') })
+      .chain((keys) =>
         fc.record({
           keys: fc.constant(keys),
           queried: fc.shuffledSubarray(keys, { minLength: 1 }),
@@ -172,16 +171,20 @@ describe('SMT removeKeysFromProof', () => {
       );
     fc.assert(
       fc.property(scenario, ({ keys, queried, removedCount }) => {
-        const { tree, root } = buildTree(3, keys, keys.map((_, i) => Buffer.from([i + 1])));
+        const { tree, root } = buildTree(
+          3,
+          keys,
+          keys.map((_, i) => Buffer.from([i + 1])),
+        );
         const proof = tree.prove(root, queried);
         const cut = removedCount % (queried.length + 1);
         const reduced = removeKeysFromProof(proof, queried.slice(0, cut));
         const remaining = queried.slice(cut);
-        expect(reduced.queries.map(q => q.key.toString('hex'))).toEqual(remaining.map(k => k.toString('hex')));
+        expect(reduced.queries.map((q) => q.key.toString('hex'))).toEqual(remaining.map((k) => k.toString('hex')));
         if (remaining.length > 0) expect(verifyInclusionProof(remaining, reduced, root, 3)).toBe(true);
         // The result carries the same sibling hashes as a proof made for the remaining keys.
         const direct = tree.prove(root, remaining);
-        const sortedHex = (hashes: readonly Buffer[]) => hashes.map(h => h.toString('hex')).sort();
+        const sortedHex = (hashes: readonly Buffer[]) => hashes.map((h) => h.toString('hex')).sort();
         expect(sortedHex(reduced.siblingHashes)).toEqual(sortedHex(direct.siblingHashes));
       }),
       { numRuns: RUNS },
@@ -189,7 +192,11 @@ describe('SMT removeKeysFromProof', () => {
   });
 
   it('rejects keys that are not in the proof', () => {
-    const { tree, root } = buildTree(2, ['0000', '8000'].map(k => Buffer.from(k, 'hex')), [Buffer.from([1]), Buffer.from([2])]);
+    const { tree, root } = buildTree(
+      2,
+      ['0000', '8000'].map((k) => Buffer.from(k, 'hex')),
+      [Buffer.from([1]), Buffer.from([2])],
+    );
     const proof = tree.prove(root, [Buffer.from('0000', 'hex')]);
     expect(() => removeKeysFromProof(proof, [Buffer.from('1111', 'hex')])).toThrow();
   });

@@ -20,8 +20,8 @@ function node(entries: { key: Buffer; value: Buffer }[], depth: number): Buffer 
     const [only] = entries as [{ key: Buffer; value: Buffer }];
     return sha(LEAF, only.key, only.value);
   }
-  const left = entries.filter(entry => bit(entry.key, depth) === 0);
-  const right = entries.filter(entry => bit(entry.key, depth) === 1);
+  const left = entries.filter((entry) => bit(entry.key, depth) === 0);
+  const right = entries.filter((entry) => bit(entry.key, depth) === 1);
   return sha(BRANCH, node(left, depth + 1), node(right, depth + 1));
 }
 
@@ -47,16 +47,16 @@ export function applyToModel(model: Map<string, Buffer>, writes: readonly { key:
  * move up and down, and Branch(Empty, x) chains appear.
  */
 export const clusteredKeyArb = (keyLength: number) =>
-  fc.uint8Array({ minLength: keyLength, maxLength: keyLength }).map(bytes => {
+  fc.uint8Array({ minLength: keyLength, maxLength: keyLength }).map((bytes) => {
     const choices = [0x00, 0x01, 0x80, 0xff, 0x7f, 0x40];
-    return Buffer.from(bytes.map(b => choices[b % choices.length] as number));
+    return Buffer.from(bytes.map((b) => choices[b % choices.length] as number));
   });
 
 export const randomKeyArb = (keyLength: number) =>
-  fc.uint8Array({ minLength: keyLength, maxLength: keyLength }).map(bytes => Buffer.from(bytes));
+  fc.uint8Array({ minLength: keyLength, maxLength: keyLength }).map((bytes) => Buffer.from(bytes));
 
 /** A value: empty (a delete) about one time in four. */
 export const valueArb = fc.oneof(
   { weight: 1, arbitrary: fc.constant(Buffer.alloc(0)) },
-  { weight: 3, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 6 }).map(bytes => Buffer.from(bytes)) },
+  { weight: 3, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 6 }).map((bytes) => Buffer.from(bytes)) },
 );

@@ -54,19 +54,14 @@ function checkWrites(writes: readonly SmtNodeWrite[], keyLength: number): void {
 
 /** A pool of distinct keys, writes that pick keys from it, and cut points splitting the writes into batches. */
 const scenarioArb = (keyArb: fc.Arbitrary<Buffer>) =>
-  fc
-    .uniqueArray(keyArb, { minLength: 1, maxLength: 20, selector: key => key.toString('hex') })
-    .chain(pool =>
-      fc.record({
-        pool: fc.constant(pool),
-        writes: fc.array(
-          fc.record({ key: fc.constantFrom(...pool), value: valueArb }),
-          { maxLength: 60 },
-        ),
-        cuts: fc.array(fc.nat({ max: 60 }), { maxLength: 6 }),
-        shuffleSeed: fc.nat(),
-      }),
-    );
+  fc.uniqueArray(keyArb, { minLength: 1, maxLength: 20, selector: (key) => key.toString('hex') }).chain((pool) =>
+    fc.record({
+      pool: fc.constant(pool),
+      writes: fc.array(fc.record({ key: fc.constantFrom(...pool), value: valueArb }), { maxLength: 60 }),
+      cuts: fc.array(fc.nat({ max: 60 }), { maxLength: 6 }),
+      shuffleSeed: fc.nat(),
+    }),
+  );
 
 function runScenario(keyLength: number, keyArb: fc.Arbitrary<Buffer>): void {
   fc.assert(
@@ -76,11 +71,15 @@ function runScenario(keyLength: number, keyArb: fc.Arbitrary<Buffer>): void {
       const model = new Map<string, Buffer>();
       let root: Buffer = EMPTY_HASH;
 
-      const bounds = [...new Set([0, ...cuts.filter(c => c < writes.length), writes.length])].sort((a, b) => a - b);
+      const bounds = [...new Set([0, ...cuts.filter((c) => c < writes.length), writes.length])].sort((a, b) => a - b);
       for (let b = 0; b + 1 < bounds.length; b += 1) {
         const batch = writes.slice(bounds[b], bounds[b + 1]);
         const before = new Set(reachableNodes(store, root, keyLength));
-        const result = tree.update(root, batch.map(w => w.key), batch.map(w => w.value));
+        const result = tree.update(
+          root,
+          batch.map((w) => w.key),
+          batch.map((w) => w.value),
+        );
         checkWrites(result.writes, keyLength);
         store.apply(result, true);
         applyToModel(model, batch);
@@ -91,7 +90,7 @@ function runScenario(keyLength: number, keyArb: fc.Arbitrary<Buffer>): void {
         expect(after.size).toBe(store.size);
         // ... because writes are exactly the new nodes and `removed` exactly the dropped ones.
         for (const { hash } of result.writes) expect(before.has(hash.toString('hex'))).toBe(false);
-        const removed = result.removed.map(hash => hash.toString('hex'));
+        const removed = result.removed.map((hash) => hash.toString('hex'));
         expect(new Set(removed).size).toBe(removed.length);
         for (const id of removed) {
           expect(before.has(id)).toBe(true);
@@ -142,8 +141,12 @@ describe('SMT batch update', () => {
   it('changes nothing when deleting an absent key or rewriting a value', () => {
     const store = new InMemorySmtNodeStore();
     const tree = new SparseMerkleTree(store, 2);
-    const keys = ['0000', '0001', '8000', 'ffff'].map(k => Buffer.from(k, 'hex'));
-    const built = tree.update(EMPTY, keys, keys.map(() => Buffer.from([1])));
+    const keys = ['0000', '0001', '8000', 'ffff'].map((k) => Buffer.from(k, 'hex'));
+    const built = tree.update(
+      EMPTY,
+      keys,
+      keys.map(() => Buffer.from([1])),
+    );
     store.apply(built);
     for (const absent of ['0002', '7fff', '8001', 'fffe']) {
       const result = tree.update(built.root, [Buffer.from(absent, 'hex')], [EMPTY]);
@@ -171,7 +174,7 @@ describe('SMT batch update', () => {
     expect(removed.root.equals(leafA)).toBe(true);
     expect(removed.writes).toHaveLength(0);
     expect(removed.removed).toHaveLength(8 + 1);
-    expect(removed.removed.some(hash => hash.equals(leafA))).toBe(false);
+    expect(removed.removed.some((hash) => hash.equals(leafA))).toBe(false);
   });
 
   it('rejects bad keys and value counts, and a store that lacks the tree', () => {

@@ -21,5 +21,4 @@ describe('computeEventRoot (native when built)', () => {
     }
     expect(computeEventRoot([])).toEqual(EMPTY_HASH);
   });
-
 });

@@ -84,7 +84,7 @@ describe.skipIf(nativeMissing('contract'))('native SMT contract', () => {
 
   /** Runs `call` on each tree; all must throw the same error class with the same message. */
   function expectSameError(calls: (() => unknown)[], errorClass: new (...args: never[]) => Error): void {
-    const messages = calls.map(call => {
+    const messages = calls.map((call) => {
       try {
         call();
       } catch (error) {
@@ -99,14 +99,32 @@ describe.skipIf(nativeMissing('contract'))('native SMT contract', () => {
   it('throws the TypeScript errors for bad arguments and missing nodes', () => {
     const { ts, native, nativeOverJs } = pair();
     const trees = [ts, native, nativeOverJs];
-    expectSameError(trees.map(tree => () => tree.update(EMPTY, [key(1)], [])), InvalidParamsError);
-    expectSameError(trees.map(tree => () => tree.update(EMPTY, [key(1, 31)], [key(2)])), FormatError);
-    expectSameError(trees.map(tree => () => tree.prove(EMPTY, [key(1, 33)])), FormatError);
+    expectSameError(
+      trees.map((tree) => () => tree.update(EMPTY, [key(1)], [])),
+      InvalidParamsError,
+    );
+    expectSameError(
+      trees.map((tree) => () => tree.update(EMPTY, [key(1, 31)], [key(2)])),
+      FormatError,
+    );
+    expectSameError(
+      trees.map((tree) => () => tree.prove(EMPTY, [key(1, 33)])),
+      FormatError,
+    );
     const unknownRoot = key(7);
-    expectSameError(trees.map(tree => () => tree.update(unknownRoot, [key(1)], [key(2)])), NotFoundError);
-    expectSameError(trees.map(tree => () => tree.prove(unknownRoot, [key(1)])), NotFoundError);
+    expectSameError(
+      trees.map((tree) => () => tree.update(unknownRoot, [key(1)], [key(2)])),
+      NotFoundError,
+    );
+    expectSameError(
+      trees.map((tree) => () => tree.prove(unknownRoot, [key(1)])),
+      NotFoundError,
+    );
     // A root of another length cannot name a node: reported as the TypeScript tree does.
-    expectSameError(trees.map(tree => () => tree.update(key(7, 20), [key(1)], [key(2)])), NotFoundError);
+    expectSameError(
+      trees.map((tree) => () => tree.update(key(7, 20), [key(1)], [key(2)])),
+      NotFoundError,
+    );
   });
 
   it('reports a node missing below the root as the TypeScript tree does', () => {
@@ -116,12 +134,12 @@ describe.skipIf(nativeMissing('contract'))('native SMT contract', () => {
     tsStore.apply(built);
     nativeStore.apply(built);
     // Drop the leaf of key 0x80 from both stores; updating that key must need it.
-    const leaf = built.writes.find(write => write.data[0] === 0 && write.data[1] === 0x80)!;
+    const leaf = built.writes.find((write) => write.data[0] === 0 && write.data[1] === 0x80)!;
     tsStore.delete(leaf.hash);
     nativeStore.delete(leaf.hash);
     const overJs = new NativeSparseMerkleTree(tsStore, 32, addon);
     expectSameError(
-      [ts, native, overJs].map(tree => () => tree.update(built.root, [key(0x80), key(0x81)], [key(1), key(2)])),
+      [ts, native, overJs].map((tree) => () => tree.update(built.root, [key(0x80), key(0x81)], [key(1), key(2)])),
       NotFoundError,
     );
   });
@@ -164,7 +182,11 @@ describe.skipIf(nativeMissing('contract'))('native SMT contract', () => {
     expect(nativeStore.size).toBe(tsStore.size);
     for (const { hash, data } of built.writes) expect(nativeStore.get(hash)?.equals(data)).toBe(true);
 
-    const changed = ts.update(built.root, keys.slice(0, 20), keys.slice(0, 20).map(() => EMPTY));
+    const changed = ts.update(
+      built.root,
+      keys.slice(0, 20),
+      keys.slice(0, 20).map(() => EMPTY),
+    );
     tsStore.apply(changed, true);
     nativeStore.apply(changed, true);
     expect(nativeStore.size).toBe(tsStore.size);
@@ -194,9 +216,7 @@ describe.skipIf(nativeMissing('contract'))('native SMT contract', () => {
     expect(() => addon.smtUpdate(EMPTY, [key(1)], [key(1)], 0, store)).toThrow(RangeError);
     expect(() => addon.smtProve(key(1), [key(1)], 32, reader)).toThrow(TypeError); // wrong count
     expect(() => addon.smtProve(key(1), [key(1)], 32, () => [5 as unknown as Buffer])).toThrow(TypeError);
-    expect(() =>
-      addon.nodeStoreApply(store, Buffer.alloc(32), Buffer.alloc(4), Uint32Array.of(8), EMPTY, false),
-    ).toThrow(RangeError);
+    expect(() => addon.nodeStoreApply(store, Buffer.alloc(32), Buffer.alloc(4), Uint32Array.of(8), EMPTY, false)).toThrow(RangeError);
     expect(() =>
       addon.smtProve(key(1), [key(1)], 32, () => {
         throw new Error('store failure');

@@ -26,7 +26,7 @@ export function updateToHex(result: SmtUpdateResult): { root: string; writes: st
 export function proofToHex(proof: SmtProof): { siblingHashes: string[]; queries: { key: string; value: string; bitmap: string }[] } {
   return {
     siblingHashes: proof.siblingHashes.map(hex),
-    queries: proof.queries.map(query => ({ key: hex(query.key), value: hex(query.value), bitmap: hex(query.bitmap) })),
+    queries: proof.queries.map((query) => ({ key: hex(query.key), value: hex(query.value), bitmap: hex(query.bitmap) })),
   };
 }
 

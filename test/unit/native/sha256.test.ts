@@ -22,9 +22,7 @@ const NIST_VECTORS: [string, Buffer][] = [
   ],
   [
     'cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1',
-    Buffer.from(
-      'abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu',
-    ),
+    Buffer.from('abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu'),
   ],
   ['cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0', Buffer.alloc(1_000_000, 'a')],
 ];
@@ -89,9 +87,7 @@ describe.skipIf(nativeMissing('sha256'))('native sha256', () => {
     expect(digests.length).toBe(32 * lengths.length);
     let start = 0;
     lengths.forEach((length, i) => {
-      expect(digests.subarray(32 * i, 32 * i + 32).toString('hex'), `segment ${i}`).toBe(
-        reference(data.subarray(start, start + length)),
-      );
+      expect(digests.subarray(32 * i, 32 * i + 32).toString('hex'), `segment ${i}`).toBe(reference(data.subarray(start, start + length)));
       start += length;
     });
 
@@ -102,7 +98,13 @@ describe.skipIf(nativeMissing('sha256'))('native sha256', () => {
       const batch = addon.sha256Many(segmented, segmentLengths);
       let at = 0;
       segmentLengths.forEach((length, i) => {
-        expect(batch.subarray(32 * i, 32 * i + 32).equals(createHash('sha256').update(segmented.subarray(at, at + length)).digest())).toBe(true);
+        expect(
+          batch.subarray(32 * i, 32 * i + 32).equals(
+            createHash('sha256')
+              .update(segmented.subarray(at, at + length))
+              .digest(),
+          ),
+        ).toBe(true);
         at += length;
       });
     }
@@ -135,6 +137,6 @@ describe.skipIf(nativeMissing('sha256'))('native sha256', () => {
     const [backend, ...matches] = JSON.parse(output) as [string, ...number[]];
     expect(backend).toBe('portable');
     expect(matches).toHaveLength(MAX_LENGTH + 1);
-    expect(matches.every(match => match === 1)).toBe(true);
+    expect(matches.every((match) => match === 1)).toBe(true);
   });
 });

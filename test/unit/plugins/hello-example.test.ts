@@ -97,20 +97,23 @@ describe('hello:createHello', () => {
 
     const alice = addressFromPublicKey(ALICE);
     const bob = addressFromPublicKey(BOB);
-    const hellos = events.filter(event => event.name === 'newHello');
-    expect(hellos.map(event => codec.decode(newHelloEventSchema, event.data))).toEqual([
+    const hellos = events.filter((event) => event.name === 'newHello');
+    expect(hellos.map((event) => codec.decode(newHelloEventSchema, event.data))).toEqual([
       { senderAddress: alice, message: 'Hello one' },
       { senderAddress: alice, message: 'Hello two' },
       { senderAddress: bob, message: 'Hello from Bob' },
     ]);
     expect(hellos[0]?.topics).toEqual([Buffer.concat([Buffer.from([4]), first.id]), alice]);
-    expect(events.filter(event => event.name === 'commandExecutionResult')).toHaveLength(3);
+    expect(events.filter((event) => event.name === 'commandExecutionResult')).toHaveLength(3);
 
     // Through the RPC layer, as the node serves module endpoints.
     const registry = new RpcRegistry();
     const { module } = helloChain();
     const chainStore = { tipHeight: () => 5, getHeaderByHeight: () => undefined };
-    for (const method of moduleRpcMethods([module], committedChainContext({ chainStore, moduleState: base, chainID: DEV_CHAIN_ID, logger: silentLogger }))) {
+    for (const method of moduleRpcMethods(
+      [module],
+      committedChainContext({ chainStore, moduleState: base, chainID: DEV_CHAIN_ID, logger: silentLogger }),
+    )) {
       registry.register(method);
     }
     const dispatcher = new RpcDispatcher(registry, { allowedMethods: [], maxBatchSize: 10, logger: silentLogger });
@@ -122,7 +125,9 @@ describe('hello:createHello', () => {
     const nobody = encodeLisk32Address(Buffer.alloc(20, 9));
     expect((await ask('hello_getHello', { address: nobody })).error).toEqual({ code: -32001, message: `No hello from ${nobody}.` });
     expect(((await ask('hello_getHello', { address: 'lsk123' })).error as { code: number }).code).toBe(-32602);
-    expect(((await ask('hello_getHello', {})).error as { message: string }).message).toBe("Invalid params: params: must have required property 'address'");
+    expect(((await ask('hello_getHello', {})).error as { message: string }).message).toBe(
+      "Invalid params: params: must have required property 'address'",
+    );
   });
 });
 
@@ -132,8 +137,8 @@ describe('the hello module', () => {
     const prefix = computeStorePrefix('hello').toString('hex');
     expect(metadata.commands).toEqual([{ name: 'createHello', params: createHelloParamsSchema }]);
     expect(metadata.events).toEqual([{ name: 'newHello', data: newHelloEventSchema }]);
-    expect(metadata.stores.map(store => store.key)).toEqual([`${prefix}0000`, `${prefix}8000`]);
-    expect(metadata.endpoints.map(endpoint => endpoint.name)).toEqual(['getHello', 'getHelloCounter']);
+    expect(metadata.stores.map((store) => store.key)).toEqual([`${prefix}0000`, `${prefix}8000`]);
+    expect(metadata.endpoints.map((endpoint) => endpoint.name)).toEqual(['getHello', 'getHelloCounter']);
     expect(metadata.assets).toEqual([]);
   });
 
@@ -147,7 +152,9 @@ describe('the hello module', () => {
         '.modules.hello.blacklist: must be an array of non-empty strings',
       ]),
     );
-    expect(() => parseHelloConfig({ minMessageLength: 9, maxMessageLength: 4 })).toThrow('minMessageLength must not exceed maxMessageLength');
+    expect(() => parseHelloConfig({ minMessageLength: 9, maxMessageLength: 4 })).toThrow(
+      'minMessageLength must not exceed maxMessageLength',
+    );
   });
 });
 
@@ -155,7 +162,7 @@ describe('the helloFeed plugin', () => {
   it('is a valid plugin definition that adds the hello module', () => {
     expect(checkPluginDefinition(helloPlugin, 'helloFeed', '.plugins.helloFeed')).toBe(helloPlugin);
     const modules = helloPlugin.modules?.({} as never) ?? [];
-    expect(modules.map(module => module.name)).toEqual(['hello']);
+    expect(modules.map((module) => module.name)).toEqual(['hello']);
     expect(helloPlugin.events).toEqual(['newHello']);
     expect(helloPlugin.endpoints?.clearHistory?.sensitive).toBe(true);
     expect(helloPlugin.endpoints?.getLatestHellos?.sensitive).toBeUndefined();
@@ -181,10 +188,10 @@ describe('the helloFeed plugin', () => {
     const feed = new HelloFeed(3);
     feed.add(found);
     feed.add(HelloFeed.hellosIn([hello('three', 8, 1), hello('four', 8, 2)]));
-    expect(feed.latest(10).map(entry => entry.message)).toEqual(['four', 'three', 'two']);
-    expect(feed.latest(1).map(entry => entry.message)).toEqual(['four']);
+    expect(feed.latest(10).map((entry) => entry.message)).toEqual(['four', 'three', 'two']);
+    expect(feed.latest(1).map((entry) => entry.message)).toEqual(['four']);
     feed.dropFrom(8);
-    expect(feed.latest(10).map(entry => entry.message)).toEqual(['two']);
+    expect(feed.latest(10).map((entry) => entry.message)).toEqual(['two']);
     expect(feed.clear()).toBe(1);
     expect(feed.size).toBe(0);
   });

@@ -62,7 +62,9 @@ describe('loadPlugins', () => {
   });
 
   it('refuses a file without a default export', async () => {
-    const message = await configErrorOf(() => loadPlugins({ x: { path: 'no-default.mjs' } }, { logger: recordingLogger([]), baseDir: dir }));
+    const message = await configErrorOf(() =>
+      loadPlugins({ x: { path: 'no-default.mjs' } }, { logger: recordingLogger([]), baseDir: dir }),
+    );
     expect(message).toBe('.plugins.x: the plugin file must export a plugin object as its default export (see src/plugins/README.md)');
   });
 
@@ -72,7 +74,9 @@ describe('loadPlugins', () => {
   });
 
   it('refuses a plugin whose own name differs from its config key', async () => {
-    const message = await configErrorOf(() => loadPlugins({ other: { path: 'js-plugin.mjs' } }, { logger: recordingLogger([]), baseDir: dir }));
+    const message = await configErrorOf(() =>
+      loadPlugins({ other: { path: 'js-plugin.mjs' } }, { logger: recordingLogger([]), baseDir: dir }),
+    );
     expect(message).toBe('.plugins.other: the plugin calls itself "jsPlugin"; its config key must be the same name');
   });
 });
@@ -114,7 +118,10 @@ describe('checkPluginDefinition', () => {
     expect(() => checkPluginDefinition(definition, 'a', 'k')).toThrow(new ConfigError(message));
   });
 
-  it.each(['app', 'chain', 'consensus', 'generator', 'network', 'state', 'system', 'txpool'])('refuses the engine namespace %s as a name', name => {
-    expect(() => checkPluginDefinition({}, name, 'k')).toThrow(`k: "${name}" is an engine namespace; choose another plugin name`);
-  });
+  it.each(['app', 'chain', 'consensus', 'generator', 'network', 'state', 'system', 'txpool'])(
+    'refuses the engine namespace %s as a name',
+    (name) => {
+      expect(() => checkPluginDefinition({}, name, 'k')).toThrow(`k: "${name}" is an engine namespace; choose another plugin name`);
+    },
+  );
 });

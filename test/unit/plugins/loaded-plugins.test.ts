@@ -30,7 +30,14 @@ function recordingLogger(lines: LogLine[] = []): Logger {
     (level: string) =>
     (fields: object, message?: string): void =>
       void lines.push({ level, fields, message });
-  const logger: Logger = { trace: at('trace'), debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: () => logger };
+  const logger: Logger = {
+    trace: at('trace'),
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: () => logger,
+  };
   return logger;
 }
 
@@ -55,7 +62,7 @@ function bareModule(name: string, inits: ModuleInitArgs[] = []): Module {
     events: [],
     endpoints: {},
     metadata: () => ({ commands: [], events: [], stores: [], endpoints: [], assets: [] }),
-    init: args => void inits.push(args),
+    init: (args) => void inits.push(args),
   };
 }
 
@@ -84,7 +91,11 @@ function hostWith(published: [string, unknown][], state = new MemoryState()): Pl
   };
 }
 
-async function call(dispatcher: RpcDispatcher, method: string, params?: unknown): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
+async function call(
+  dispatcher: RpcDispatcher,
+  method: string,
+  params?: unknown,
+): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
   const answer = await dispatcher.handle(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
   return JSON.parse(answer as string) as { result?: unknown; error?: { code: number; message: string } };
 }
@@ -95,7 +106,7 @@ describe('LoadedPlugins.createModules', () => {
     const setups: unknown[] = [];
     const plugins = pluginsOf({
       first: {
-        modules: setup => {
+        modules: (setup) => {
           setups.push(setup.options, setup.genesisConfig, setup.mainchain.list.length);
           return [bareModule('alpha', inits), bareModule('beta', inits)];
         },
@@ -103,8 +114,12 @@ describe('LoadedPlugins.createModules', () => {
       none: {},
       second: { modules: () => [bareModule('gamma', inits)] },
     });
-    const modules = plugins.createModules({ mainchain: mainchain(), genesisConfig: testGenesisConfig, moduleConfigs: { beta: { depth: 3 } } });
-    expect(modules.map(module => module.name)).toEqual(['alpha', 'beta', 'gamma']);
+    const modules = plugins.createModules({
+      mainchain: mainchain(),
+      genesisConfig: testGenesisConfig,
+      moduleConfigs: { beta: { depth: 3 } },
+    });
+    expect(modules.map((module) => module.name)).toEqual(['alpha', 'beta', 'gamma']);
     expect(setups).toEqual([{ size: 2 }, testGenesisConfig, 8]);
     expect(inits).toEqual([
       { genesisConfig: testGenesisConfig, moduleConfig: {} },
@@ -118,11 +133,16 @@ describe('LoadedPlugins.createModules', () => {
     [[bareModule('chain')], '.plugins.p: module name "chain" is already taken by the node'],
     [[bareModule('dup'), bareModule('dup')], '.plugins.p: module name "dup" is already taken by the node'],
     [[bareModule('bad-name')], '.plugins.p: a module\'s name must be letters and digits, starting with a letter (got "bad-name")'],
-    [[{ name: 'noMetadata', commands: [], endpoints: {} }], '.plugins.p: module "noMetadata" lacks commands, endpoints or metadata() (see src/modules/base/module.ts)'],
+    [
+      [{ name: 'noMetadata', commands: [], endpoints: {} }],
+      '.plugins.p: module "noMetadata" lacks commands, endpoints or metadata() (see src/modules/base/module.ts)',
+    ],
     ['not an array', '.plugins.p: "modules" must return an array of modules'],
   ])('refuses %#', (returned, message) => {
     const plugins = pluginsOf({ p: { modules: () => returned as never } });
-    expect(() => plugins.createModules({ mainchain: mainchain(), genesisConfig: testGenesisConfig, moduleConfigs: {} })).toThrow(new ConfigError(message));
+    expect(() => plugins.createModules({ mainchain: mainchain(), genesisConfig: testGenesisConfig, moduleConfigs: {} })).toThrow(
+      new ConfigError(message),
+    );
   });
 });
 
@@ -135,7 +155,7 @@ describe('LoadedPlugins.attach and the RPC registry', () => {
         request: { type: 'object', properties: { limit: { type: 'integer', minimum: 1 } } },
         handle: (params, context) => ({ limit: params.limit ?? null, plugin: context.name, options: context.options }),
       },
-      secret: { sensitive: true, handle: params => void secretCalls.push(params) },
+      secret: { sensitive: true, handle: (params) => void secretCalls.push(params) },
       missing: {
         handle: () => {
           throw new NotFoundError('No such hello.');
@@ -166,7 +186,14 @@ describe('LoadedPlugins.attach and the RPC registry', () => {
 
   it('registers `<plugin>_<method>` methods and `<plugin>_<event>` events', () => {
     const registry = registryWith(pluginsOf({ feed }));
-    expect(registry.methodNames()).toEqual(['feed_broken', 'feed_foreignMissing', 'feed_latest', 'feed_missing', 'feed_raw', 'feed_secret']);
+    expect(registry.methodNames()).toEqual([
+      'feed_broken',
+      'feed_foreignMissing',
+      'feed_latest',
+      'feed_missing',
+      'feed_raw',
+      'feed_secret',
+    ]);
     expect(registry.eventNames()).toEqual(['feed_tick']);
     expect(registry.get('feed_secret')?.sensitive).toBe(true);
     expect(registry.get('feed_latest')?.sensitive).toBe(false);
@@ -191,20 +218,29 @@ describe('LoadedPlugins.attach and the RPC registry', () => {
 
   it('checks params against the request schema and maps what handlers throw to JSON-RPC codes', async () => {
     const lines: LogLine[] = [];
-    const dispatcher = new RpcDispatcher(registryWith(pluginsOf({ feed })), { allowedMethods: [], maxBatchSize: 10, logger: recordingLogger(lines) });
-    expect((await call(dispatcher, 'feed_latest', { limit: 0 })).error).toEqual({ code: -32602, message: 'Invalid params: params.limit: must be >= 1' });
+    const dispatcher = new RpcDispatcher(registryWith(pluginsOf({ feed })), {
+      allowedMethods: [],
+      maxBatchSize: 10,
+      logger: recordingLogger(lines),
+    });
+    expect((await call(dispatcher, 'feed_latest', { limit: 0 })).error).toEqual({
+      code: -32602,
+      message: 'Invalid params: params.limit: must be >= 1',
+    });
     expect((await call(dispatcher, 'feed_latest', { limit: 4 })).result).toEqual({ limit: 4, plugin: 'feed', options: { size: 2 } });
     expect((await call(dispatcher, 'feed_missing')).error).toEqual({ code: -32001, message: 'No such hello.' });
     expect((await call(dispatcher, 'feed_foreignMissing')).error).toEqual({ code: -32001, message: 'Not here either.' });
     expect((await call(dispatcher, 'feed_broken')).error).toEqual({ code: -32603, message: 'Internal error.' });
-    expect(lines.filter(line => line.level === 'error').map(line => (line.fields as { err: Error }).err.message)).toEqual(['secret internals']);
+    expect(lines.filter((line) => line.level === 'error').map((line) => (line.fields as { err: Error }).err.message)).toEqual([
+      'secret internals',
+    ]);
     expect((await call(dispatcher, 'feed_raw')).result).toEqual({ cached: true });
   });
 
   it('publishes declared events under the plugin namespace and refuses undeclared ones', async () => {
     const published: [string, unknown][] = [];
     let context: PluginContext | undefined;
-    const plugins = pluginsOf({ feed: { ...feed, load: ctx => void (context = ctx) } });
+    const plugins = pluginsOf({ feed: { ...feed, load: (ctx) => void (context = ctx) } });
     await plugins.start(registryWith(plugins, published));
     context?.publish('tick', { n: 1 });
     expect(published).toEqual([['feed_tick', { n: 1 }]]);
@@ -232,17 +268,17 @@ describe('LoadedPlugins lifecycle', () => {
     const events: string[] = [];
     const plugins = pluginsOf({
       a: {
-        load: context => {
+        load: (context) => {
           order.push('load a');
           context.subscribe('chain_newBlock', (event, data) => void events.push(`a ${event} ${JSON.stringify(data)}`));
         },
         unload: () => void order.push('unload a'),
       },
       b: {
-        load: async context => {
+        load: async (context) => {
           await Promise.resolve();
           order.push('load b');
-          context.subscribe('*', event => void events.push(`b ${event}`));
+          context.subscribe('*', (event) => void events.push(`b ${event}`));
         },
         unload: () => {
           order.push('unload b');
@@ -281,19 +317,23 @@ describe('LoadedPlugins lifecycle', () => {
     expect(order).toEqual(['load a', 'unload a']);
   });
 
-  it('lets a plugin invoke any method in-process, sensitive ones included, with the clients\' checks', async () => {
+  it("lets a plugin invoke any method in-process, sensitive ones included, with the clients' checks", async () => {
     let context: PluginContext | undefined;
     const plugins = pluginsOf({
       p: {
         endpoints: {
-          secret: { sensitive: true, request: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } }, handle: params => ({ twice: (params.n as number) * 2 }) },
+          secret: {
+            sensitive: true,
+            request: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } },
+            handle: (params) => ({ twice: (params.n as number) * 2 }),
+          },
           gone: {
             handle: () => {
               throw new NotFoundError('Gone.');
             },
           },
         },
-        load: ctx => void (context = ctx),
+        load: (ctx) => void (context = ctx),
       },
     });
     const { methods } = plugins.attach(hostWith([]));
@@ -304,7 +344,9 @@ describe('LoadedPlugins lifecycle', () => {
     const ctx = context as PluginContext;
     expect(await ctx.invoke('p_secret', { n: 21 })).toEqual({ twice: 42 });
     expect(await ctx.invoke('system_getMetadata')).toEqual({ modules: [] });
-    await expect(ctx.invoke('p_secret', {})).rejects.toThrow(new InvalidParamsError("Invalid params: params: must have required property 'n'"));
+    await expect(ctx.invoke('p_secret', {})).rejects.toThrow(
+      new InvalidParamsError("Invalid params: params: must have required property 'n'"),
+    );
     await expect(ctx.invoke('p_gone')).rejects.toBeInstanceOf(NotFoundError);
     await expect(ctx.invoke('p_nothing')).rejects.toThrow('p_nothing failed (-32601): Method "p_nothing" not found.');
     await plugins.stop();
@@ -316,7 +358,7 @@ describe('the chain reader plugins get', () => {
   it('reads through the chain store getters and gives a read-only state', async () => {
     const state = new MemoryState([{ key: Buffer.from('0102', 'hex'), value: Buffer.from('ff', 'hex') }]);
     let context: PluginContext | undefined;
-    const plugins = pluginsOf({ p: { load: ctx => void (context = ctx) } });
+    const plugins = pluginsOf({ p: { load: (ctx) => void (context = ctx) } });
     plugins.attach(hostWith([], state));
     await plugins.start(new RpcRegistry());
     const { chain } = context as PluginContext;

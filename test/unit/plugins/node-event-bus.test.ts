@@ -21,7 +21,7 @@ describe('NodeEventBus', () => {
   it('delivers an event to its exact listeners, then to `*` listeners', () => {
     const bus = new NodeEventBus(errorLog().logger);
     const seen: string[] = [];
-    bus.subscribe('*', event => void seen.push(`all:${event}`));
+    bus.subscribe('*', (event) => void seen.push(`all:${event}`));
     bus.subscribe('chain_newBlock', (event, data) => void seen.push(`exact:${event}:${JSON.stringify(data)}`));
     bus.notify('chain_newBlock', { blockHeader: { height: 3 } });
     bus.notify('txpool_newTransaction', { transaction: {} });
@@ -49,7 +49,7 @@ describe('NodeEventBus', () => {
     bus.subscribe('x', () => void (called = true));
     bus.notify('x', new RawJson('{'));
     expect(called).toBe(false);
-    expect(errors.map(entry => entry.message)).toEqual(['Node event is not valid JSON; not delivered to plugins']);
+    expect(errors.map((entry) => entry.message)).toEqual(['Node event is not valid JSON; not delivered to plugins']);
   });
 
   it('stops delivering after unsubscribe, even from inside a delivery', () => {
@@ -82,9 +82,9 @@ describe('NodeEventBus', () => {
     });
     bus.subscribe('e', () => void seen.push('ran'));
     expect(() => bus.notify('e', {})).not.toThrow();
-    await new Promise(resolve => setTimeout(resolve, 0));
+    await new Promise((resolve) => setTimeout(resolve, 0));
     expect(seen).toEqual(['ran']);
-    expect(errors.map(entry => [entry.message, ((entry.fields as { err: Error }).err).message])).toEqual([
+    expect(errors.map((entry) => [entry.message, (entry.fields as { err: Error }).err.message])).toEqual([
       ['A plugin event listener failed', 'sync failure'],
       ['A plugin event listener failed', 'async failure'],
     ]);

@@ -25,7 +25,7 @@ describe('readPluginEntries', () => {
   it('keeps absolute paths and the config order', () => {
     const absolute = join(dir, 'sub', 'a.mjs');
     const { entries } = readPluginEntries({ second: { path: absolute }, first: { path: 'sub/a.mjs' } }, dir);
-    expect(entries.map(entry => [entry.name, entry.path])).toEqual([
+    expect(entries.map((entry) => [entry.name, entry.path])).toEqual([
       ['second', absolute],
       ['first', absolute],
     ]);
@@ -57,8 +57,14 @@ describe('readPluginEntries', () => {
     [{ feed: 'x' }, '.plugins.feed: must be an object'],
     [{ feed: [] }, '.plugins.feed: must be an object'],
     [{ feed: null }, '.plugins.feed: must be an object'],
-    [{ 'my-feed': { path: 'sub/a.mjs' } }, ".plugins.my-feed: a plugin name must be letters and digits, starting with a letter (it is the plugin's RPC namespace)"],
-    [{ '1feed': { path: 'sub/a.mjs' } }, ".plugins.1feed: a plugin name must be letters and digits, starting with a letter (it is the plugin's RPC namespace)"],
+    [
+      { 'my-feed': { path: 'sub/a.mjs' } },
+      ".plugins.my-feed: a plugin name must be letters and digits, starting with a letter (it is the plugin's RPC namespace)",
+    ],
+    [
+      { '1feed': { path: 'sub/a.mjs' } },
+      ".plugins.1feed: a plugin name must be letters and digits, starting with a letter (it is the plugin's RPC namespace)",
+    ],
     [{ feed: { path: 3 } }, '.plugins.feed.path: must be a non-empty string'],
     [{ feed: { path: '' } }, '.plugins.feed.path: must be a non-empty string'],
   ])('refuses %j', (section, message) => {
@@ -73,7 +79,9 @@ describe('readPluginEntries', () => {
   });
 
   it('names the missing file and where it looked', () => {
-    expect(() => readPluginEntries({ feed: { path: './nope.js' } }, dir)).toThrow(`.plugins.feed.path: "./nope.js" not found (looked at ${join(dir, 'nope.js')})`);
+    expect(() => readPluginEntries({ feed: { path: './nope.js' } }, dir)).toThrow(
+      `.plugins.feed.path: "./nope.js" not found (looked at ${join(dir, 'nope.js')})`,
+    );
   });
 });
 

@@ -27,7 +27,10 @@ async function check(body: string): Promise<void> {
 
 describe('RpcDispatcher properties', () => {
   it('answers any JSON text with well-formed JSON-RPC (or nothing) and never rejects', async () => {
-    await fc.assert(fc.asyncProperty(fc.jsonValue({ maxDepth: 4 }), async (value) => check(JSON.stringify(value))), { numRuns: 300 });
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue({ maxDepth: 4 }), async (value) => check(JSON.stringify(value))),
+      { numRuns: 300 },
+    );
   });
 
   it('answers near-valid requests and batches of them with well-formed JSON-RPC', async () => {

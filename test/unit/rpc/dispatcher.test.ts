@@ -47,9 +47,7 @@ describe('RpcDispatcher: success answers', () => {
   it('answers a request with the exact bytes of a JSON-RPC 2.0 success', async () => {
     const d = dispatcher();
     expect(await d.handle(call('test_sum', { a: 1, b: 2 }))).toBe('{"jsonrpc":"2.0","id":1,"result":3}');
-    expect(await d.handle(Buffer.from(call('test_echo', { x: [1, 'a'] }, 'k')))).toBe(
-      '{"jsonrpc":"2.0","id":"k","result":{"x":[1,"a"]}}',
-    );
+    expect(await d.handle(Buffer.from(call('test_echo', { x: [1, 'a'] }, 'k')))).toBe('{"jsonrpc":"2.0","id":"k","result":{"x":[1,"a"]}}');
   });
 
   it('passes {} when params are absent and answers {} for an undefined result', async () => {
@@ -145,9 +143,7 @@ describe('RpcDispatcher: method errors', () => {
     const d = dispatcher();
     expect(await answer(d, call('test_sum', { a: 1, b: -1 }))).toEqual(err(1, -32602, 'Invalid params: params.b: must be >= 0'));
     expect(await answer(d, call('test_sum', { a: 1.5, b: 1 }))).toEqual(err(1, -32602, 'Invalid params: params.a: must be integer'));
-    expect(await answer(d, call('test_sum', { a: 1 }))).toEqual(
-      err(1, -32602, "Invalid params: params: must have required property 'b'"),
-    );
+    expect(await answer(d, call('test_sum', { a: 1 }))).toEqual(err(1, -32602, "Invalid params: params: must have required property 'b'"));
     expect(await answer(d, call('test_sum'))).toEqual(
       err(1, -32602, "Invalid params: params: must have required property 'a'; params: must have required property 'b'"),
     );
@@ -294,7 +290,9 @@ describe('RpcDispatcher.dispatch: synchronous when it can be', () => {
   it('returns the answer itself (no promise) when every method involved is synchronous', () => {
     const d = dispatcher();
     expect(d.dispatch(call('test_sum', { a: 1, b: 2 }))).toBe('{"jsonrpc":"2.0","id":1,"result":3}');
-    expect(d.dispatch('{')).toBe('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the request is not valid JSON."}}');
+    expect(d.dispatch('{')).toBe(
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the request is not valid JSON."}}',
+    );
     expect(d.dispatch('{"jsonrpc":"2.0","method":"test_echo"}')).toBeUndefined();
     expect(d.dispatch(`[${call('test_echo')},${call('test_crash')}]`)).toBe(
       '[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error."}}]',

@@ -102,7 +102,9 @@ describe('IpcTransport options', () => {
   });
 
   it('refuses bad options with a message naming them', () => {
-    expect(() => new IpcTransport(dispatcher, { dataPath: '' }, silentLogger)).toThrow('IPC transport: dataPath must be a non-empty string.');
+    expect(() => new IpcTransport(dispatcher, { dataPath: '' }, silentLogger)).toThrow(
+      'IPC transport: dataPath must be a non-empty string.',
+    );
     expect(() => new IpcTransport(dispatcher, { dataPath: '/x', maxMessageBytes: 0 }, silentLogger)).toThrow(
       'IPC transport: maxMessageBytes must be an integer from 1 to 2147483647, got 0.',
     );

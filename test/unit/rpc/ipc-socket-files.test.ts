@@ -55,7 +55,7 @@ describe('ipcSocketDir', () => {
     expect(ipcSocketDir('data/node')).toBe(resolve('data/node', 'tmp', 'sockets'));
   });
 
-  it('expands a leading ~ to the home directory, like Lisk\'s default ~/.lisk/lisk-core', () => {
+  it("expands a leading ~ to the home directory, like Lisk's default ~/.lisk/lisk-core", () => {
     expect(ipcSocketDir('~/.lisk/lisk-core', '/home/alice')).toBe('/home/alice/.lisk/lisk-core/tmp/sockets');
     expect(ipcSocketDir('~', '/home/alice')).toBe('/home/alice/tmp/sockets');
     expect(ipcSocketDir('~/.lisk/lisk-core')).toBe(join(homedir(), '.lisk/lisk-core/tmp/sockets'));

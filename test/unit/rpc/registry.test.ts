@@ -23,7 +23,12 @@ describe('RpcRegistry', () => {
 
   it('lists method names sorted, as a fresh array each time, and sees later registrations', () => {
     const registry = new RpcRegistry();
-    for (const [ns, name] of [['token', 'getBalance'], ['app', 'getRegisteredEndpoints'], ['chain', 'getBlockByID'], ['auth', 'getAuthAccount']] as const) {
+    for (const [ns, name] of [
+      ['token', 'getBalance'],
+      ['app', 'getRegisteredEndpoints'],
+      ['chain', 'getBlockByID'],
+      ['auth', 'getAuthAccount'],
+    ] as const) {
       registry.register(m(ns, name));
     }
     const names = registry.methodNames();
@@ -43,7 +48,9 @@ describe('RpcRegistry', () => {
   it('refuses a duplicate name', () => {
     const registry = new RpcRegistry();
     registry.register(m('chain', 'getLastBlock'));
-    expect(() => registry.register(m('chain', 'getLastBlock'))).toThrow(new InvalidParamsError('RPC method chain_getLastBlock is already registered.'));
+    expect(() => registry.register(m('chain', 'getLastBlock'))).toThrow(
+      new InvalidParamsError('RPC method chain_getLastBlock is already registered.'),
+    );
   });
 
   it.each([

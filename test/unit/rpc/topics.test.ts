@@ -34,8 +34,16 @@ describe('parseTopics', () => {
     ['a string', { topics: 'chain' }, 'params.topics: must be a non-empty array of event names or prefixes.'],
     ['empty', { topics: [] }, 'params.topics: must be a non-empty array of event names or prefixes.'],
     ['a number member', { topics: ['a', 1] }, 'params.topics[1]: must be string.'],
-    ['too long a topic', { topics: ['x'.repeat(MAX_TOPIC_LENGTH + 1)] }, `params.topics[0]: must NOT have more than ${MAX_TOPIC_LENGTH} characters.`],
-    ['too many topics', { topics: Array.from({ length: MAX_TOPICS_PER_SOCKET + 1 }, (_, i) => `t${i}`) }, `params.topics: must not hold more than ${MAX_TOPICS_PER_SOCKET} topics.`],
+    [
+      'too long a topic',
+      { topics: ['x'.repeat(MAX_TOPIC_LENGTH + 1)] },
+      `params.topics[0]: must NOT have more than ${MAX_TOPIC_LENGTH} characters.`,
+    ],
+    [
+      'too many topics',
+      { topics: Array.from({ length: MAX_TOPICS_PER_SOCKET + 1 }, (_, i) => `t${i}`) },
+      `params.topics: must not hold more than ${MAX_TOPICS_PER_SOCKET} topics.`,
+    ],
   ])('refuses %s with InvalidParamsError', (_name, params, message) => {
     expect(() => parseTopics(params)).toThrow(new InvalidParamsError(message));
   });

@@ -33,8 +33,8 @@ const stateKey = (): Buffer => Buffer.concat([Buffer.from('0000000a8000', 'hex')
 /** The root of `entries` computed from scratch by the TypeScript tree (an independent witness). */
 function rootOf(entries: Map<string, Buffer>): Buffer {
   if (entries.size === 0) return EMPTY_HASH;
-  const keys = [...entries.keys()].map(key => smtKeyFromStateKey(Buffer.from(key, 'hex')));
-  const values = [...entries.values()].map(value => smtValueFromStateValue(value));
+  const keys = [...entries.keys()].map((key) => smtKeyFromStateKey(Buffer.from(key, 'hex')));
+  const values = [...entries.values()].map((value) => smtValueFromStateValue(value));
   return new SparseMerkleTree(new InMemorySmtNodeStore(), STATE_KEY_LENGTH).update(EMPTY_HASH, keys, values).root;
 }
 
@@ -79,7 +79,7 @@ describe('StateDb', () => {
 
   it('rebuilds the same tree from the stored values when the store is reopened', async () => {
     const keys = Array.from({ length: 300 }, stateKey);
-    block(keys.map(key => [key, randomBytes(40)]));
+    block(keys.map((key) => [key, randomBytes(40)]));
     block([...keys.slice(0, 50).map((key): [Buffer, undefined] => [key, undefined]), [stateKey(), randomBytes(8)]]);
     const root = stateDb.root();
     expect(root.equals(rootOf(expected))).toBe(true);
@@ -156,16 +156,16 @@ describe('StateDb', () => {
   describe.skipIf(!nativeAvailable)('proofs in another thread (state-read-prove)', () => {
     it('reads the shared tree at the root it is given, and says stale once that root is gone', () => {
       const keys = Array.from({ length: 40 }, stateKey);
-      block(keys.map(key => [key, randomBytes(10)]));
+      block(keys.map((key) => [key, randomBytes(10)]));
       const treeId = stateDb.treeShareId() as number;
       expect(treeId).toBeGreaterThan(0);
       const root = stateDb.root();
-      const queryKeys = keys.slice(0, 5).map(key => smtKeyFromStateKey(key).toString('hex'));
+      const queryKeys = keys.slice(0, 5).map((key) => smtKeyFromStateKey(key).toString('hex'));
       const answer = stateReadProve.run({ treeId, root: root.toString('hex'), queryKeys });
       expect(answer).toEqual({ stale: false, json: expect.any(String) });
-      const proof = stateDb.prove(queryKeys.map(key => Buffer.from(key, 'hex')));
+      const proof = stateDb.prove(queryKeys.map((key) => Buffer.from(key, 'hex')));
       const json = JSON.parse((answer as { json: string }).json) as { proof: { siblingHashes: string[] } };
-      expect(json.proof.siblingHashes).toEqual(proof.siblingHashes.map(hash => hash.toString('hex')));
+      expect(json.proof.siblingHashes).toEqual(proof.siblingHashes.map((hash) => hash.toString('hex')));
 
       block([[keys[0] as Buffer, randomBytes(10)]]);
       expect(stateReadProve.run({ treeId, root: root.toString('hex'), queryKeys })).toEqual({ stale: true });
@@ -174,19 +174,19 @@ describe('StateDb', () => {
 
     it('computes a block update on the shared tree as StateDb does, and refuses a root that is gone', () => {
       const keys = Array.from({ length: 300 }, stateKey);
-      block(keys.map(key => [key, randomBytes(10)]));
+      block(keys.map((key) => [key, randomBytes(10)]));
       const treeId = stateDb.treeShareId() as number;
       const oldRoot = stateDb.root();
       const changes: StateChange[] = [
-        ...keys.slice(0, 20).map(key => ({ key, value: undefined, previous: expected.get(key.toString('hex')) })),
+        ...keys.slice(0, 20).map((key) => ({ key, value: undefined, previous: expected.get(key.toString('hex')) })),
         ...Array.from({ length: 20 }, () => ({ key: stateKey(), value: randomBytes(5), previous: undefined })),
       ];
       const packed = {
         treeId,
         root: oldRoot,
-        keys: packBytes(changes.map(change => change.key)),
-        values: packBytes(changes.map(change => change.value ?? new Uint8Array(0))),
-        deleted: Uint8Array.from(changes, change => (change.value === undefined ? 1 : 0)),
+        keys: packBytes(changes.map((change) => change.key)),
+        values: packBytes(changes.map((change) => change.value ?? new Uint8Array(0))),
+        deleted: Uint8Array.from(changes, (change) => (change.value === undefined ? 1 : 0)),
       };
       const answer = stateTreeUpdate.run(packed) as StateTreeUpdateOutput;
       const here = stateDb.prepareUpdate(changes);

@@ -21,7 +21,7 @@ describe('AccountTransactions', () => {
   it('keeps entries in nonce order whatever the insertion order', () => {
     const list = new AccountTransactions('aa');
     for (const nonce of [5n, 1n, 3n, 0n, 4n]) list.insert(entry(nonce));
-    expect(list.all().map(e => e.nonce)).toEqual([0n, 1n, 3n, 4n, 5n]);
+    expect(list.all().map((e) => e.nonce)).toEqual([0n, 1n, 3n, 4n, 5n]);
     expect(list.size).toBe(5);
     expect(list.highest()?.nonce).toBe(5n);
     expect(list.get(3n)?.nonce).toBe(3n);

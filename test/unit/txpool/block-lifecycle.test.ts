@@ -55,8 +55,8 @@ describe('TransactionPool after new and deleted blocks', () => {
   beforeAll(async () => {
     replayed = await openReplayedDevChain(45);
     block46 = replayed.fixtureBlock(46);
-    const senders = block46.transactions.map(tx => tx.senderAddress());
-    const signers = accounts.filter(account => senders.some(sender => sender.equals(account.address)));
+    const senders = block46.transactions.map((tx) => tx.senderAddress());
+    const signers = accounts.filter((account) => senders.some((sender) => sender.equals(account.address)));
     expect(signers).toHaveLength(2);
     [conflicting, continuing] = signers as [DevAccount, DevAccount];
     setup = newPool(replayed);
@@ -66,7 +66,7 @@ describe('TransactionPool after new and deleted blocks', () => {
     await replayed?.close();
   });
 
-  it('holds block 46\'s transactions at tip 45, plus transfers that depend on or conflict with them', async () => {
+  it("holds block 46's transactions at tip 45, plus transfers that depend on or conflict with them", async () => {
     const { pool } = setup;
     for (const tx of block46.transactions) {
       if (tx.senderAddress().equals(conflicting.address)) continue;
@@ -83,7 +83,7 @@ describe('TransactionPool after new and deleted blocks', () => {
     expect(pool.size).toBe(block46.transactions.length - 1 + 4);
     expect(pool.stats().unprocessable).toBe(1);
     const continuingRun = pool.getProcessableTransactions().get(continuing.address.toString('hex')) ?? [];
-    expect(continuingRun.map(tx => tx.nonce)).toEqual([0n, 1n]);
+    expect(continuingRun.map((tx) => tx.nonce)).toEqual([0n, 1n]);
   });
 
   it('after block 46, removes its transactions and those whose nonce it used, and re-checks the rest', async () => {
@@ -96,10 +96,10 @@ describe('TransactionPool after new and deleted blocks', () => {
     // The continuing sender's statuses are unknown until the re-check.
     expect(pool.getProcessableTransactions().has(continuing.address.toString('hex'))).toBe(false);
     await recheck;
-    const included = block46.transactions.filter(tx => before.some(pooled => pooled.id.equals(tx.id)));
+    const included = block46.transactions.filter((tx) => before.some((pooled) => pooled.id.equals(tx.id)));
     expect(sortedPairs(removals(setup))).toEqual(
       sortedPairs([
-        ...included.map(tx => [tx.id.toString('hex'), 'included'] as [string, string]),
+        ...included.map((tx) => [tx.id.toString('hex'), 'included'] as [string, string]),
         [conflictingTransfer.id.toString('hex'), 'invalid'],
       ]),
     );
@@ -118,12 +118,12 @@ describe('TransactionPool after new and deleted blocks', () => {
     const deleted = replayed.chain.processor.revertTip();
     expect(deleted.header.id).toEqual(block46.header.id);
     const results = await pool.onDeleteBlock(deleted);
-    expect(results.map(result => result.status)).toEqual(block46.transactions.map(() => 'added'));
+    expect(results.map((result) => result.status)).toEqual(block46.transactions.map(() => 'added'));
     expect(hexIds(setup.events.added.slice(addedBefore)).sort()).toEqual(hexIds(block46.transactions).sort());
     expect(setup.events.removed).toEqual([]);
     expect(pool.size).toBe(block46.transactions.length + 3);
     const continuingRun = pool.getProcessableTransactions().get(continuing.address.toString('hex')) ?? [];
-    expect(continuingRun.map(tx => tx.nonce)).toEqual([0n, 1n]);
+    expect(continuingRun.map((tx) => tx.nonce)).toEqual([0n, 1n]);
     expect(hexIds(continuingRun)[1]).toBe(continuingTransfer.id.toString('hex'));
     // Everything of block 46 is processable again; only the bystander's future nonce is not.
     expect(pool.stats().unprocessable).toBe(1);
@@ -206,10 +206,10 @@ class GatedVerifier implements PoolTransactionVerifier {
   constructor(private readonly inner: PoolTransactionVerifier) {}
 
   close(): void {
-    this.gate = new Promise(resolve => {
+    this.gate = new Promise((resolve) => {
       this.release = resolve;
     });
-    this.entered = new Promise(resolve => {
+    this.entered = new Promise((resolve) => {
       this.signalEntered = resolve;
     });
   }

@@ -5,11 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Transaction } from '../../../src/chain/transaction.js';
 import type { BlockExecution } from '../../../src/engine/state-machine/state-machine.js';
-import {
-  selectTransactionsForBlock,
-  StateMachineInclusion,
-  type TransactionPool,
-} from '../../../src/engine/txpool/index.js';
+import { selectTransactionsForBlock, StateMachineInclusion, type TransactionPool } from '../../../src/engine/txpool/index.js';
 import { EventQueue } from '../../../src/modules/base/index.js';
 import { OverlayState } from '../../../src/state/overlay-state.js';
 import {
@@ -70,7 +66,7 @@ describe('selectTransactionsForBlock', () => {
     return pool;
   }
 
-  it('takes the highest fee priority among each sender\'s lowest nonce, executing each on the block state', async () => {
+  it("takes the highest fee priority among each sender's lowest nonce, executing each on the block state", async () => {
     const a0 = transfer(a, 0n, 2000);
     const a1 = transfer(a, 1n, 2000);
     const a2 = transfer(a, 2n, 4000);
@@ -111,7 +107,7 @@ describe('selectTransactionsForBlock', () => {
     expect(selection.size).toBeLessThanOrEqual(budget);
   });
 
-  it('skips a transaction invalidated by an earlier one of the block, with its sender\'s later nonces', async () => {
+  it("skips a transaction invalidated by an earlier one of the block, with its sender's later nonces", async () => {
     const balance = availableBalance(replayed.chain, d.address);
     const d0 = transfer(d, 0n, 5000, balance - 10_0000_0000n);
     // Fine against the tip (PENDING: a future nonce), but after d0 the sender cannot pay 20 LSK.

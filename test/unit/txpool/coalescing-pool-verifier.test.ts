@@ -5,12 +5,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Transaction } from '../../../src/chain/transaction.js';
-import { CoalescingPoolVerifier, StateMachinePoolVerifier, tipOf, TransactionPool, type PoolTip, type PoolTransactionVerifier } from '../../../src/engine/txpool/index.js';
+import {
+  CoalescingPoolVerifier,
+  StateMachinePoolVerifier,
+  tipOf,
+  TransactionPool,
+  type PoolTip,
+  type PoolTransactionVerifier,
+} from '../../../src/engine/txpool/index.js';
 import type { VerificationResult } from '../../../src/modules/base/index.js';
 import { PoolSignatureVerifier, WorkerPool } from '../../../src/workers/index.js';
 import { accountNonce, devAccounts, openReplayedDevChain, signedTransfer, type DevAccount, type ReplayedChain } from './support.js';
 
-const simplify = (results: VerificationResult[]) => results.map(result => ({ status: result.status, error: result.error?.message }));
+const simplify = (results: VerificationResult[]) => results.map((result) => ({ status: result.status, error: result.error?.message }));
 
 describe('CoalescingPoolVerifier (dev chain at height 46, 2 real worker threads)', () => {
   let replayed: ReplayedChain;
@@ -21,8 +28,8 @@ describe('CoalescingPoolVerifier (dev chain at height 46, 2 real worker threads)
   beforeAll(async () => {
     replayed = await openReplayedDevChain(46);
     workers = new WorkerPool({ threads: 2 });
-    const fresh = accounts.filter(account => accountNonce(replayed.chain, account.address) === 0n);
-    const used = accounts.find(account => accountNonce(replayed.chain, account.address) === 1n) as DevAccount;
+    const fresh = accounts.filter((account) => accountNonce(replayed.chain, account.address) === 0n);
+    const used = accounts.find((account) => accountNonce(replayed.chain, account.address) === 1n) as DevAccount;
     transactions = fresh.slice(0, 40).map((account, i) => {
       const tx = signedTransfer(account, { nonce: i % 5 === 4 ? 3n : 0n, recipient: accounts[102]!.address }, replayed.chainID);
       if (i % 3 !== 1) return tx;
@@ -52,13 +59,13 @@ describe('CoalescingPoolVerifier (dev chain at height 46, 2 real worker threads)
     const tip = tipOf(replayed.chain);
     const expected: VerificationResult[] = [];
     for (const tx of transactions) expected.push(...(await plain.verify([tx], tip())));
-    const answers = await Promise.all(transactions.map(tx => coalescing.verify([tx], tip())));
-    expect(answers.map(results => results.length)).toEqual(transactions.map(() => 1));
+    const answers = await Promise.all(transactions.map((tx) => coalescing.verify([tx], tip())));
+    expect(answers.map((results) => results.length)).toEqual(transactions.map(() => 1));
     expect(simplify(answers.flat())).toEqual(simplify(expected));
     expect(calls).toEqual([transactions.length]);
     // The set covers valid, pending, bad-signature and spent-nonce verdicts.
-    expect(new Set(expected.map(result => result.status)).size).toBe(3);
-    expect(expected.filter(result => result.error?.message.startsWith('Failed to validate signature')).length).toBeGreaterThan(10);
+    expect(new Set(expected.map((result) => result.status)).size).toBe(3);
+    expect(expected.filter((result) => result.error?.message.startsWith('Failed to validate signature')).length).toBeGreaterThan(10);
     // A batch (a re-check) passes straight through.
     calls.length = 0;
     expect(simplify(await coalescing.verify(transactions, tip()))).toEqual(simplify(expected));
@@ -68,21 +75,23 @@ describe('CoalescingPoolVerifier (dev chain at height 46, 2 real worker threads)
   it('gives every waiting caller the error of a verifier that cannot work', async () => {
     const coalescing = new CoalescingPoolVerifier({ verify: () => Promise.reject(new Error('worker exited')) });
     const tip = tipOf(replayed.chain)();
-    const outcomes = await Promise.allSettled(transactions.slice(0, 3).map(tx => coalescing.verify([tx], tip)));
-    expect(outcomes.map(outcome => outcome.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    const outcomes = await Promise.allSettled(transactions.slice(0, 3).map((tx) => coalescing.verify([tx], tip)));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected']);
   });
 
   it('lets a pool admit concurrently posted transactions exactly as one verifying them one by one', async () => {
     const outcomesOf = async (verifier: PoolTransactionVerifier) => {
       const pool = new TransactionPool({ verifier, tip: tipOf(replayed.chain) });
-      const results = await Promise.all(transactions.map(tx => pool.add(tx)));
-      return results.map(result => (result.status === 'rejected' ? `${result.status}: ${result.error.message}` : result.status));
+      const results = await Promise.all(transactions.map((tx) => pool.add(tx)));
+      return results.map((result) => (result.status === 'rejected' ? `${result.status}: ${result.error.message}` : result.status));
     };
     const plain = await outcomesOf(new StateMachinePoolVerifier(replayed.chain.stateMachine));
     const coalesced = await outcomesOf(
-      new CoalescingPoolVerifier(new StateMachinePoolVerifier(replayed.chain.stateMachine, new PoolSignatureVerifier(workers, { minPoolSet: 1 }))),
+      new CoalescingPoolVerifier(
+        new StateMachinePoolVerifier(replayed.chain.stateMachine, new PoolSignatureVerifier(workers, { minPoolSet: 1 })),
+      ),
     );
     expect(coalesced).toEqual(plain);
-    expect(new Set(plain.map(outcome => outcome.split(':')[0]))).toEqual(new Set(['added', 'rejected']));
+    expect(new Set(plain.map((outcome) => outcome.split(':')[0]))).toEqual(new Set(['added', 'rejected']));
   });
 });

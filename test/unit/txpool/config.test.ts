@@ -40,7 +40,9 @@ describe('transaction pool config', () => {
     );
     expect(parse({ minEntranceFeePriority: '18446744073709551616' })).toThrow('.transactionPool.minEntranceFeePriority: must be a uint64');
     expect(parse({ minEntranceFeePriority: '-1' })).toThrow(ValidationError);
-    expect(parseTransactionPoolConfig({ minEntranceFeePriority: '18446744073709551615' }, 15_360).minEntranceFeePriority).toBe(2n ** 64n - 1n);
+    expect(parseTransactionPoolConfig({ minEntranceFeePriority: '18446744073709551615' }, 15_360).minEntranceFeePriority).toBe(
+      2n ** 64n - 1n,
+    );
   });
 
   it('validates programmatic overrides and freezes the result', () => {

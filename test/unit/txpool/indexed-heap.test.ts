@@ -18,7 +18,7 @@ describe('IndexedHeap', () => {
       fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }),
     );
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 120 }), ops => {
+      fc.property(fc.array(op, { maxLength: 120 }), (ops) => {
         const heap = new IndexedHeap<Item>(before);
         let model: Item[] = [];
         let tag = 0;
@@ -30,12 +30,12 @@ describe('IndexedHeap', () => {
           } else if (step.kind === 'pop') {
             const expected = sorted(model)[0];
             expect(heap.pop()).toBe(expected);
-            model = model.filter(item => item !== expected);
+            model = model.filter((item) => item !== expected);
           } else if (model.length > 0) {
             const victim = model[step.pick % model.length] as Item;
             expect(heap.remove(victim)).toBe(true);
             expect(heap.remove(victim)).toBe(false);
-            model = model.filter(item => item !== victim);
+            model = model.filter((item) => item !== victim);
           }
           expect(heap.size).toBe(model.length);
           expect(heap.peek()).toBe(sorted(model)[0]);

@@ -36,7 +36,7 @@ function shuffled<T>(items: T[], seed: number): T[] {
 /** Every structural promise of the pool, checked from its public surface. */
 function expectConsistent(pool: TransactionPool, nonceOf: (address: Buffer) => bigint): void {
   const all = pool.getAll();
-  expect(new Set(all.map(tx => tx.id.toString('hex'))).size).toBe(all.length);
+  expect(new Set(all.map((tx) => tx.id.toString('hex'))).size).toBe(all.length);
   expect(all.length).toBe(pool.size);
   const processable = pool.getProcessableTransactions();
   const senders = new Map<string, Transaction[]>();
@@ -56,10 +56,10 @@ function expectConsistent(pool: TransactionPool, nonceOf: (address: Buffer) => b
     while (expected < own.length && own[expected]!.nonce === accountNonceNow + BigInt(expected)) expected += 1;
     const run = processable.get(sender) ?? [];
     expect(run.length).toBe(expected);
-    expect(run.map(tx => tx.id)).toEqual(own.slice(0, expected).map(tx => tx.id));
+    expect(run.map((tx) => tx.id)).toEqual(own.slice(0, expected).map((tx) => tx.id));
     processableCount += expected;
   }
-  expect(processable.size).toBe([...processable.keys()].filter(sender => senders.has(sender)).length);
+  expect(processable.size).toBe([...processable.keys()].filter((sender) => senders.has(sender)).length);
   expect(pool.stats()).toEqual({
     size: all.length,
     processable: processableCount,
@@ -144,6 +144,6 @@ describe('TransactionPool under load', () => {
     await pool.onNewBlock(block);
     for (const tx of block.transactions) expect(pool.contains(tx.id)).toBe(false);
     expect(pool.size).toBe(before - block.transactions.length);
-    expectConsistent(pool, address => accountNonce(replayed.chain, address));
+    expectConsistent(pool, (address) => accountNonce(replayed.chain, address));
   });
 });

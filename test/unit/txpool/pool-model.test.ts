@@ -53,7 +53,7 @@ describe('TransactionPool against a reference model', () => {
           nonce: fc.bigInt({ min: 0n, max: 3n }),
           priority: fc.integer({ min: 1000, max: 1006 }),
           bump: fc.constantFrom(0n, 5n, 12n, 40n),
-          overspend: fc.integer({ min: 0, max: 9 }).map(value => value < 2),
+          overspend: fc.integer({ min: 0, max: 9 }).map((value) => value < 2),
         }),
       },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }) },
@@ -61,7 +61,7 @@ describe('TransactionPool against a reference model', () => {
     const seen = new Map<string, number>();
     const count = (key: string) => seen.set(key, (seen.get(key) ?? 0) + 1);
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 10, maxLength: 40 }), async steps => {
+      fc.asyncProperty(fc.array(step, { minLength: 10, maxLength: 40 }), async (steps) => {
         const { pool, events } = newPool(replayed, LIMITS);
         const model = new ReferencePool(LIMITS, () => 0n);
         for (const op of steps) {
@@ -84,8 +84,15 @@ describe('TransactionPool against a reference model', () => {
             const victim = all[op.pick % all.length] as Transaction;
             expect(pool.remove(victim)).toBe(model.drop(victim.id.toString('hex')));
           }
-          expect(pool.getAll().map(tx => tx.id.toString('hex')).sort()).toEqual(model.ids());
-          const runs = new Map([...pool.getProcessableTransactions()].map(([sender, txs]) => [sender, txs.map(tx => tx.id.toString('hex'))]));
+          expect(
+            pool
+              .getAll()
+              .map((tx) => tx.id.toString('hex'))
+              .sort(),
+          ).toEqual(model.ids());
+          const runs = new Map(
+            [...pool.getProcessableTransactions()].map(([sender, txs]) => [sender, txs.map((tx) => tx.id.toString('hex'))]),
+          );
           expect(runs).toEqual(model.processable());
           expect(pool.stats().unprocessable).toBe(model.unprocessableCount());
         }

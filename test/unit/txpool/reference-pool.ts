@@ -40,29 +40,33 @@ export class ReferencePool {
   ) {}
 
   ids(): string[] {
-    return this.held.map(tx => tx.id).sort();
+    return this.held.map((tx) => tx.id).sort();
   }
 
   /** Per sender, the ids of the processable run in nonce order. */
   processable(): Map<string, string[]> {
     const result = new Map<string, string[]>();
-    for (const sender of new Set(this.held.map(tx => tx.sender))) {
+    for (const sender of new Set(this.held.map((tx) => tx.sender))) {
       const run = this.run(sender);
-      if (run.length > 0) result.set(sender, run.map(tx => tx.id));
+      if (run.length > 0)
+        result.set(
+          sender,
+          run.map((tx) => tx.id),
+        );
     }
     return result;
   }
 
   unprocessableCount(): number {
     const processable = new Set([...this.processable().values()].flat());
-    return this.held.filter(tx => !processable.has(tx.id)).length;
+    return this.held.filter((tx) => !processable.has(tx.id)).length;
   }
 
   add(tx: ModelTransaction): ModelOutcome {
-    if (this.held.some(held => held.id === tx.id)) return 'duplicate';
+    if (this.held.some((held) => held.id === tx.id)) return 'duplicate';
     if (tx.priority < this.limits.minEntranceFeePriority) return 'rejected:fee-priority-too-low';
-    const own = this.held.filter(held => held.sender === tx.sender);
-    const existing = own.find(held => held.nonce === tx.nonce);
+    const own = this.held.filter((held) => held.sender === tx.sender);
+    const existing = own.find((held) => held.nonce === tx.nonce);
     let displaced: Held | undefined;
     let evict = false;
     if (existing) {
@@ -83,8 +87,8 @@ export class ReferencePool {
     if (displaced) this.drop(displaced.id);
     if (evict) {
       const processable = new Set([...this.processable().values()].flat());
-      const unprocessable = this.held.filter(held => !processable.has(held.id));
-      const tails = [...this.processable().values()].map(run => this.byId(run[run.length - 1] as string));
+      const unprocessable = this.held.filter((held) => !processable.has(held.id));
+      const tails = [...this.processable().values()].map((run) => this.byId(run[run.length - 1] as string));
       const victim = this.lowest(unprocessable) ?? this.lowest(tails);
       if (victim) this.drop(victim.id);
     }
@@ -94,17 +98,17 @@ export class ReferencePool {
 
   drop(id: string): boolean {
     const before = this.held.length;
-    this.held = this.held.filter(tx => tx.id !== id);
+    this.held = this.held.filter((tx) => tx.id !== id);
     return this.held.length < before;
   }
 
   private byId(id: string): Held {
-    return this.held.find(tx => tx.id === id) as Held;
+    return this.held.find((tx) => tx.id === id) as Held;
   }
 
   /** The run a block could take: from the account nonce, consecutive nonces. */
   private run(sender: string): Held[] {
-    const own = this.held.filter(tx => tx.sender === sender).sort((a, b) => (a.nonce < b.nonce ? -1 : 1));
+    const own = this.held.filter((tx) => tx.sender === sender).sort((a, b) => (a.nonce < b.nonce ? -1 : 1));
     const first = own[0];
     if (!first || first.status !== 'ok' || first.nonce !== this.accountNonce(sender)) return [];
     const run = [first];

@@ -48,7 +48,7 @@ export function devAccounts(): DevAccount[] {
   const { keys } = loadJsonFixture<{ keys: { address: string; keyPath: string; publicKey: string; privateKey: string }[] }>(
     'genesis/pos-mainchain-default/dev-validators.json',
   );
-  return keys.map(key => ({
+  return keys.map((key) => ({
     lisk32: key.address,
     address: decodeLisk32(key.address),
     keyPath: key.keyPath,
@@ -164,7 +164,7 @@ export function newPool(replayed: ReplayedChain, config: Partial<TransactionPool
     now: () => setup.time,
   });
   const listener: TransactionPoolListener = {
-    transactionAdded: transaction => events.added.push(transaction),
+    transactionAdded: (transaction) => events.added.push(transaction),
     transactionRemoved: (transaction, reason) => events.removed.push({ transaction, reason }),
   };
   pool.addListener(listener);
@@ -173,7 +173,7 @@ export function newPool(replayed: ReplayedChain, config: Partial<TransactionPool
 }
 
 export function hexIds(transactions: readonly Transaction[]): string[] {
-  return transactions.map(transaction => transaction.id.toString('hex'));
+  return transactions.map((transaction) => transaction.id.toString('hex'));
 }
 
 /**
@@ -196,11 +196,11 @@ export function blockProducer(replayed: ReplayedChain): (candidates: Processable
     genesisConfig: config.genesis,
   });
   const keypairs = devValidatorKeypairs();
-  return async candidates => {
+  return async (candidates) => {
     const tip = chain.processor.tipHeader();
     const timestamp = tip.timestamp + config.genesis.blockTime;
     const expected = chain.bft.generatorAtTimestamp(chain.stateDb.engineReader, tip.height + 1, timestamp);
-    const keypair = keypairs.find(candidate => candidate.address.equals(expected.address));
+    const keypair = keypairs.find((candidate) => candidate.address.equals(expected.address));
     if (!keypair) throw new Error('No dev key for the next slot');
     replayed.clock = timestamp;
     const { block } = await generator.generate(keypair, timestamp, candidates);

@@ -46,8 +46,8 @@ describe('TransactionPool entry rules on the dev chain', () => {
 
   beforeAll(async () => {
     replayed = await openReplayedDevChain(TIP_HEIGHT);
-    fresh = accounts.filter(account => accountNonce(replayed.chain, account.address) === 0n);
-    used = accounts.find(account => accountNonce(replayed.chain, account.address) === 1n) as DevAccount;
+    fresh = accounts.filter((account) => accountNonce(replayed.chain, account.address) === 0n);
+    used = accounts.find((account) => accountNonce(replayed.chain, account.address) === 1n) as DevAccount;
   });
 
   afterAll(async () => {
@@ -164,7 +164,12 @@ describe('TransactionPool entry rules on the dev chain', () => {
   it('keeps future nonces unprocessable and promotes them when the gap fills', async () => {
     const { pool } = newPool(replayed);
     const sender = fresh[1]!;
-    const [tx0, tx1, tx2, tx4] = [0n, 1n, 2n, 4n].map(nonce => transfer(sender, nonce)) as [Transaction, Transaction, Transaction, Transaction];
+    const [tx0, tx1, tx2, tx4] = [0n, 1n, 2n, 4n].map((nonce) => transfer(sender, nonce)) as [
+      Transaction,
+      Transaction,
+      Transaction,
+      Transaction,
+    ];
     expect(await pool.add(tx2)).toEqual({ status: 'added', id: tx2.id, processable: false });
     expect(await pool.add(tx4)).toEqual({ status: 'added', id: tx4.id, processable: false });
     expect(await pool.add(tx1)).toEqual({ status: 'added', id: tx1.id, processable: false });
@@ -216,7 +221,7 @@ describe('TransactionPool entry rules on the dev chain', () => {
   it('limits each sender to maxTransactionsPerAccount, displacing its highest nonce for a lower one', async () => {
     const { pool, events } = newPool(replayed, { maxTransactionsPerAccount: 3 });
     const sender = fresh[4]!;
-    const txs = [0n, 2n, 3n, 4n, 1n].map(nonce => transfer(sender, nonce));
+    const txs = [0n, 2n, 3n, 4n, 1n].map((nonce) => transfer(sender, nonce));
     await pool.add(txs[0]!);
     await pool.add(txs[1]!);
     await pool.add(txs[2]!);
@@ -245,7 +250,7 @@ describe('TransactionPool entry rules on the dev chain', () => {
     ]);
   });
 
-  it('evicts among processable transactions only each sender\'s highest nonce', async () => {
+  it("evicts among processable transactions only each sender's highest nonce", async () => {
     const { pool } = newPool(replayed, { maxTransactions: 3 });
     const x0 = transfer(fresh[10]!, 0n, { priority: 1000 });
     const x1 = transfer(fresh[10]!, 1n, { priority: 5000 });
@@ -387,12 +392,13 @@ describe('TransactionPool entry rules on the dev chain', () => {
       });
       transactions.push(transfer(used, 0n));
       const tip = tipOf(replayed.chain)();
-      const simplify = (results: VerificationResult[]) => results.map(result => ({ status: result.status, error: result.error?.message }));
+      const simplify = (results: VerificationResult[]) =>
+        results.map((result) => ({ status: result.status, error: result.error?.message }));
       const expected = simplify(await plain.verify(transactions, tip));
       expect(simplify(await batched.verify(transactions, tip))).toEqual(expected);
       // The set covers every verdict: valid, pending (future nonce), bad signature, spent nonce.
-      expect(new Set(expected.map(result => result.status)).size).toBe(3);
-      expect(expected.filter(result => result.error?.startsWith('Failed to validate signature'))).toHaveLength(13);
+      expect(new Set(expected.map((result) => result.status)).size).toBe(3);
+      expect(expected.filter((result) => result.error?.startsWith('Failed to validate signature'))).toHaveLength(13);
     } finally {
       await workers.close();
     }

@@ -31,7 +31,10 @@ describe('PoolSignatureVerifier BLS (2 real worker threads)', () => {
       const answers = await verifier.verifyBls(checks);
       expect(answers, `set of ${size}`).toEqual(checks.map(verifyBlsCheck));
       expect(answers, `set of ${size}`).toEqual(await mainThread.verifyBls(checks));
-      expect(answers.flatMap((ok, i) => (ok ? [] : [i])), `set of ${size}`).toEqual([...bad].sort((a, b) => a - b));
+      expect(
+        answers.flatMap((ok, i) => (ok ? [] : [i])),
+        `set of ${size}`,
+      ).toEqual([...bad].sort((a, b) => a - b));
     }
   });
 
@@ -39,7 +42,12 @@ describe('PoolSignatureVerifier BLS (2 real worker threads)', () => {
     const [check] = blsTestChecks(2).slice(1);
     const block = Buffer.concat([randomBytes(1000), ...check!.publicKeys, randomBytes(1000)]);
     const publicKeys = check!.publicKeys.map((_, i) => block.subarray(1000 + 48 * i, 1048 + 48 * i));
-    expect(await verifier.verifyBls([{ ...check!, publicKeys }, { ...check!, publicKeys: publicKeys.slice(1) }])).toEqual([true, false]);
+    expect(
+      await verifier.verifyBls([
+        { ...check!, publicKeys },
+        { ...check!, publicKeys: publicKeys.slice(1) },
+      ]),
+    ).toEqual([true, false]);
   });
 
   it('aggregates as the main thread, and refuses as it does', async () => {

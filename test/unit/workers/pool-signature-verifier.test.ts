@@ -4,7 +4,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keyPairFromSeed, MainThreadSignatureVerifier, signDigest, VerifiedSignatureSet, type Ed25519Check } from '../../../src/crypto/index.js';
+import {
+  keyPairFromSeed,
+  MainThreadSignatureVerifier,
+  signDigest,
+  VerifiedSignatureSet,
+  type Ed25519Check,
+} from '../../../src/crypto/index.js';
 import { PoolSignatureVerifier, WorkerPool, WorkerPoolError } from '../../../src/workers/index.js';
 
 function validCheck(): Ed25519Check {
@@ -51,17 +57,22 @@ describe('PoolSignatureVerifier (2 real worker threads)', () => {
       const checks = valid.slice(0, size).map((check, i) => (bad.has(i) ? spoil(check, i) : check));
       const answers = await verifier.verifyEd25519(checks);
       expect(answers, `set of ${size}`).toEqual(await mainThread.verifyEd25519(checks));
-      expect(answers.flatMap((ok, i) => (ok ? [] : [i])), `set of ${size}`).toEqual([...bad].sort((a, b) => a - b));
+      expect(
+        answers.flatMap((ok, i) => (ok ? [] : [i])),
+        `set of ${size}`,
+      ).toEqual([...bad].sort((a, b) => a - b));
     }
   });
 
   it('runs a packed batch in a thread and refuses a malformed one with a clear error', async () => {
     const checks = [validCheck(), validCheck()];
-    const digests = Buffer.concat(checks.map(check => check.digest));
-    const signatures = Buffer.concat(checks.map(check => check.signature));
-    const publicKeys = Buffer.concat(checks.map(check => check.publicKey));
+    const digests = Buffer.concat(checks.map((check) => check.digest));
+    const signatures = Buffer.concat(checks.map((check) => check.signature));
+    const publicKeys = Buffer.concat(checks.map((check) => check.publicKey));
     expect([...(await pool.run<Uint8Array>('ed25519.verifyBatch', { count: 2, digests, signatures, publicKeys }))]).toEqual([1, 1]);
-    await expect(pool.run('ed25519.verifyBatch', { count: 3, digests, signatures, publicKeys })).rejects.toThrow('fields of the wrong length');
+    await expect(pool.run('ed25519.verifyBatch', { count: 3, digests, signatures, publicKeys })).rejects.toThrow(
+      'fields of the wrong length',
+    );
     await expect(pool.run('no.such.task', {})).rejects.toThrow('Unknown worker task "no.such.task"');
   });
 
@@ -72,7 +83,7 @@ describe('PoolSignatureVerifier (2 real worker threads)', () => {
     const checks = Array.from({ length: 40 }, validCheck);
     checks[7] = spoil(checks[7] as Ed25519Check, 0);
     const answers = await new PoolSignatureVerifier(closedPool).verifyEd25519(checks);
-    expect(answers.filter(ok => !ok)).toHaveLength(1);
+    expect(answers.filter((ok) => !ok)).toHaveLength(1);
     expect(answers[7]).toBe(false);
   });
 

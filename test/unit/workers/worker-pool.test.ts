@@ -41,7 +41,7 @@ describe('WorkerPool (real threads)', () => {
     expect(threads).toHaveLength(1);
     // About a second of work: the thread is busy with it when it is terminated.
     const running = pool.run('ed25519.verifyBatch', packedBatch(20_000));
-    await new Promise(resolve => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 100));
     await threads[0]!.terminate();
     const error = await running.then(
       () => undefined,

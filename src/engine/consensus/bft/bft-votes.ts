@@ -30,11 +30,9 @@ export function heightNotPrevoted(votes: BftVotes): number {
 }
 
 function weightOf(parameters: BftParameters, address: Buffer, height: number): bigint {
-  const validator = parameters.validators.find(v => v.address.equals(address));
+  const validator = parameters.validators.find((v) => v.address.equals(address));
   if (!validator) {
-    throw new Error(
-      `Invalid state: validator ${address.toString('hex')} must be in the BFT parameters at height ${height}`,
-    );
+    throw new Error(`Invalid state: validator ${address.toString('hex')} must be in the BFT parameters at height ${height}`);
   }
   return validator.bftWeight;
 }
@@ -43,7 +41,7 @@ function weightOf(parameters: BftParameters, address: Buffer, height: number): b
 export function updatePrevotesPrecommits(votes: BftVotes, parametersAt: ParametersAt): void {
   const newest = votes.blockBFTInfos[0];
   if (!newest || newest.maxHeightGenerated >= newest.height) return;
-  const voter = votes.activeValidatorsVoteInfo.find(v => v.address.equals(newest.generatorAddress));
+  const voter = votes.activeValidatorsVoteInfo.find((v) => v.address.equals(newest.generatorAddress));
   if (!voter) return;
 
   const minPrecommitHeight = Math.max(voter.minActiveHeight, heightNotPrevoted(votes) + 1, voter.largestHeightPrecommit + 1);

@@ -14,12 +14,7 @@ import {
   writeParameters,
   writeVotes,
 } from './bft-store.js';
-import {
-  insertBlockBftInfo,
-  updateMaxHeightPrecommitted,
-  updateMaxHeightPrevoted,
-  updatePrevotesPrecommits,
-} from './bft-votes.js';
+import { insertBlockBftInfo, updateMaxHeightPrecommitted, updateMaxHeightPrevoted, updatePrevotesPrecommits } from './bft-votes.js';
 import type { BftParameters, BftValidator, BftVotes } from './schemas.js';
 
 /** The header fields BFT reads (protocol.md §7.1). */
@@ -40,7 +35,7 @@ export interface BftHeights {
 const EMPTY_BLS_KEY = Buffer.alloc(48);
 
 function uniqueBuffers(values: readonly Buffer[]): boolean {
-  return new Set(values.map(value => value.toString('latin1'))).size === values.length;
+  return new Set(values.map((value) => value.toString('latin1'))).size === values.length;
 }
 
 /**
@@ -107,19 +102,14 @@ export class Bft {
    * the checks on size, uniqueness, weights and thresholds, and the derived prevote threshold
    * and validatorsHash.
    */
-  setParameters(
-    state: StateWriter,
-    precommitThreshold: bigint,
-    certificateThreshold: bigint,
-    validators: readonly NextValidator[],
-  ): void {
+  setParameters(state: StateWriter, precommitThreshold: bigint, certificateThreshold: bigint, validators: readonly NextValidator[]): void {
     if (validators.length > this.batchSize) {
       throw new Error(`Invalid validators size. The number of validators can be at most the batch size ${this.batchSize}.`);
     }
-    if (!uniqueBuffers(validators.map(v => v.address))) {
+    if (!uniqueBuffers(validators.map((v) => v.address))) {
       throw new Error('Provided validator addresses are not unique.');
     }
-    if (!uniqueBuffers(validators.map(v => v.blsKey).filter(key => !key.equals(EMPTY_BLS_KEY)))) {
+    if (!uniqueBuffers(validators.map((v) => v.blsKey).filter((key) => !key.equals(EMPTY_BLS_KEY)))) {
       throw new Error('Provided validator BLS keys are not unique.');
     }
     let totalWeight = 0n;
@@ -155,8 +145,8 @@ export class Bft {
 
     votes.activeValidatorsVoteInfo = validators
       .map(
-        validator =>
-          votes.activeValidatorsVoteInfo.find(v => v.address.equals(validator.address)) ?? {
+        (validator) =>
+          votes.activeValidatorsVoteInfo.find((v) => v.address.equals(validator.address)) ?? {
             address: validator.address,
             minActiveHeight: nextHeight,
             largestHeightPrecommit: nextHeight - 1,
@@ -201,7 +191,7 @@ export class Bft {
 
   /** Whether `header` contradicts the most recent stored block of the same generator (§7.3). */
   isHeaderContradictingChain(state: StateReader, header: BftHeader): boolean {
-    const previous = this.viewVotes(state).blockBFTInfos.find(info => info.generatorAddress.equals(header.generatorAddress));
+    const previous = this.viewVotes(state).blockBFTInfos.find((info) => info.generatorAddress.equals(header.generatorAddress));
     return previous !== undefined && areDistinctHeadersContradicting(previous, header);
   }
 

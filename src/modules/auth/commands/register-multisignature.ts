@@ -49,9 +49,7 @@ export class RegisterMultisignatureCommand implements Command<RegisterMultisigna
       return verifyFail('The numberOfSignatures needs to be equal or bigger than the number of Mandatory keys.');
     }
     if (sharesAnItem(mandatoryKeys, optionalKeys)) {
-      return verifyFail(
-        'Invalid combination of Mandatory and Optional keys. Repeated keys across Mandatory and Optional were found.',
-      );
+      return verifyFail('Invalid combination of Mandatory and Optional keys. Repeated keys across Mandatory and Optional were found.');
     }
     if (keyCount !== signatures.length) {
       return verifyFail('The number of mandatory and optional keys should match the number of signatures');

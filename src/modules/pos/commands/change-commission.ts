@@ -37,8 +37,7 @@ export class ChangeCommissionCommand implements Command<ChangeCommissionParams> 
       return verifyFail('Transaction sender has not registered as a validator.');
     }
     const { newCommission } = context.params;
-    const increasedRecently =
-      context.header.height - validator.lastCommissionIncreaseHeight < this.commissionIncreasePeriod;
+    const increasedRecently = context.header.height - validator.lastCommissionIncreaseHeight < this.commissionIncreasePeriod;
     if (newCommission > validator.commission && increasedRecently) {
       return verifyFail(
         `Can only increase the commission again ${this.commissionIncreasePeriod} blocks after the last commission increase.`,

@@ -68,16 +68,11 @@ export class ReportMisbehaviorCommand implements Command<ReportMisbehaviorParams
       if (!signed) throw new Error('Invalid block signature.');
     }
 
-    const maxPunishableHeight = Math.max(
-      Math.abs(header1.height - currentHeight),
-      Math.abs(header2.height - currentHeight),
-    );
+    const maxPunishableHeight = Math.max(Math.abs(header1.height - currentHeight), Math.abs(header2.height - currentHeight));
     if (maxPunishableHeight >= config.lockingPeriodSelfStaking) {
       throw new Error('Locking period has expired.');
     }
-    if (
-      remainingPunishment(validatorAddress, validatorAddress, validator.reportMisbehaviorHeights, currentHeight, periods) > 0
-    ) {
+    if (remainingPunishment(validatorAddress, validatorAddress, validator.reportMisbehaviorHeights, currentHeight, periods) > 0) {
       throw new Error('Validator is already punished.');
     }
     if (validator.isBanned) throw new Error('Validator is already banned.');
@@ -101,8 +96,7 @@ export class ReportMisbehaviorCommand implements Command<ReportMisbehaviorParams
       logValidatorBanned(context.events, { address: punishedAddress, height: currentHeight });
     }
 
-    const reward =
-      config.reportMisbehaviorReward > validator.selfStake ? validator.selfStake : config.reportMisbehaviorReward;
+    const reward = config.reportMisbehaviorReward > validator.selfStake ? validator.selfStake : config.reportMisbehaviorReward;
     if (reward > 0n) {
       this.token.unlock(context, punishedAddress, POS_MODULE_NAME, config.posTokenID, reward);
       this.token.transfer(context, punishedAddress, context.transaction.senderAddress(), config.posTokenID, reward);
@@ -115,7 +109,7 @@ export class ReportMisbehaviorCommand implements Command<ReportMisbehaviorParams
     updateEligibleValidator(context.state, punishedAddress, oldWeight, validator, config);
 
     const staker = stakerStore.getOrThrow(context.state, punishedAddress);
-    const selfStake = staker.stakes.find(stake => stake.validatorAddress.equals(punishedAddress));
+    const selfStake = staker.stakes.find((stake) => stake.validatorAddress.equals(punishedAddress));
     if (selfStake === undefined) {
       // lisk-sdk dereferences the missing self-stake and fails the command with a TypeError.
       throw new TypeError('The punished validator has no self-stake to reduce.');

@@ -85,12 +85,9 @@ export class StakeCommand implements Command<StakeParams> {
       const staker = getStakerOrDefault(context.state, senderAddress);
       const validator = validatorStore.get(context.state, validatorAddress);
       if (validator === undefined) {
-        return fail(
-          StakeEventResult.FAILED_NON_REGISTERED_VALIDATOR,
-          'Invalid stake: no registered validator with the specified address',
-        );
+        return fail(StakeEventResult.FAILED_NON_REGISTERED_VALIDATOR, 'Invalid stake: no registered validator with the specified address');
       }
-      const existing = staker.stakes.find(stake => stake.validatorAddress.equals(validatorAddress));
+      const existing = staker.stakes.find((stake) => stake.validatorAddress.equals(validatorAddress));
 
       if (amount < 0n) {
         if (existing === undefined) {
@@ -109,15 +106,12 @@ export class StakeCommand implements Command<StakeParams> {
         existing.amount += amount;
         existing.sharingCoefficients = validator.sharingCoefficients;
         if (existing.amount === 0n) {
-          staker.stakes = staker.stakes.filter(stake => !stake.validatorAddress.equals(validatorAddress));
+          staker.stakes = staker.stakes.filter((stake) => !stake.validatorAddress.equals(validatorAddress));
         }
         staker.pendingUnlocks.push({ validatorAddress, amount: -amount, unstakeHeight: height });
         sortUnlocking(staker.pendingUnlocks);
         if (staker.pendingUnlocks.length > config.maxNumberPendingUnlocks) {
-          return fail(
-            StakeEventResult.FAILED_TOO_MANY_PENDING_UNLOCKS,
-            `Pending unlocks cannot exceed ${config.maxNumberPendingUnlocks}.`,
-          );
+          return fail(StakeEventResult.FAILED_TOO_MANY_PENDING_UNLOCKS, `Pending unlocks cannot exceed ${config.maxNumberPendingUnlocks}.`);
         }
       } else {
         this.token.lock(context, senderAddress, POS_MODULE_NAME, config.posTokenID, amount);
@@ -130,10 +124,7 @@ export class StakeCommand implements Command<StakeParams> {
         }
         staker.stakes.sort((a, b) => a.validatorAddress.compare(b.validatorAddress));
         if (staker.stakes.length > config.maxNumberSentStakes) {
-          return fail(
-            StakeEventResult.FAILED_TOO_MANY_SENT_STAKES,
-            `Sender can only stake upto ${config.maxNumberSentStakes}.`,
-          );
+          return fail(StakeEventResult.FAILED_TOO_MANY_SENT_STAKES, `Sender can only stake upto ${config.maxNumberSentStakes}.`);
         }
       }
 

@@ -26,11 +26,7 @@ import { InsufficientBalanceError } from '../errors.js';
 import { transferCrossChainEvent } from '../events.js';
 import type { TokenInternalMethod } from '../internal-method.js';
 import type { TokenMethod } from '../method.js';
-import {
-  crossChainTransferMessageParamsSchema,
-  transferCrossChainParamsSchema,
-  type TransferCrossChainParams,
-} from '../schemas.js';
+import { crossChainTransferMessageParamsSchema, transferCrossChainParamsSchema, type TransferCrossChainParams } from '../schemas.js';
 import { escrowKey, escrowStore, userKey, userStore } from '../stores.js';
 import { tokenChainID } from '../token-id.js';
 import { saveUserAccount } from '../user-account.js';

@@ -50,12 +50,6 @@ export class TransferCommand implements Command<TransferParams> {
     if (!userStore.has(context.state, userKey(params.recipientAddress, params.tokenID))) {
       this.internal.initializeUserAccount(context, params.recipientAddress, params.tokenID);
     }
-    this.internal.transfer(
-      context,
-      context.transaction.senderAddress(),
-      params.recipientAddress,
-      params.tokenID,
-      params.amount,
-    );
+    this.internal.transfer(context, context.transaction.senderAddress(), params.recipientAddress, params.tokenID, params.amount);
   }
 }

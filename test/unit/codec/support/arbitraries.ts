@@ -31,11 +31,13 @@ const fieldNumber = fc.oneof(
 /** Field numbers >= 16 with equal low 4 bits have keys starting with the same byte. */
 const keyClass = (n: number): number => (n < 16 ? n : 16 + (n & 15));
 
-const scalarItem: fc.Arbitrary<Json> = fc.constantFrom(...SCALAR_TYPES).chain((dataType) =>
-  dataType === 'bytes'
-    ? fc.constantFrom<Json>({ dataType }, { dataType, format: 'hex' }, { dataType, format: 'lisk32' }, { dataType, format: 'base64' })
-    : fc.constant<Json>({ dataType }),
-);
+const scalarItem: fc.Arbitrary<Json> = fc
+  .constantFrom(...SCALAR_TYPES)
+  .chain((dataType) =>
+    dataType === 'bytes'
+      ? fc.constantFrom<Json>({ dataType }, { dataType, format: 'hex' }, { dataType, format: 'lisk32' }, { dataType, format: 'base64' })
+      : fc.constant<Json>({ dataType }),
+  );
 
 function objectBody(depth: number, minFields: number, mustHaveNonArray: boolean): fc.Arbitrary<Json> {
   return fc
@@ -97,8 +99,8 @@ function scalarValue(item: Json): fc.Arbitrary<unknown> {
     case 'sint64':
       return fc.bigInt({ min: MIN_SINT64, max: MAX_SINT64 });
     case 'bytes':
-      return (item.format === 'lisk32' ? fc.uint8Array({ minLength: 20, maxLength: 20 }) : fc.uint8Array({ maxLength: 40 })).map(
-        (bytes) => Buffer.from(bytes),
+      return (item.format === 'lisk32' ? fc.uint8Array({ minLength: 20, maxLength: 20 }) : fc.uint8Array({ maxLength: 40 })).map((bytes) =>
+        Buffer.from(bytes),
       );
     case 'string':
       return stringValue;
@@ -120,9 +122,9 @@ function propertyValue(property: Json): fc.Arbitrary<unknown> {
 
 function objectValue(schema: Json): fc.Arbitrary<Json> {
   const entries = Object.entries(schema.properties as Record<string, Json>);
-  return fc.tuple(...entries.map(([, property]) => propertyValue(property))).map((values) =>
-    Object.fromEntries(entries.map(([name], i) => [name, values[i]])),
-  );
+  return fc
+    .tuple(...entries.map(([, property]) => propertyValue(property)))
+    .map((values) => Object.fromEntries(entries.map(([name], i) => [name, values[i]])));
 }
 
 /** A value (decoded form) for a schema. */

@@ -33,8 +33,8 @@ interface FinalStateCall {
 function ndjson<T>(file: string): T[] {
   return readFileSync(fixturePath(file), 'utf8')
     .split('\n')
-    .filter(line => line.length > 0)
-    .map(line => JSON.parse(line) as T);
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line) as T);
 }
 
 const AUTH_PREFIX = '3df49c3c0000';
@@ -75,23 +75,23 @@ describe('auth over chains/dev', () => {
 
   it('verifies every transaction of the chain as OK (exact nonces, valid single and multisignature signatures)', () => {
     expect(transactions).toBe(49);
-    expect(verifyResults.filter(r => r.status !== VerifyStatus.OK)).toEqual([]);
-    expect(verifyResults.filter(r => r.commandStatus !== undefined).map(r => r.commandStatus)).toEqual([VerifyStatus.OK]);
+    expect(verifyResults.filter((r) => r.status !== VerifyStatus.OK)).toEqual([]);
+    expect(verifyResults.filter((r) => r.commandStatus !== undefined).map((r) => r.commandStatus)).toEqual([VerifyStatus.OK]);
     expect(DEV_CHAIN_ID.toString('hex')).toBe('04000000');
   });
 
   it('emits exactly the auth events of events.ndjson (name, data, topics, height)', () => {
     const recorded = ndjson<{ height: number; events: RecordedEvent[] }>('chains/dev/events.ndjson')
-      .flatMap(line => line.events)
+      .flatMap((line) => line.events)
       // commandExecutionResult carries the transaction's module name but is the engine's event.
-      .filter(event => event.module === 'auth' && event.name !== 'commandExecutionResult');
+      .filter((event) => event.module === 'auth' && event.name !== 'commandExecutionResult');
     expect(recorded.length).toBeGreaterThan(0);
     expect(
-      emitted.map(event => ({
+      emitted.map((event) => ({
         module: event.module,
         name: event.name,
         data: event.data.toString('hex'),
-        topics: event.topics.map(topic => topic.toString('hex')),
+        topics: event.topics.map((topic) => topic.toString('hex')),
         height: event.height,
       })),
     ).toEqual(recorded.map(({ module, name, data, topics, height }) => ({ module, name, data, topics, height })));
@@ -112,7 +112,7 @@ describe('auth over chains/dev', () => {
     const finalState = loadJsonFixture<{ perAddress: Record<string, FinalStateCall[]> }>('chains/dev/final_state.json');
     const calls = Object.values(finalState.perAddress)
       .flat()
-      .filter(call => call.method === 'auth_getAuthAccount');
+      .filter((call) => call.method === 'auth_getAuthAccount');
     expect(calls).toHaveLength(135);
     recordCases('chains/dev/final_state.json', calls.length);
     const handler = auth.endpoints.getAuthAccount;

@@ -18,7 +18,7 @@ interface GenesisAssets {
 }
 
 const devAssets = loadJsonFixture<GenesisAssets>('chains/dev/genesis_assets.json');
-const devAuthAsset = devAssets.assets.find(asset => asset.module === 'auth');
+const devAuthAsset = devAssets.assets.find((asset) => asset.module === 'auth');
 
 function setup(moduleConfig: Record<string, unknown> = {}) {
   const auth = new AuthModule();
@@ -71,7 +71,7 @@ function hexAddress(value: string): Buffer {
 }
 
 describe('auth genesis checks', () => {
-  const [k1, k2, k3] = sortedKeyPairs('g1', 'g2', 'g3').map(k => k.publicKey) as [Buffer, Buffer, Buffer];
+  const [k1, k2, k3] = sortedKeyPairs('g1', 'g2', 'g3').map((k) => k.publicKey) as [Buffer, Buffer, Buffer];
   const address = Buffer.alloc(20, 1);
   const account = (overrides: Partial<AuthAccount> = {}): AuthAccount => ({
     nonce: 0n,

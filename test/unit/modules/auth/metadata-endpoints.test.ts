@@ -27,7 +27,7 @@ function call(auth: AuthModule, harness: ModuleHarness, name: string, params: Re
 
 describe('auth metadata', () => {
   it('equals the auth entry of chains/dev/metadata.json, key order included', () => {
-    const { name, ...expected } = devMetadata.modules.find(m => m.name === 'auth') as { name: string };
+    const { name, ...expected } = devMetadata.modules.find((m) => m.name === 'auth') as { name: string };
     const { auth } = setup();
     expect(name).toBe(auth.name);
     expect(auth.metadata()).toEqual(expected);
@@ -42,9 +42,7 @@ describe('auth metadata', () => {
 describe('auth config', () => {
   it('defaults maxNumberOfSignatures to 64 and rejects non-integers', () => {
     const auth = new AuthModule();
-    expect(() => auth.init({ genesisConfig: testGenesisConfig, moduleConfig: { maxNumberOfSignatures: 'many' } })).toThrow(
-      ValidationError,
-    );
+    expect(() => auth.init({ genesisConfig: testGenesisConfig, moduleConfig: { maxNumberOfSignatures: 'many' } })).toThrow(ValidationError);
     expect(() => auth.init({ genesisConfig: testGenesisConfig, moduleConfig: { maxNumberOfSignatures: 1.5 } })).toThrow(
       '.modules.auth.maxNumberOfSignatures',
     );
@@ -65,7 +63,7 @@ describe('auth endpoints', () => {
       mandatoryKeys: [],
       optionalKeys: [],
     });
-    const [k1, k2] = sortedKeyPairs('e1', 'e2').map(k => k.publicKey) as [Buffer, Buffer];
+    const [k1, k2] = sortedKeyPairs('e1', 'e2').map((k) => k.publicKey) as [Buffer, Buffer];
     auth.accounts.set(harness.state, senderAddress, { nonce: 12n, numberOfSignatures: 1, mandatoryKeys: [k1], optionalKeys: [k2] });
     expect(call(auth, harness, 'getAuthAccount', { address: lisk32 })).toEqual({
       nonce: '12',
@@ -152,12 +150,12 @@ describe('auth endpoints', () => {
     const pair = { publicKey: 'a'.repeat(64), signature: 'b'.repeat(128) };
     expect(() => call(auth, harness, 'sortMultisignatureGroup', { mandatory: [], optional: [] })).toThrow(InvalidParamsError);
     expect(() => call(auth, harness, 'sortMultisignatureGroup', { mandatory: [pair] })).toThrow(InvalidParamsError);
-    expect(() =>
-      call(auth, harness, 'sortMultisignatureGroup', { mandatory: [{ ...pair, signature: '' }], optional: [] }),
-    ).toThrow(InvalidParamsError);
-    expect(() =>
-      call(auth, harness, 'sortMultisignatureGroup', { mandatory: [{ ...pair, publicKey: 'a' }], optional: [] }),
-    ).toThrow(InvalidParamsError);
+    expect(() => call(auth, harness, 'sortMultisignatureGroup', { mandatory: [{ ...pair, signature: '' }], optional: [] })).toThrow(
+      InvalidParamsError,
+    );
+    expect(() => call(auth, harness, 'sortMultisignatureGroup', { mandatory: [{ ...pair, publicKey: 'a' }], optional: [] })).toThrow(
+      InvalidParamsError,
+    );
     expect(call(auth, harness, 'sortMultisignatureGroup', { mandatory: [pair], optional: [] })).toEqual({
       mandatoryKeys: [pair.publicKey],
       optionalKeys: [],

@@ -63,7 +63,12 @@ describe('registerMultisignature verify', () => {
     ],
     [
       '65 keys',
-      { numberOfSignatures: 64, mandatoryKeys: keys(65).slice(0, 1), optionalKeys: keys(65).slice(1), signatures: Array(65).fill(dummySignature) },
+      {
+        numberOfSignatures: 64,
+        mandatoryKeys: keys(65).slice(0, 1),
+        optionalKeys: keys(65).slice(1),
+        signatures: Array(65).fill(dummySignature),
+      },
       'The count of Mandatory and Optional keys should be between 1 and 64.',
     ],
     [

@@ -56,7 +56,7 @@ export function signTransaction(
 ): Transaction {
   const bytes = transaction.signingBytes();
   return transaction.withSignatures(
-    signers.map(signer => (signer === null ? Buffer.alloc(0) : signData(MESSAGE_TAG_TRANSACTION, chainID, bytes, signer.privateKey))),
+    signers.map((signer) => (signer === null ? Buffer.alloc(0) : signData(MESSAGE_TAG_TRANSACTION, chainID, bytes, signer.privateKey))),
   );
 }
 
@@ -76,12 +76,10 @@ export function memberSignatures(
     address: senderAddress,
     nonce,
     numberOfSignatures: group.numberOfSignatures,
-    mandatoryKeys: group.mandatory.map(k => k.publicKey),
-    optionalKeys: group.optional.map(k => k.publicKey),
+    mandatoryKeys: group.mandatory.map((k) => k.publicKey),
+    optionalKeys: group.optional.map((k) => k.publicKey),
   });
-  return [...group.mandatory, ...group.optional].map(member =>
-    signData(MESSAGE_TAG_MULTISIG_REG, chainID, message, member.privateKey),
-  );
+  return [...group.mandatory, ...group.optional].map((member) => signData(MESSAGE_TAG_MULTISIG_REG, chainID, message, member.privateKey));
 }
 
 export function encodeRegistrationParams(params: RegisterMultisignatureParams): Buffer {

@@ -80,7 +80,7 @@ describe(`${REGISTRATION_FILE}`, () => {
     recordCases(REGISTRATION_FILE, registrations.length);
   });
 
-  describe.each(registrations.map(c => [c.description, c] as const))('%s', (_, testCase) => {
+  describe.each(registrations.map((c) => [c.description, c] as const))('%s', (_, testCase) => {
     const chainID = hex(testCase.input.chainID);
     const bytes = hex(testCase.output.transaction);
     const transaction = Transaction.fromBytes(bytes);
@@ -100,8 +100,10 @@ describe(`${REGISTRATION_FILE}`, () => {
       expect(commandResult).toEqual({ status: VerifyStatus.OK });
       expect(error).toBeUndefined();
       // Every member of the fixture is in the group.
-      const memberKeys = Object.values(testCase.input.members).map(m => m.publicKey).sort();
-      expect([...params.mandatoryKeys, ...params.optionalKeys].map(k => k.toString('hex')).sort()).toEqual(memberKeys);
+      const memberKeys = Object.values(testCase.input.members)
+        .map((m) => m.publicKey)
+        .sort();
+      expect([...params.mandatoryKeys, ...params.optionalKeys].map((k) => k.toString('hex')).sort()).toEqual(memberKeys);
       expect(auth.accounts.get(harness.state, sender)).toEqual({
         nonce: transaction.nonce + 1n,
         numberOfSignatures: params.numberOfSignatures,
@@ -109,7 +111,7 @@ describe(`${REGISTRATION_FILE}`, () => {
         optionalKeys: params.optionalKeys,
       });
       const events = harness.events.events();
-      expect(events.map(e => e.name)).toEqual(['multisignatureRegistration']);
+      expect(events.map((e) => e.name)).toEqual(['multisignatureRegistration']);
       expect(events[0]?.topics).toEqual([Buffer.concat([Buffer.from([4]), transaction.id]), sender]);
       expect(events[0]?.data).toEqual(
         codec.encode(multisigRegDataSchema, {
@@ -129,7 +131,7 @@ describe(`${REGISTRATION_FILE}`, () => {
         mandatoryKeys: params.mandatoryKeys,
         optionalKeys: params.optionalKeys,
       });
-      const byKey = new Map(Object.values(testCase.input.members).map(m => [m.publicKey, m.privateKey]));
+      const byKey = new Map(Object.values(testCase.input.members).map((m) => [m.publicKey, m.privateKey]));
       const keys = [...params.mandatoryKeys, ...params.optionalKeys];
       keys.forEach((key, i) => {
         const privateKey = byKey.get(key.toString('hex')) as string;
@@ -150,7 +152,7 @@ describe(`${SIGNED_FILE}`, () => {
     recordCases(SIGNED_FILE, signed.length);
   });
 
-  describe.each(signed.map(c => [c.description, c] as const))('%s', (_, testCase) => {
+  describe.each(signed.map((c) => [c.description, c] as const))('%s', (_, testCase) => {
     const chainID = hex(testCase.chainID);
     const transaction = Transaction.fromBytes(hex(testCase.transactionBytes));
     const nonce = BigInt(testCase.nonce);
@@ -196,16 +198,18 @@ describe(`${SIGNED_FILE}`, () => {
         expect(verifyResult.status).toBe(VerifyStatus.OK);
         expect(commandResult?.status).toBe(VerifyStatus.OK);
         expect(error).toBeUndefined();
-        expect(harness.events.events().map(e => e.name)).toEqual(['multisignatureRegistration']);
+        expect(harness.events.events().map((e) => e.name)).toEqual(['multisignatureRegistration']);
         const params = decodeRegistrationParams(transaction.params);
         expect(
-          codec.encode(multisigRegMsgSchema, {
-            address: transaction.senderAddress(),
-            nonce: transaction.nonce,
-            numberOfSignatures: params.numberOfSignatures,
-            mandatoryKeys: params.mandatoryKeys,
-            optionalKeys: params.optionalKeys,
-          }).toString('hex'),
+          codec
+            .encode(multisigRegMsgSchema, {
+              address: transaction.senderAddress(),
+              nonce: transaction.nonce,
+              numberOfSignatures: params.numberOfSignatures,
+              mandatoryKeys: params.mandatoryKeys,
+              optionalKeys: params.optionalKeys,
+            })
+            .toString('hex'),
         ).toBe(memberSigning.message);
         expect(memberSigning.tag).toBe(MESSAGE_TAG_MULTISIG_REG);
       });

@@ -55,9 +55,7 @@ describe('auth verifyTransaction: single-signature accounts', () => {
 
   it('accepts the nonce equal to the stored one', () => {
     setAccount(auth, harness, { nonce: 3n, numberOfSignatures: 0, mandatoryKeys: [], optionalKeys: [] });
-    expect(auth.verifyTransaction(harness.transactionVerifyContext(singleSigned(sender, { nonce: 3n }))).status).toBe(
-      VerifyStatus.OK,
-    );
+    expect(auth.verifyTransaction(harness.transactionVerifyContext(singleSigned(sender, { nonce: 3n }))).status).toBe(VerifyStatus.OK);
   });
 
   it('fails a PENDING-nonce transaction whose signature is invalid', () => {
@@ -91,9 +89,7 @@ describe('auth verifyTransaction: single-signature accounts', () => {
     const empty = signTransaction(unsignedTransaction({ senderPublicKey: sender.publicKey }), [null]);
     const emptyResult = auth.verifyTransaction(harness.transactionVerifyContext(empty));
     expect(emptyResult.status).toBe(VerifyStatus.FAIL);
-    expect(emptyResult.error?.message).toBe(
-      `Failed to validate signature '' for transaction with id '${empty.id.toString('hex')}'`,
-    );
+    expect(emptyResult.error?.message).toBe(`Failed to validate signature '' for transaction with id '${empty.id.toString('hex')}'`);
   });
 
   it('fails a transaction without signatures', () => {
@@ -182,7 +178,12 @@ describe('auth verifyTransaction: multisignature accounts', () => {
   it('reports an invalid signature before a later missing mandatory one (lisk-sdk order)', () => {
     // Three-mandatory account so that position 1 can be empty while the count still matches.
     const [a, b, c] = sortedKeyPairs('a', 'b', 'c') as [typeof sender, typeof sender, typeof sender];
-    setAccount(auth, harness, { nonce: 7n, numberOfSignatures: 2, mandatoryKeys: [a.publicKey, b.publicKey, c.publicKey], optionalKeys: [] });
+    setAccount(auth, harness, {
+      nonce: 7n,
+      numberOfSignatures: 2,
+      mandatoryKeys: [a.publicKey, b.publicKey, c.publicKey],
+      optionalKeys: [],
+    });
     const wrongFirst = signTransaction(tx(), [c, null, c]);
     expect(verify(wrongFirst).error?.message).toBe(
       `Failed to validate signature '${wrongFirst.signatures[0]?.toString('hex')}' for transaction with id '${wrongFirst.id.toString('hex')}'`,
@@ -197,7 +198,9 @@ describe('auth verifyTransaction: multisignature accounts', () => {
       `Failed to validate signature '${swapped.signatures[0]?.toString('hex')}' for transaction with id '${swapped.id.toString('hex')}'`,
     );
     const wrongOptional = signTransaction(tx(), [m1, m2, o2, null]);
-    expect(verify(wrongOptional).error?.message).toContain(`Failed to validate signature '${wrongOptional.signatures[2]?.toString('hex')}'`);
+    expect(verify(wrongOptional).error?.message).toContain(
+      `Failed to validate signature '${wrongOptional.signatures[2]?.toString('hex')}'`,
+    );
   });
 
   it('fails member signatures made over another chain', () => {
@@ -209,8 +212,8 @@ describe('auth verifyTransaction: multisignature accounts', () => {
     const t = signTransaction(tx(), [m1, m2, null, o2]);
     const plan = planTransactionSignatures(t, account);
     expect(plan.failure).toBeUndefined();
-    expect(plan.checks.map(c => c.publicKey)).toEqual([m1.publicKey, m2.publicKey, o2.publicKey]);
-    expect(plan.checks.map(c => c.signature)).toEqual([t.signatures[0], t.signatures[1], t.signatures[3]]);
+    expect(plan.checks.map((c) => c.publicKey)).toEqual([m1.publicKey, m2.publicKey, o2.publicKey]);
+    expect(plan.checks.map((c) => c.signature)).toEqual([t.signatures[0], t.signatures[1], t.signatures[3]]);
   });
 });
 
@@ -244,9 +247,7 @@ describe('auth beforeCommandExecute', () => {
     const { auth, harness } = setup();
     auth.beforeCommandExecute(harness.transactionExecuteContext(singleSigned(sender)));
     expect(auth.verifyTransaction(harness.transactionVerifyContext(singleSigned(sender))).status).toBe(VerifyStatus.FAIL);
-    expect(auth.verifyTransaction(harness.transactionVerifyContext(singleSigned(sender, { nonce: 1n }))).status).toBe(
-      VerifyStatus.OK,
-    );
+    expect(auth.verifyTransaction(harness.transactionVerifyContext(singleSigned(sender, { nonce: 1n }))).status).toBe(VerifyStatus.OK);
   });
 });
 

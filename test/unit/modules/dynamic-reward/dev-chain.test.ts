@@ -38,8 +38,8 @@ interface BftRange {
 const readLines = <T>(file: string): T[] =>
   readFileSync(fixturePath(file), 'utf8')
     .split('\n')
-    .filter(line => line.length > 0)
-    .map(line => JSON.parse(line) as T);
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line) as T);
 
 /**
  * The chain's rewardMinted event (always the block's last) and, when a reward was minted, the
@@ -95,7 +95,7 @@ describe('dynamicReward over the dev chain', () => {
     module.initGenesisState(harness.genesisContext());
     const tokenID = module.config.tokenID;
     // Every validator of the chain has an LSK account from genesis (no reduction 3 on this chain).
-    const everyValidator = new Set(ranges.flatMap(range => range.params.validators.map(v => v.address)));
+    const everyValidator = new Set(ranges.flatMap((range) => range.params.validators.map((v) => v.address)));
     for (const address of everyValidator) token.createAccount(harness.genesisContext(), decodeLisk32(address), tokenID);
 
     let checked = 0;
@@ -108,12 +108,12 @@ describe('dynamicReward over the dev chain', () => {
         generatorAddress,
         impliesMaxPrevotes: header.impliesMaxPrevotes,
       });
-      const range = ranges.find(candidate => candidate.fromHeight === height);
+      const range = ranges.find((candidate) => candidate.fromHeight === height);
       if (range !== undefined) {
         validatorsParamsStore.set(harness.state, Buffer.alloc(0), {
           preCommitThreshold: 0n,
           certificateThreshold: 0n,
-          validators: range.params.validators.map(v => ({
+          validators: range.params.validators.map((v) => ({
             address: decodeLisk32(v.address),
             bftWeight: BigInt(v.bftWeight),
             generatorKey: Buffer.alloc(32),
@@ -121,18 +121,18 @@ describe('dynamicReward over the dev chain', () => {
           })),
         });
       }
-      harness.assets.set('random', Buffer.from(assets.find(asset => asset.module === 'random')!.data, 'hex'));
+      harness.assets.set('random', Buffer.from(assets.find((asset) => asset.module === 'random')!.data, 'hex'));
 
       // lisk-sdk module order: random's after-transactions hook runs before dynamicReward's.
       module.beforeTransactionsExecute(harness.blockExecuteContext('before'));
       random.afterTransactionsExecute(harness.blockExecuteContext('after'));
       module.afterTransactionsExecute(harness.blockExecuteContext('after'));
 
-      const ours = harness.events.events().map(event => ({
+      const ours = harness.events.events().map((event) => ({
         module: event.module,
         name: event.name,
         data: event.data.toString('hex'),
-        topics: event.topics.map(topic => topic.toString('hex')),
+        topics: event.topics.map((topic) => topic.toString('hex')),
       }));
       expect(ours, `height ${height}`).toEqual(chainRewardEvents(events[height]!.events));
       checked += 1;

@@ -41,11 +41,7 @@ const mintEventSchema: Schema = {
 };
 
 export const userStore = new ModuleStore<{ availableBalance: bigint }>('token', 'user', 0, userSchema);
-const mintEvent = new ModuleEvent<{ address: Buffer; tokenID: Buffer; amount: bigint; result: number }>(
-  'token',
-  'mint',
-  mintEventSchema,
-);
+const mintEvent = new ModuleEvent<{ address: Buffer; tokenID: Buffer; amount: bigint; result: number }>('token', 'mint', mintEventSchema);
 
 export class InTestToken implements DynamicRewardTokenMethod {
   readonly calls: string[];

@@ -8,11 +8,7 @@ import { encodeLisk32 } from '../../../../src/crypto/lisk32.js';
 import { InvalidParamsError } from '../../../../src/errors.js';
 import { silentLogger } from '../../../../src/logger.js';
 import type { EndpointContext } from '../../../../src/modules/base/index.js';
-import {
-  DynamicRewardModule,
-  endOfRoundTimestampStore,
-  EMPTY_KEY,
-} from '../../../../src/modules/dynamic-reward/index.js';
+import { DynamicRewardModule, endOfRoundTimestampStore, EMPTY_KEY } from '../../../../src/modules/dynamic-reward/index.js';
 import { ValidatorsMethod, validatorsParamsStore } from '../../../../src/modules/validators/index.js';
 import { loadJsonFixture } from '../../../support/fixtures.js';
 import { DEV_CHAIN_ID, ModuleHarness, testGenesisConfig } from '../../../support/module-harness.js';
@@ -68,11 +64,11 @@ function setup(options: { roundLength?: number; blockTime?: number } = {}) {
 function runBlock(module: DynamicRewardModule, harness: ModuleHarness) {
   module.beforeTransactionsExecute(harness.blockExecuteContext('before'));
   module.afterTransactionsExecute(harness.blockExecuteContext('after'));
-  return harness.events.events().map(event => ({
+  return harness.events.events().map((event) => ({
     module: event.module,
     name: event.name,
     data: event.data.toString('hex'),
-    topics: event.topics.map(topic => topic.toString('hex')),
+    topics: event.topics.map((topic) => topic.toString('hex')),
   }));
 }
 
@@ -87,7 +83,7 @@ function endpointContext(harness: ModuleHarness, params: Record<string, unknown>
 describe('DynamicRewardModule metadata', () => {
   it('equals the dynamicReward entry of the dev chain system_getMetadata', () => {
     const metadata = loadJsonFixture<MetadataFile>('chains/dev/metadata.json');
-    const expected = metadata.modules.find(entry => entry.name === 'dynamicReward');
+    const expected = metadata.modules.find((entry) => entry.name === 'dynamicReward');
     expect({ ...setup().module.metadata(), name: 'dynamicReward' }).toEqual(expected);
   });
 });
@@ -173,9 +169,7 @@ describe('DynamicRewardModule block reward (LIP 0071)', () => {
     expect(runBlock(ctx.module, ctx.harness)).toEqual([rewardMinted('08001000', A)]);
     expect(ctx.calls).toEqual(['pos.isEndOfRound 19']);
     ctx.harness.assets.delete('random');
-    expect(() => ctx.module.beforeTransactionsExecute(ctx.harness.blockExecuteContext('before'))).toThrow(
-      'Block asset is missing.',
-    );
+    expect(() => ctx.module.beforeTransactionsExecute(ctx.harness.blockExecuteContext('before'))).toThrow('Block asset is missing.');
   });
 
   it('pays only the minimal reward once a round worth of validators had slots since the last round end', () => {
@@ -210,7 +204,7 @@ describe('DynamicRewardModule block reward (LIP 0071)', () => {
 
   it('reads a missing context-store reward as 0 (lisk-sdk getContextStoreBigInt)', () => {
     ctx.module.afterTransactionsExecute(ctx.harness.blockExecuteContext('after'));
-    expect(ctx.harness.events.events().map(event => event.data.toString('hex'))).toEqual(['08001000']);
+    expect(ctx.harness.events.events().map((event) => event.data.toString('hex'))).toEqual(['08001000']);
   });
 });
 
@@ -221,7 +215,7 @@ describe('DynamicRewardModule endpoints', () => {
     const finalState = loadJsonFixture<{ global: { method: string; params: Record<string, unknown>; result: unknown }[] }>(
       'chains/dev/final_state.json',
     );
-    const answers = finalState.global.filter(entry => entry.method.startsWith('dynamicReward_'));
+    const answers = finalState.global.filter((entry) => entry.method.startsWith('dynamicReward_'));
     expect(answers.length).toBe(4);
     for (const { method, params, result } of answers) {
       const handler = module.endpoints[method.slice('dynamicReward_'.length)];
@@ -234,9 +228,7 @@ describe('DynamicRewardModule endpoints', () => {
     const { module, harness } = setup();
     const handler = module.endpoints['getDefaultRewardAtHeight']!;
     expect(() => handler.handle(endpointContext(harness, { height: '1' }))).toThrow(InvalidParamsError);
-    expect(() => handler.handle(endpointContext(harness, { height: -1 }))).toThrow(
-      'Parameter height cannot be smaller than 0.',
-    );
+    expect(() => handler.handle(endpointContext(harness, { height: -1 }))).toThrow('Parameter height cannot be smaller than 0.');
   });
 
   it('computes getExpectedValidatorRewards from the tip height and the validator set', () => {

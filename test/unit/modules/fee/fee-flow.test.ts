@@ -17,7 +17,7 @@ const generator = Buffer.alloc(20, 0xaa);
 const AVAILABLE = 'CONTEXT_STORE_KEY_AVAILABLE_FEE';
 
 function eventSummary(setupEvents: { module: string; name: string }[]): string[] {
-  return setupEvents.map(event => `${event.module}:${event.name}`);
+  return setupEvents.map((event) => `${event.module}:${event.name}`);
 }
 
 describe('fee verifyTransaction', () => {
@@ -72,7 +72,14 @@ describe('fee verifyTransaction', () => {
 describe('fee beforeCommandExecute / afterCommandExecute', () => {
   const fee = 1_000_000n;
 
-  function runHooks(options: { generatorAccount?: boolean; poolAccount?: boolean; poolConfigured?: boolean; command?: (s: ReturnType<typeof setupFee>) => void } = {}) {
+  function runHooks(
+    options: {
+      generatorAccount?: boolean;
+      poolAccount?: boolean;
+      poolConfigured?: boolean;
+      command?: (s: ReturnType<typeof setupFee>) => void;
+    } = {},
+  ) {
     const setup = setupFee({
       header: { generatorAddress: generator },
       feeConfig: options.poolConfigured ? { feePoolAddress: 'lskzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz5fw596' } : {},
@@ -110,7 +117,12 @@ describe('fee beforeCommandExecute / afterCommandExecute', () => {
     const last = events[3];
     expect(last?.topics).toEqual([Buffer.concat([Buffer.from([4]), tx.id]), senderAddress, generator]);
     expect(last?.data).toEqual(
-      codec.encode(generatorFeeProcessedEvent.schema, { senderAddress, generatorAddress: generator, burntAmount: fee, generatorAmount: 0n }),
+      codec.encode(generatorFeeProcessedEvent.schema, {
+        senderAddress,
+        generatorAddress: generator,
+        burntAmount: fee,
+        generatorAmount: 0n,
+      }),
     );
   });
 
@@ -120,13 +132,7 @@ describe('fee beforeCommandExecute / afterCommandExecute', () => {
     expect(account(setup, senderAddress)?.availableBalance).toBe(4_000_000n);
     expect(totalSupply(setup)).toBe(10n ** 12n - minFee);
     const events = setup.harness.events.events();
-    expect(eventSummary(events)).toEqual([
-      'token:lock',
-      'token:unlock',
-      'token:transfer',
-      'token:burn',
-      'fee:generatorFeeProcessed',
-    ]);
+    expect(eventSummary(events)).toEqual(['token:lock', 'token:unlock', 'token:transfer', 'token:burn', 'fee:generatorFeeProcessed']);
     expect(codec.decode(generatorFeeProcessedEvent.schema, events[4]?.data as Buffer)).toEqual({
       senderAddress,
       generatorAddress: generator,
@@ -140,13 +146,7 @@ describe('fee beforeCommandExecute / afterCommandExecute', () => {
     expect(account(setup, Buffer.alloc(20, 0))?.availableBalance).toBe(minFee);
     expect(totalSupply(setup)).toBe(10n ** 12n);
     const events = setup.harness.events.events();
-    expect(eventSummary(events)).toEqual([
-      'token:lock',
-      'token:unlock',
-      'token:transfer',
-      'token:transfer',
-      'fee:generatorFeeProcessed',
-    ]);
+    expect(eventSummary(events)).toEqual(['token:lock', 'token:unlock', 'token:transfer', 'token:transfer', 'fee:generatorFeeProcessed']);
     expect(codec.decode(generatorFeeProcessedEvent.schema, events[4]?.data as Buffer)).toMatchObject({ burntAmount: minFee });
   });
 
@@ -159,7 +159,7 @@ describe('fee beforeCommandExecute / afterCommandExecute', () => {
   it('pays the generator only what payFee left', () => {
     const { setup, minFee } = runHooks({
       generatorAccount: true,
-      command: s => s.fee.method.payFee(s.harness.transactionExecuteContext(singleSigned(sender)), 300_000n),
+      command: (s) => s.fee.method.payFee(s.harness.transactionExecuteContext(singleSigned(sender)), 300_000n),
     });
     expect(account(setup, generator)?.availableBalance).toBe(7n + fee - minFee - 300_000n);
     expect(totalSupply(setup)).toBe(10n ** 12n - minFee - 300_000n);
@@ -255,7 +255,7 @@ describe('fee with a real token transfer to a new account (user-account initiali
   function transfer(feeAboveMinimum: bigint) {
     const setup = setupFee({ header: { generatorAddress: generator } });
     fund(setup, senderAddress, 10n ** 9n);
-    const command = setup.token.commands.find(c => c.name === 'transfer');
+    const command = setup.token.commands.find((c) => c.name === 'transfer');
     const params = { tokenID: setup.tokenID, amount: 100n, recipientAddress: recipient, data: '' };
     const paramsBytes = codec.encode(command!.schema, params);
     // Same varint length of the fee as the real one, so the same size.

@@ -31,7 +31,7 @@ describe(`fee over ${SIGNED_FILE}`, () => {
     recordCases(SIGNED_FILE, signed.length);
   });
 
-  it.each(signed.map(c => [c.description, c] as const))('%s', (_, testCase) => {
+  it.each(signed.map((c) => [c.description, c] as const))('%s', (_, testCase) => {
     const chainID = hex(testCase.chainID);
     const transaction = Transaction.fromBytes(hex(testCase.transactionBytes));
     expect(transaction.size).toBe(testCase.size);
@@ -89,16 +89,19 @@ describe('fee over chains/dev', () => {
         const context = setup.harness.transactionExecuteContext(transaction);
         setup.fee.beforeCommandExecute(context);
         setup.fee.afterCommandExecute(context);
-        const ours = setup.harness.events.events().map(event => ({
+        const ours = setup.harness.events.events().map((event) => ({
           module: event.module,
           name: event.name,
           data: event.data.toString('hex'),
-          topics: event.topics.map(topic => topic.toString('hex')),
+          topics: event.topics.map((topic) => topic.toString('hex')),
         }));
 
-        const recorded = (recordedByTopic.get(`04${transaction.id.toString('hex')}`) ?? []).map(
-          ({ module, name, data, topics }) => ({ module, name, data, topics }),
-        );
+        const recorded = (recordedByTopic.get(`04${transaction.id.toString('hex')}`) ?? []).map(({ module, name, data, topics }) => ({
+          module,
+          name,
+          data,
+          topics,
+        }));
         expect(recorded.at(-1)?.name).toBe('commandExecutionResult');
         // The fee's lock opens the transaction; unlock, burn and generatorFeeProcessed close it.
         expect(ours).toEqual([recorded[0], ...recorded.slice(-4, -1)]);

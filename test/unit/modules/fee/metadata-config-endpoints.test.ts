@@ -23,7 +23,7 @@ function feeModule(moduleConfig: Record<string, unknown> = {}, chainID = testGen
 
 describe('fee metadata', () => {
   it('equals the fee entry of chains/dev/metadata.json, key order included', () => {
-    const { name, ...expected } = devMetadata.modules.find(m => m.name === 'fee') as { name: string };
+    const { name, ...expected } = devMetadata.modules.find((m) => m.name === 'fee') as { name: string };
     const fee = feeModule();
     expect(name).toBe(fee.name);
     expect(fee.metadata()).toEqual(expected);
@@ -88,8 +88,8 @@ describe('fee endpoints', () => {
     const finalState = loadJsonFixture<{ global: { method: string; params: Record<string, unknown>; result: unknown }[] }>(
       'chains/dev/final_state.json',
     );
-    const calls = finalState.global.filter(call => call.method.startsWith('fee_'));
-    expect(calls.map(call => call.method).sort()).toEqual(['fee_getFeeTokenID', 'fee_getMinFeePerByte']);
+    const calls = finalState.global.filter((call) => call.method.startsWith('fee_'));
+    expect(calls.map((call) => call.method).sort()).toEqual(['fee_getFeeTokenID', 'fee_getMinFeePerByte']);
     recordCases('chains/dev/final_state.json', calls.length);
     const fee = feeModule(devConfig.modules.fee ?? {});
     const harness = new ModuleHarness();

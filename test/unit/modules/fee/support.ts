@@ -12,12 +12,7 @@ export interface FeeSetup {
 }
 
 export function setupFee(
-  options: {
-    feeConfig?: Record<string, unknown>;
-    chainID?: Buffer;
-    header?: Parameters<typeof makeHeader>[0];
-    totalSupply?: bigint;
-  } = {},
+  options: { feeConfig?: Record<string, unknown>; chainID?: Buffer; header?: Parameters<typeof makeHeader>[0]; totalSupply?: bigint } = {},
 ): FeeSetup {
   const genesisConfig: GenesisConfig = { ...testGenesisConfig, chainID: options.chainID ?? testGenesisConfig.chainID };
   const token = new TokenModule();

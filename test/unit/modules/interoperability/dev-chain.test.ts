@@ -22,14 +22,14 @@ interface FinalState {
 describe('interoperability on the dev chain', () => {
   it('reports the same metadata as the lisk-sdk node', () => {
     const metadata = loadJsonFixture<{ modules: { name: string }[] }>('chains/dev/metadata.json');
-    const expected = metadata.modules.find(entry => entry.name === 'interoperability');
+    const expected = metadata.modules.find((entry) => entry.name === 'interoperability');
     const { interoperability } = createModules();
     expect({ ...interoperability.metadata(), name: 'interoperability' }).toEqual(expected);
   });
 
   it('uses the fixed 83ed0d25 store prefix and lisk-sdk substore indexes', () => {
     expect(INTEROPERABILITY_STORE_PREFIX.toString('hex')).toBe('83ed0d25');
-    expect(interoperabilityStores.map(store => store.prefix.toString('hex'))).toEqual([
+    expect(interoperabilityStores.map((store) => store.prefix.toString('hex'))).toEqual([
       '83ed0d250000',
       '83ed0d258000',
       '83ed0d25b000',
@@ -47,7 +47,7 @@ describe('interoperability on the dev chain', () => {
     const blockLine = loadJsonFixture<unknown>('chains/dev/genesis_block.json') as {
       assets: { module: string; data: string }[];
     };
-    const blockAsset = blockLine.assets.find(entry => entry.module === 'interoperability');
+    const blockAsset = blockLine.assets.find((entry) => entry.module === 'interoperability');
     expect(asset.bytes.toString('hex')).toBe(blockAsset?.data);
     expect(asset.bytes.toString('hex')).toBe('0a0e6c69736b5f6d61696e636861696e1000');
   });
@@ -60,9 +60,10 @@ describe('interoperability on the dev chain', () => {
       ['83ed0d25b000', '0a0e6c69736b5f6d61696e636861696e1204040000001800'],
       ['83ed0d25e0006c69736b5f6d61696e636861696e', '0a0404000000'],
     ]);
-    const written = [...harness.base.iterate({ gte: Buffer.alloc(1, 0), lte: Buffer.alloc(40, 0xff) })].map(
-      ({ key, value }) => [key.toString('hex'), value.toString('hex')],
-    );
+    const written = [...harness.base.iterate({ gte: Buffer.alloc(1, 0), lte: Buffer.alloc(40, 0xff) })].map(({ key, value }) => [
+      key.toString('hex'),
+      value.toString('hex'),
+    ]);
     expect(written).toEqual(expected);
     // Genesis emits no interoperability event.
     const fresh = new ModuleHarness({ header: { height: 0, timestamp: GENESIS_TIMESTAMP } });
@@ -74,11 +75,8 @@ describe('interoperability on the dev chain', () => {
   it('answers the endpoints the dev node was asked at the tip', () => {
     const { interoperability, harness } = setupAfterDevGenesis();
     const finalState = loadJsonFixture<FinalState>('chains/dev/final_state.json');
-    const answers = finalState.global.filter(entry => entry.method.startsWith('interoperability_'));
-    expect(answers.map(entry => entry.method)).toEqual([
-      'interoperability_getOwnChainAccount',
-      'interoperability_getAllChainAccounts',
-    ]);
+    const answers = finalState.global.filter((entry) => entry.method.startsWith('interoperability_'));
+    expect(answers.map((entry) => entry.method)).toEqual(['interoperability_getOwnChainAccount', 'interoperability_getAllChainAccounts']);
     for (const { method, params, result } of answers) {
       const handler = interoperability.endpoints[method.slice('interoperability_'.length)]!;
       const answer = handler.handle({

@@ -34,7 +34,7 @@ describe('interoperability endpoints', () => {
     });
 
   beforeAll(() => {
-    const command = ctx.interoperability.commands.find(c => c.name === 'registerSidechain') as Command<SidechainRegistrationParams>;
+    const command = ctx.interoperability.commands.find((c) => c.name === 'registerSidechain') as Command<SidechainRegistrationParams>;
     ctx.harness.contextStore.set(AVAILABLE_FEE_KEY, 2n * 10n ** 9n);
     command.execute(
       ctx.harness.commandExecuteContext(fakeTransaction(2n * 10n ** 9n), {
@@ -83,7 +83,7 @@ describe('interoperability endpoints', () => {
 
   it('getChainValidators answers weights as strings, and refuses unknown chains', () => {
     expect(call('getChainValidators', { chainID: '04000005' })).toEqual({
-      activeValidators: validators.map(v => ({ blsKey: v.blsKey.toString('hex'), bftWeight: v.bftWeight.toString() })),
+      activeValidators: validators.map((v) => ({ blsKey: v.blsKey.toString('hex'), bftWeight: v.bftWeight.toString() })),
       certificateThreshold: '5',
     });
     expect(() => call('getChainValidators', { chainID: '04000006' })).toThrow('Chain account does not exist.');

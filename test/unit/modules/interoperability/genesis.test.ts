@@ -87,10 +87,7 @@ function runGenesis(genesis: GenesisInteroperability | Buffer | undefined) {
   const { interoperability } = createModules();
   const harness = new ModuleHarness({ header: { height: 0, timestamp: GENESIS_TIMESTAMP } });
   if (genesis !== undefined) {
-    harness.assets.set(
-      'interoperability',
-      Buffer.isBuffer(genesis) ? genesis : codec.encode(genesisInteroperabilitySchema, genesis),
-    );
+    harness.assets.set('interoperability', Buffer.isBuffer(genesis) ? genesis : codec.encode(genesisInteroperabilitySchema, genesis));
   }
   interoperability.initGenesisState(harness.genesisContext());
   return { harness, interoperability };
@@ -146,52 +143,40 @@ describe('interoperability mainchain genesis', () => {
   });
 
   it.each<[string, (genesis: GenesisInteroperability) => void, string]>([
-    ['own chain name', g => void (g.ownChainName = 'lisk_sidechain'), 'ownChainName must be equal to lisk_mainchain.'],
+    ['own chain name', (g) => void (g.ownChainName = 'lisk_sidechain'), 'ownChainName must be equal to lisk_mainchain.'],
     [
       'nonce without chains',
-      g => {
+      (g) => {
         g.chainInfos = [];
         g.terminatedStateAccounts = [];
         g.terminatedOutboxAccounts = [];
       },
       'ownChainNonce must be 0 if chainInfos is empty.',
     ],
-    ['zero nonce with chains', g => void (g.ownChainNonce = 0n), 'ownChainNonce must be positive if chainInfos is not empty.'],
+    ['zero nonce with chains', (g) => void (g.ownChainNonce = 0n), 'ownChainNonce must be positive if chainInfos is not empty.'],
     [
       'duplicate chain IDs',
-      g => void (g.chainInfos = [chainInfo('04000001', 'a'), chainInfo('04000001', 'b')]),
+      (g) => void (g.chainInfos = [chainInfo('04000001', 'a'), chainInfo('04000001', 'b')]),
       "chainInfos doesn't hold unique chainID.",
     ],
-    ['unordered chain IDs', g => void g.chainInfos.reverse(), 'chainInfos is not ordered lexicographically by chainID.'],
-    [
-      'duplicate names',
-      g => void (g.chainInfos[1]!.chainData.name = 'alive'),
-      'chainData.name must be pairwise distinct.',
-    ],
-    [
-      'mainchain ID',
-      g => void (g.chainInfos[0] = chainInfo('04000000', 'alive')),
-      'chainInfo.chainID must not be equal to 04000000.',
-    ],
-    [
-      'other network',
-      g => void (g.chainInfos = [chainInfo('05000001', 'alive')]),
-      'chainInfo.chainID[0] must be equal to 4.',
-    ],
+    ['unordered chain IDs', (g) => void g.chainInfos.reverse(), 'chainInfos is not ordered lexicographically by chainID.'],
+    ['duplicate names', (g) => void (g.chainInfos[1]!.chainData.name = 'alive'), 'chainData.name must be pairwise distinct.'],
+    ['mainchain ID', (g) => void (g.chainInfos[0] = chainInfo('04000000', 'alive')), 'chainInfo.chainID must not be equal to 04000000.'],
+    ['other network', (g) => void (g.chainInfos = [chainInfo('05000001', 'alive')]), 'chainInfo.chainID[0] must be equal to 4.'],
     [
       'certificate not older than genesis',
-      g => void (g.chainInfos[0]!.chainData.lastCertificate.timestamp = GENESIS_TIMESTAMP),
+      (g) => void (g.chainInfos[0]!.chainData.lastCertificate.timestamp = GENESIS_TIMESTAMP),
       'chainData.lastCertificate.timestamp must be less than header.timestamp.',
     ],
     [
       'invalid name',
-      g => void (g.chainInfos[0]!.chainData.name = 'Alive'),
+      (g) => void (g.chainInfos[0]!.chainData.name = 'Alive'),
       'Invalid chainData.name property. It should contain only characters from the set [a-z0-9!@$&_.].',
     ],
-    ['unknown status', g => void (g.chainInfos[0]!.chainData.status = 3), 'chainData.status must be one of 0, 1, 2'],
+    ['unknown status', (g) => void (g.chainInfos[0]!.chainData.status = 3), 'chainData.status must be one of 0, 1, 2'],
     [
       'terminated chain without terminated state',
-      g => {
+      (g) => {
         g.terminatedStateAccounts = [];
         g.terminatedOutboxAccounts = [];
       },
@@ -199,72 +184,68 @@ describe('interoperability mainchain genesis', () => {
     ],
     [
       'message fee token',
-      g => void (g.chainInfos[0]!.channelData.messageFeeTokenID = Buffer.from('0400000100000000', 'hex')),
+      (g) => void (g.chainInfos[0]!.channelData.messageFeeTokenID = Buffer.from('0400000100000000', 'hex')),
       'channelData.messageFeeTokenID is not equal to Token.getTokenIDLSK().',
     ],
     [
       'min return fee',
-      g => void (g.chainInfos[0]!.channelData.minReturnFeePerByte = 999n),
+      (g) => void (g.chainInfos[0]!.channelData.minReturnFeePerByte = 999n),
       'channelData.minReturnFeePerByte is not equal to 1000.',
     ],
     [
       'unordered validators',
-      g => void g.chainInfos[0]!.chainValidators.activeValidators.reverse(),
+      (g) => void g.chainInfos[0]!.chainValidators.activeValidators.reverse(),
       'activeValidators must be ordered lexicographically by blsKey property.',
     ],
     [
       'duplicate validators',
-      g => void (g.chainInfos[0]!.chainValidators.activeValidators[1]!.blsKey = blsKey(1)),
+      (g) => void (g.chainInfos[0]!.chainValidators.activeValidators[1]!.blsKey = blsKey(1)),
       'All blsKey properties must be pairwise distinct.',
     ],
-    [
-      'zero weight',
-      g => void (g.chainInfos[0]!.chainValidators.activeValidators[1]!.bftWeight = 0n),
-      'validator.bftWeight must be > 0.',
-    ],
+    ['zero weight', (g) => void (g.chainInfos[0]!.chainValidators.activeValidators[1]!.bftWeight = 0n), 'validator.bftWeight must be > 0.'],
     [
       'threshold too small',
-      g => void (g.chainInfos[0]!.chainValidators.certificateThreshold = 6n),
+      (g) => void (g.chainInfos[0]!.chainValidators.certificateThreshold = 6n),
       'Invalid certificateThreshold input.',
     ],
     [
       'threshold too large',
-      g => void (g.chainInfos[0]!.chainValidators.certificateThreshold = 21n),
+      (g) => void (g.chainInfos[0]!.chainValidators.certificateThreshold = 21n),
       'Invalid certificateThreshold input.',
     ],
     [
       'validators hash',
-      g => void (g.chainInfos[0]!.chainValidators.certificateThreshold = 20n),
+      (g) => void (g.chainInfos[0]!.chainValidators.certificateThreshold = 20n),
       'Invalid validatorsHash from chainData.lastCertificate.',
     ],
     [
       'terminated state for an active chain',
-      g => void (g.chainInfos[1]!.chainData.status = 1),
+      (g) => void (g.chainInfos[1]!.chainData.status = 1),
       'For each terminatedStateAccount there should be a corresponding chainInfo at TERMINATED state.',
     ],
     [
       'terminated state root',
-      g => void (g.terminatedStateAccounts[0]!.terminatedStateAccount.stateRoot = EMPTY_HASH),
+      (g) => void (g.terminatedStateAccounts[0]!.terminatedStateAccount.stateRoot = EMPTY_HASH),
       "stateAccount.stateRoot doesn't match chainInfo.chainData.lastCertificate.stateRoot.",
     ],
     [
       'terminated mainchain state root',
-      g => void (g.terminatedStateAccounts[0]!.terminatedStateAccount.mainchainStateRoot = Buffer.alloc(32)),
+      (g) => void (g.terminatedStateAccounts[0]!.terminatedStateAccount.mainchainStateRoot = Buffer.alloc(32)),
       `stateAccount.mainchainStateRoot is not equal to ${EMPTY_HASH.toString('hex')}.`,
     ],
     [
       'terminated state not initialized',
-      g => void (g.terminatedStateAccounts[0]!.terminatedStateAccount.initialized = false),
+      (g) => void (g.terminatedStateAccounts[0]!.terminatedStateAccount.initialized = false),
       'stateAccount is not initialized.',
     ],
     [
       'terminated outbox without terminated state',
-      g => void (g.terminatedOutboxAccounts[0]!.chainID = Buffer.from('04000003', 'hex')),
+      (g) => void (g.terminatedOutboxAccounts[0]!.chainID = Buffer.from('04000003', 'hex')),
       'outboxAccount with chainID: 04000003 must have a corresponding entry in terminatedStateAccounts.',
     ],
     [
       'duplicate terminated outboxes',
-      g => void g.terminatedOutboxAccounts.push(g.terminatedOutboxAccounts[0]!),
+      (g) => void g.terminatedOutboxAccounts.push(g.terminatedOutboxAccounts[0]!),
       'terminatedOutboxAccounts do not hold unique chainID.',
     ],
   ])('refuses %s', (_label, mutate, message) => {
@@ -273,7 +254,7 @@ describe('interoperability mainchain genesis', () => {
 
   it('checks terminated state accounts for uniqueness before order', () => {
     expect(
-      genesisError(g => {
+      genesisError((g) => {
         g.terminatedStateAccounts.push(g.terminatedStateAccounts[0]!);
       }),
     ).toBe("terminatedStateAccounts don't hold unique chainID.");

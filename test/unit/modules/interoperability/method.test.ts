@@ -38,7 +38,14 @@ const PARAMS = Buffer.from('c0ffee', 'hex');
 const LIVENESS_LIMIT = 2_419_200;
 const TX_TOPIC = `04${'11'.repeat(32)}`;
 
-function ccmBytes(ccm: { module: string; crossChainCommand: string; nonce: bigint; fee: bigint; receivingChainID: Buffer; params: Buffer }) {
+function ccmBytes(ccm: {
+  module: string;
+  crossChainCommand: string;
+  nonce: bigint;
+  fee: bigint;
+  receivingChainID: Buffer;
+  params: Buffer;
+}) {
   return Buffer.concat([
     bytesField(1, ccm.module),
     bytesField(2, ccm.crossChainCommand),
@@ -61,7 +68,7 @@ describe('interoperability method', () => {
 
   beforeEach(() => {
     ctx = setupAfterDevGenesis();
-    const command = ctx.interoperability.commands.find(c => c.name === 'registerSidechain') as Command<SidechainRegistrationParams>;
+    const command = ctx.interoperability.commands.find((c) => c.name === 'registerSidechain') as Command<SidechainRegistrationParams>;
     ctx.harness.contextStore.set(AVAILABLE_FEE_KEY, 2n * 10n ** 9n);
     command.execute(
       ctx.harness.commandExecuteContext(fakeTransaction(2n * 10n ** 9n), {
@@ -112,7 +119,14 @@ describe('interoperability method', () => {
   it('sends to an active live chain: outbox appended, nonce incremented, ccmSendSuccess', () => {
     activate();
     send();
-    const ccm = ccmBytes({ module: 'token', crossChainCommand: 'transfer', nonce: 1n, fee: 0n, receivingChainID: SIDECHAIN_ID, params: PARAMS });
+    const ccm = ccmBytes({
+      module: 'token',
+      crossChainCommand: 'transfer',
+      nonce: 1n,
+      fee: 0n,
+      receivingChainID: SIDECHAIN_ID,
+      params: PARAMS,
+    });
     expect(blockEvents(ctx.harness)).toEqual([
       {
         module: 'interoperability',
@@ -132,7 +146,14 @@ describe('interoperability method', () => {
     activate();
     const before = channelDataStore.getOrThrow(ctx.harness.state, SIDECHAIN_ID).outbox;
     send();
-    const ccm = ccmBytes({ module: 'token', crossChainCommand: 'transfer', nonce: 1n, fee: 0n, receivingChainID: SIDECHAIN_ID, params: PARAMS });
+    const ccm = ccmBytes({
+      module: 'token',
+      crossChainCommand: 'transfer',
+      nonce: 1n,
+      fee: 0n,
+      receivingChainID: SIDECHAIN_ID,
+      params: PARAMS,
+    });
     const after = channelDataStore.getOrThrow(ctx.harness.state, SIDECHAIN_ID).outbox;
     expect(before.size).toBe(1);
     expect(after.root).toEqual(branch(before.root, leaf(ccm)));
@@ -198,9 +219,7 @@ describe('interoperability method', () => {
       status: 0,
     };
     expect(() => validateCcmFormat(ccm)).not.toThrow();
-    expect(() => validateCcmFormat({ ...ccm, params: Buffer.alloc(10_300) })).toThrow(
-      'Cross-chain message size is larger than 10240.',
-    );
+    expect(() => validateCcmFormat({ ...ccm, params: Buffer.alloc(10_300) })).toThrow('Cross-chain message size is larger than 10240.');
     expect(() => validateCcmFormat({ ...ccm, crossChainCommand: 'trans_fer' })).toThrow(
       'Cross-chain message crossChainCommand name must be alphanumeric.',
     );
@@ -262,7 +281,7 @@ describe('interoperability method', () => {
     const terminated = { stateRoot: account.lastCertificate.stateRoot, mainchainStateRoot: EMPTY_HASH, initialized: true };
     expect(terminatedStateStore.get(ctx.harness.state, SIDECHAIN_ID)).toEqual(terminated);
     const events = blockEvents(ctx.harness);
-    expect(events.map(event => [event.name, event.topics])).toEqual([
+    expect(events.map((event) => [event.name, event.topics])).toEqual([
       ['chainAccountUpdated', [TX_TOPIC, '04000001']],
       ['terminatedStateCreated', [TX_TOPIC, '04000001']],
     ]);

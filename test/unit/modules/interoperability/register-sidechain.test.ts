@@ -51,7 +51,7 @@ describe('registerSidechain', () => {
   let command: Command<SidechainRegistrationParams>;
   beforeEach(() => {
     ctx = setupAfterDevGenesis();
-    command = ctx.interoperability.commands.find(c => c.name === 'registerSidechain') as Command<SidechainRegistrationParams>;
+    command = ctx.interoperability.commands.find((c) => c.name === 'registerSidechain') as Command<SidechainRegistrationParams>;
   });
 
   const verify = (p: SidechainRegistrationParams, fee = REGISTRATION_FEE) =>
@@ -74,12 +74,7 @@ describe('registerSidechain', () => {
       'Invalid name property. It should contain only characters from the set [a-z0-9!@$&_.].',
     ],
     ['a registered name', { name: 'lisk_mainchain' }, REGISTRATION_FEE, 'Name already registered.'],
-    [
-      'another network',
-      { chainID: Buffer.from('05000001', 'hex') },
-      REGISTRATION_FEE,
-      'Chain ID does not match the mainchain network.',
-    ],
+    ['another network', { chainID: Buffer.from('05000001', 'hex') }, REGISTRATION_FEE, 'Chain ID does not match the mainchain network.'],
     ['the mainchain ID', { chainID: Buffer.from(OWN_CHAIN_ID) }, REGISTRATION_FEE, 'Chain ID cannot be the mainchain chain ID.'],
     [
       'unordered BLS keys',
@@ -120,8 +115,18 @@ describe('registerSidechain', () => {
       REGISTRATION_FEE,
       'Validator bft weight must not exceed 18446744073709551615',
     ],
-    ['a threshold below total/3 + 1', { sidechainCertificateThreshold: 1n }, REGISTRATION_FEE, 'Certificate threshold below minimum bft weight '],
-    ['a threshold above the total weight', { sidechainCertificateThreshold: 4n }, REGISTRATION_FEE, 'Certificate threshold above maximum bft weight'],
+    [
+      'a threshold below total/3 + 1',
+      { sidechainCertificateThreshold: 1n },
+      REGISTRATION_FEE,
+      'Certificate threshold below minimum bft weight ',
+    ],
+    [
+      'a threshold above the total weight',
+      { sidechainCertificateThreshold: 4n },
+      REGISTRATION_FEE,
+      'Certificate threshold above maximum bft weight',
+    ],
     ['a fee below the registration fee', {}, REGISTRATION_FEE - 1n, 'Insufficient transaction fee.'],
   ])('refuses %s', (_label, overrides, fee, message) => {
     const result = verify(params(overrides), fee);
@@ -135,16 +140,13 @@ describe('registerSidechain', () => {
     const { state } = ctx.harness;
 
     const validatorsHashInput = Buffer.concat([
-      ...p.sidechainValidators.map(v => bytesField(1, Buffer.concat([bytesField(1, v.blsKey), varintField(2, v.bftWeight)]))),
+      ...p.sidechainValidators.map((v) => bytesField(1, Buffer.concat([bytesField(1, v.blsKey), varintField(2, v.bftWeight)]))),
       varintField(2, 2n),
     ]);
     const validatorsHash = sha256(validatorsHashInput);
     const chainAccountBytes = Buffer.concat([
       bytesField(1, 'sidechain_one'),
-      bytesField(
-        2,
-        Buffer.concat([varintField(1, 0), varintField(2, 0), bytesField(3, EMPTY_HASH), bytesField(4, validatorsHash)]),
-      ),
+      bytesField(2, Buffer.concat([varintField(1, 0), varintField(2, 0), bytesField(3, EMPTY_HASH), bytesField(4, validatorsHash)])),
       varintField(3, 0),
     ]);
     const registrationParams = Buffer.concat([
@@ -219,7 +221,7 @@ describe('registerSidechain', () => {
 
   it('fails when the transaction cannot pay the registration fee', () => {
     expect(() => execute(params(), REGISTRATION_FEE - 1n)).toThrow('Transaction ran out of fee.');
-    expect(blockEvents(ctx.harness).map(event => `${event.module}:${event.name}`)).toEqual(['fee:insufficientFee']);
+    expect(blockEvents(ctx.harness).map((event) => `${event.module}:${event.name}`)).toEqual(['fee:insufficientFee']);
   });
 
   it('fails when the transaction cannot also pay the escrow initialization fee', () => {

@@ -35,7 +35,7 @@ interface GenesisAssetsFile {
 
 export function devInteroperabilityAsset(): { data: Record<string, unknown>; schema: Schema; bytes: Buffer } {
   const file = loadJsonFixture<GenesisAssetsFile>('chains/dev/genesis_assets.json');
-  const entry = file.assets.find(asset => asset.module === 'interoperability');
+  const entry = file.assets.find((asset) => asset.module === 'interoperability');
   if (entry === undefined) throw new Error('genesis_assets.json has no interoperability asset');
   // The file writes the uint64 ownChainNonce as the number 0 (lisk-commander's lenient fromJSON
   // takes it); Basalt's strict fromJSON wants the codec JSON form, a decimal string.
@@ -86,11 +86,11 @@ export function fakeTransaction(fee: bigint, command = 'registerSidechain'): Exe
 
 /** Events of the harness's block in a comparable form. */
 export function blockEvents(harness: ModuleHarness) {
-  return harness.events.events().map(event => ({
+  return harness.events.events().map((event) => ({
     module: event.module,
     name: event.name,
     data: event.data.toString('hex'),
-    topics: event.topics.map(topic => topic.toString('hex')),
+    topics: event.topics.map((topic) => topic.toString('hex')),
   }));
 }
 

@@ -19,7 +19,7 @@ describe('interoperability commands not supported yet', () => {
   const { interoperability, harness } = setupAfterDevGenesis();
 
   it('are registered in lisk-sdk order around registerSidechain', () => {
-    expect(interoperability.commands.map(command => command.name)).toEqual([
+    expect(interoperability.commands.map((command) => command.name)).toEqual([
       'submitMainchainCrossChainUpdate',
       'initializeMessageRecovery',
       'recoverMessage',
@@ -29,8 +29,8 @@ describe('interoperability commands not supported yet', () => {
     ]);
   });
 
-  it.each(UNSUPPORTED)('%s fails verification and execution with a clear error', name => {
-    const command = interoperability.commands.find(candidate => candidate.name === name)!;
+  it.each(UNSUPPORTED)('%s fails verification and execution with a clear error', (name) => {
+    const command = interoperability.commands.find((candidate) => candidate.name === name)!;
     const message = `The interoperability command ${name} is not supported yet by this node.`;
     const transaction = fakeTransaction(10n ** 9n, name);
     const result = command.verify!(harness.commandVerifyContext(transaction, {})) as VerificationResult;
@@ -41,7 +41,7 @@ describe('interoperability commands not supported yet', () => {
   });
 
   it('decode their params with lisk-sdk schemas', () => {
-    const terminate = interoperability.commands.find(command => command.name === 'terminateSidechainForLiveness')!;
+    const terminate = interoperability.commands.find((command) => command.name === 'terminateSidechainForLiveness')!;
     expect(codec.decode(terminate.schema, Buffer.from('0a0404000001', 'hex'))).toEqual({
       chainID: Buffer.from('04000001', 'hex'),
     });

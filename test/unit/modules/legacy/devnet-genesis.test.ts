@@ -16,11 +16,7 @@ import {
   STATE_KEY_LENGTH,
 } from '../../../../src/merkle/index.js';
 import { EMPTY_HASH } from '../../../../src/crypto/index.js';
-import {
-  ADDRESS_LEGACY_RESERVE,
-  legacyAccountStore,
-  LEGACY_MODULE_NAME,
-} from '../../../../src/modules/legacy/index.js';
+import { ADDRESS_LEGACY_RESERVE, legacyAccountStore, LEGACY_MODULE_NAME } from '../../../../src/modules/legacy/index.js';
 import { loadJsonFixture } from '../../../support/fixtures.js';
 import {
   createLegacyWorld,
@@ -62,18 +58,16 @@ describe('legacy module on the Lisk Core v4 devnet genesis block', () => {
     const tree = new SparseMerkleTree(new InMemorySmtNodeStore(), STATE_KEY_LENGTH);
     const { root } = tree.update(
       EMPTY_HASH,
-      changes.map(change => smtKeyFromStateKey(change.key)),
-      changes.map(change => smtValueFromStateValue(change.value as Buffer)),
+      changes.map((change) => smtKeyFromStateKey(change.key)),
+      changes.map((change) => smtValueFromStateValue(change.value as Buffer)),
     );
     expect(root.toString('hex')).toBe(expected.header.stateRoot);
     expect(root.equals(block.header.stateRoot)).toBe(true);
 
-    const eventRoot = computeEventRoot(
-      outcome.events.flatMap((event, index) => eventSmtLeaves({ ...event, index })),
-    );
+    const eventRoot = computeEventRoot(outcome.events.flatMap((event, index) => eventSmtLeaves({ ...event, index })));
     expect(eventRoot.toString('hex')).toBe(expected.header.eventRoot);
     // The legacy module emits nothing at genesis.
-    expect(outcome.events.filter(event => event.module === LEGACY_MODULE_NAME)).toEqual([]);
+    expect(outcome.events.filter((event) => event.module === LEGACY_MODULE_NAME)).toEqual([]);
   });
 
   it('stores every genesis account under the legacy store prefix with its balance', () => {
@@ -84,9 +78,7 @@ describe('legacy module on the Lisk Core v4 devnet genesis block', () => {
     // Store prefix: sha256("legacy")[0..4) with the top bit cleared (449fea74), substore 0 → 0000.
     expect(legacyAccountStore.prefix.toString('hex')).toBe('449fea740000');
     const stored = legacyAccountStore.iterate(state, { keyLength: 8 });
-    expect(stored.map(entry => ({ address: entry.key.toString('hex'), balance: entry.value.balance.toString() }))).toEqual(
-      accounts,
-    );
+    expect(stored.map((entry) => ({ address: entry.key.toString('hex'), balance: entry.value.balance.toString() }))).toEqual(accounts);
     for (const account of accounts) {
       // Raw value: field 1 varint balance.
       const raw = state.get(Buffer.concat([legacyAccountStore.prefix, Buffer.from(account.address, 'hex')]));

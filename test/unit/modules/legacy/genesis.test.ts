@@ -6,11 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { codec } from '../../../../src/codec/index.js';
 import { DecodeError, ValidationError } from '../../../../src/errors.js';
-import {
-  genesisLegacyStoreSchema,
-  legacyAccountStore,
-  LEGACY_MODULE_NAME,
-} from '../../../../src/modules/legacy/index.js';
+import { genesisLegacyStoreSchema, legacyAccountStore, LEGACY_MODULE_NAME } from '../../../../src/modules/legacy/index.js';
 import { ModuleHarness } from '../../../support/module-harness.js';
 import { createLegacyWorld, devnetGenesisBlock, encodeAsset, type LegacyWorld } from './legacy-test-kit.js';
 
@@ -26,7 +22,7 @@ function reserveTokenAsset(locks: { module: string; amount: bigint }[], tokenID 
         address: RESERVE_LISK32,
         tokenID,
         availableBalance: '0',
-        lockedBalances: locks.map(lock => ({ module: lock.module, amount: lock.amount.toString() })),
+        lockedBalances: locks.map((lock) => ({ module: lock.module, amount: lock.amount.toString() })),
       },
     ],
     supplySubstore: [{ tokenID, totalSupply: total.toString() }],
@@ -57,7 +53,7 @@ function runGenesis(assets: { token?: Buffer; legacy?: Buffer }, world: LegacyWo
 function storedAccounts(harness: ModuleHarness): { address: string; balance: bigint }[] {
   return legacyAccountStore
     .iterate(harness.state, { keyLength: 8 })
-    .map(entry => ({ address: entry.key.toString('hex'), balance: entry.value.balance }));
+    .map((entry) => ({ address: entry.key.toString('hex'), balance: entry.value.balance }));
 }
 
 function expectValidationError(run: () => unknown, message: string): void {
@@ -80,7 +76,7 @@ describe('legacy initGenesisState', () => {
     expect(stored[0]).toEqual({ address: '06cbc1b95358dd27', balance: 6_800_000_000n });
     expect(stored[29]).toEqual({ address: 'f077fa9b1784ad20', balance: 16_300_000_000n });
     // Genesis emits no legacy event.
-    expect(harness.events.events().filter(event => event.module === LEGACY_MODULE_NAME)).toEqual([]);
+    expect(harness.events.events().filter((event) => event.module === LEGACY_MODULE_NAME)).toEqual([]);
   });
 
   it('does nothing without a legacy asset, whatever the token state', () => {
@@ -100,9 +96,7 @@ describe('legacy initGenesisState', () => {
   it('rejects an address that is not 8 bytes (schema check, before any other)', () => {
     for (const length of [7, 9, 20]) {
       const bytes = legacyAsset([{ address: address(1, length), balance: 5n }]);
-      expect(() => runGenesis({ token: reserveTokenAsset([{ module: 'legacy', amount: 5n }]), legacy: bytes })).toThrow(
-        ValidationError,
-      );
+      expect(() => runGenesis({ token: reserveTokenAsset([{ module: 'legacy', amount: 5n }]), legacy: bytes })).toThrow(ValidationError);
     }
   });
 

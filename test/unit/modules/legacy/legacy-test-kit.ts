@@ -61,7 +61,7 @@ export function devnetAssetsJSON(): GenesisAssetJSON[] {
 }
 
 export function devnetAssetJSON(module: string): GenesisAssetJSON {
-  const asset = devnetAssetsJSON().find(entry => entry.module === module);
+  const asset = devnetAssetsJSON().find((entry) => entry.module === module);
   if (asset === undefined) throw new Error(`devnet genesis_assets.json has no ${module} asset`);
   return asset;
 }
@@ -113,11 +113,7 @@ export interface GenesisOutcome {
 }
 
 /** Runs every module's initGenesisState then finalizeGenesisState over an empty state. */
-export async function executeGenesis(
-  world: LegacyWorld,
-  header: ExecutionHeader,
-  assets: BlockAssets,
-): Promise<GenesisOutcome> {
+export async function executeGenesis(world: LegacyWorld, header: ExecutionHeader, assets: BlockAssets): Promise<GenesisOutcome> {
   const state = new OverlayState(new MemoryState());
   const events = EventQueue.forBlock(header.height);
   let nextValidators: readonly NextValidator[] | undefined;
@@ -149,7 +145,6 @@ export function encodeAsset(module: string, json: Record<string, unknown>): Buff
   const { schema } = devnetAssetJSON(module);
   return codec.encode(schema, codec.fromJSON(schema, json));
 }
-
 
 export function methodContext(harness: ModuleHarness): MethodContext {
   return { state: harness.state, events: harness.events, contextStore: harness.contextStore };
@@ -198,11 +193,11 @@ export interface EventView {
 }
 
 export function eventViews(events: readonly QueuedEvent[]): EventView[] {
-  return events.map(event => ({
+  return events.map((event) => ({
     module: event.module,
     name: event.name,
     data: event.data.toString('hex'),
-    topics: event.topics.map(topic => topic.toString('hex')),
+    topics: event.topics.map((topic) => topic.toString('hex')),
   }));
 }
 
@@ -237,7 +232,7 @@ export async function runTransaction(world: LegacyWorld, harness: ModuleHarness,
       events: harness.events,
       contextStore: harness.contextStore,
       header: harness.header,
-      assets: { getAsset: module => harness.assets.get(module) },
+      assets: { getAsset: (module) => harness.assets.get(module) },
       setNextValidators: () => undefined,
     },
     transaction,

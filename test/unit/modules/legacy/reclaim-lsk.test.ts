@@ -56,7 +56,7 @@ describe('legacy reclaimLSK', () => {
 
   beforeAll(async () => {
     ({ world, genesis, header: genesisHeader } = await migratedDevnetGenesis());
-    command = world.legacy.commands.find(entry => entry.name === 'reclaimLSK') as unknown as ReclaimLSKCommand;
+    command = world.legacy.commands.find((entry) => entry.name === 'reclaimLSK') as unknown as ReclaimLSKCommand;
   });
 
   const freshBlock = (): ModuleHarness => harnessAfter(genesis.state, genesisHeader);
@@ -71,7 +71,7 @@ describe('legacy reclaimLSK', () => {
 
   /** A signed token transfer from genesis_0 (creates the recipient's account, as a real reclaimer needs one to pay fees). */
   async function fund(harness: ModuleHarness, recipient: Buffer, amount: bigint, nonce = 0n): Promise<void> {
-    const transfer = world.modules.token.commands.find(entry => entry.name === 'transfer')!;
+    const transfer = world.modules.token.commands.find((entry) => entry.name === 'transfer')!;
     const tx = signedTransaction({
       module: 'token',
       command: 'transfer',
@@ -135,7 +135,7 @@ describe('legacy reclaimLSK', () => {
       const reserve = ADDRESS_LEGACY_RESERVE.toString('hex');
       const recipient = RECLAIMER_ADDRESS.toString('hex');
       const events = eventViews(harness.events.events());
-      expect(events.map(event => [event.module, event.name, event.topics])).toEqual([
+      expect(events.map((event) => [event.module, event.name, event.topics])).toEqual([
         ['token', 'unlock', [txTopic, reserve]],
         ['token', 'transfer', [txTopic, reserve, recipient]],
         ['legacy', 'accountReclaimed', [txTopic, RECLAIMER_LEGACY_ADDRESS, recipient]],
@@ -167,7 +167,7 @@ describe('legacy reclaimLSK', () => {
       expect(world.modules.token.method.getAvailableBalance(harness, RECLAIMER_ADDRESS, DEVNET_LSK)).toBe(
         100_000_000n - fee + RECLAIMER_BALANCE,
       );
-      expect(harness.events.events().some(event => event.name === 'accountReclaimed')).toBe(true);
+      expect(harness.events.events().some((event) => event.name === 'accountReclaimed')).toBe(true);
       expect(harness.events.events().at(-1)?.data.toString('hex')).toBe('0801');
 
       const again = await runTransaction(world, harness, reclaim(1n));

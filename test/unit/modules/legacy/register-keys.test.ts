@@ -60,7 +60,7 @@ describe('legacy registerKeys', () => {
 
   beforeAll(async () => {
     ({ world, genesis, header: genesisHeader } = await migratedDevnetGenesis());
-    command = world.legacy.commands.find(entry => entry.name === 'registerKeys') as unknown as RegisterKeysCommand;
+    command = world.legacy.commands.find((entry) => entry.name === 'registerKeys') as unknown as RegisterKeysCommand;
   });
 
   const freshBlock = (): ModuleHarness => harnessAfter(genesis.state, genesisHeader);
@@ -212,8 +212,8 @@ describe('legacy registerKeys', () => {
       expect(run.result).toBe(TransactionExecutionResult.OK);
       expect(validatorStore.get(harness.state, address)?.isBanned).toBe(false);
       expect(validatorKeysStore.get(harness.state, address)?.blsKey.toString('hex')).toBe(sender.plain.blsKey);
-      const names = harness.events.events().map(event => `${event.module}:${event.name}`);
-      expect(names.filter(name => name.startsWith('legacy:') || name.startsWith('validators:'))).toEqual([
+      const names = harness.events.events().map((event) => `${event.module}:${event.name}`);
+      expect(names.filter((name) => name.startsWith('legacy:') || name.startsWith('validators:'))).toEqual([
         'validators:generatorKeyRegistration',
         'validators:blsKeyRegistration',
         'legacy:keysRegistered',
@@ -236,8 +236,8 @@ describe('legacy registerKeys', () => {
       expect(run.result).toBe(TransactionExecutionResult.FAIL);
       expect(validatorKeysStore.get(harness.state, address)?.blsKey.equals(INVALID_BLS_KEY)).toBe(true);
       expect(blsKeysStore.has(harness.state, hex(sender.plain.blsKey))).toBe(false);
-      const names = harness.events.events().map(event => `${event.module}:${event.name}`);
-      expect(names.some(name => name === 'legacy:keysRegistered' || name.startsWith('validators:'))).toBe(false);
+      const names = harness.events.events().map((event) => `${event.module}:${event.name}`);
+      expect(names.some((name) => name === 'legacy:keysRegistered' || name.startsWith('validators:'))).toBe(false);
       expect(harness.events.events().at(-1)?.data.toString('hex')).toBe('0800');
     });
 
@@ -247,9 +247,9 @@ describe('legacy registerKeys', () => {
       const params = paramsOf(sender, { proofOfPossession: hex(validators[6]!.plain.blsProofOfPossession) });
       const run = await runTransaction(world, harness, signed(sender, params));
       expect(run.result).toBe(TransactionExecutionResult.FAIL);
-      const kept = harness.events.events().filter(event => event.module === 'validators' || event.name === 'keysRegistered');
+      const kept = harness.events.events().filter((event) => event.module === 'validators' || event.name === 'keysRegistered');
       // blsKeyRegistration with result 4 (INVALID_POP), noRevert in lisk-sdk; generatorKeyRegistration (success) is reverted.
-      expect(eventViews(kept).map(event => [event.name, event.data.slice(-4)])).toEqual([['blsKeyRegistration', '1804']]);
+      expect(eventViews(kept).map((event) => [event.name, event.data.slice(-4)])).toEqual([['blsKeyRegistration', '1804']]);
     });
   });
 });

@@ -33,7 +33,7 @@ function setParams(harness: ModuleHarness, validators: Buffer[]): void {
   validatorsParamsStore.set(harness.state, EMPTY_KEY, {
     preCommitThreshold: 1n,
     certificateThreshold: 1n,
-    validators: validators.map(address => ({ address, bftWeight: 1n, generatorKey: Buffer.alloc(32), blsKey: Buffer.alloc(48) })),
+    validators: validators.map((address) => ({ address, bftWeight: 1n, generatorKey: Buffer.alloc(32), blsKey: Buffer.alloc(48) })),
   });
 }
 
@@ -113,7 +113,7 @@ describe('pos afterTransactionsExecute: productivity and fail-safe bans', () => 
     runBlock(height, c);
     expect(validatorStore.getOrThrow(harness.state, a)).toMatchObject({ consecutiveMissedBlocks: 50 + missed(a), isBanned: true });
     expect(validatorStore.getOrThrow(harness.state, b)).toMatchObject({ consecutiveMissedBlocks: 50 + missed(b), isBanned: false });
-    expect(eligibleValidatorsStore.iterate(harness.state, { keyLength: 28 }).map(e => e.key.subarray(8))).not.toContainEqual(a);
+    expect(eligibleValidatorsStore.iterate(harness.state, { keyLength: 28 }).map((e) => e.key.subarray(8))).not.toContainEqual(a);
     expect(eligibleValidatorsStore.iterate(harness.state, { keyLength: 28 })).toHaveLength(2);
     expect(harness.events.events()).toHaveLength(0);
   });
@@ -154,7 +154,7 @@ describe('pos afterTransactionsExecute: snapshots', () => {
       { address: addresses[1], weight: 3000n * LSK },
     ]);
     // Rounds up to 4 − 3 = 1 are deleted.
-    expect(snapshotStore.iterate(harness.state, { keyLength: 4 }).map(e => e.key.readUInt32BE(0))).toEqual([2, 3, 4]);
+    expect(snapshotStore.iterate(harness.state, { keyLength: 4 }).map((e) => e.key.readUInt32BE(0))).toEqual([2, 3, 4]);
     // Still in the bootstrap rounds: no new validator set.
     expect(harness.nextValidators).toBeUndefined();
   });
@@ -173,7 +173,10 @@ describe('pos afterTransactionsExecute: validator selection at a round end', () 
     setParams(harness, [addresses[0]!]);
     for (const address of addresses) {
       addValidator(harness, address);
-      validatorKeysStore.set(harness.state, address, { generatorKey: Buffer.alloc(32, 1), blsKey: Buffer.concat([sha256(address), Buffer.alloc(16)]) });
+      validatorKeysStore.set(harness.state, address, {
+        generatorKey: Buffer.alloc(32, 1),
+        blsKey: Buffer.concat([sha256(address), Buffer.alloc(16)]),
+      });
     }
     previousTimestampStore.set(harness.state, EMPTY_KEY, { timestamp: T0 });
     setReveals(harness, height - 1);
@@ -200,7 +203,7 @@ describe('pos afterTransactionsExecute: validator selection at a round end', () 
       { address: addresses[2]!, weight: 3n },
       { address: addresses[3]!, weight: 3n },
     ]);
-    expect(next.validators.map(v => [v.address, v.bftWeight])).toEqual(expected.map(v => [v.address, v.weight]));
+    expect(next.validators.map((v) => [v.address, v.bftWeight])).toEqual(expected.map((v) => [v.address, v.weight]));
     expect(next.precommitThreshold).toBe((2n * 15n) / 3n + 1n);
     expect(next.certificateThreshold).toBe(next.precommitThreshold);
     expect(validatorsParamsStore.getOrThrow(harness.state, EMPTY_KEY).validators).toHaveLength(5);
@@ -209,8 +212,10 @@ describe('pos afterTransactionsExecute: validator selection at a round end', () 
   it('with an empty snapshot keeps the first init validators at weight 1', () => {
     const harness = roundEnd(14, [], 3);
     const next = harness.nextValidators!;
-    expect(new Set(next.validators.map(v => v.address.toString('hex')))).toEqual(new Set(initValidators.slice(0, 3).map(a => a.toString('hex'))));
-    expect(next.validators.every(v => v.bftWeight === 1n)).toBe(true);
+    expect(new Set(next.validators.map((v) => v.address.toString('hex')))).toEqual(
+      new Set(initValidators.slice(0, 3).map((a) => a.toString('hex'))),
+    );
+    expect(next.validators.every((v) => v.bftWeight === 1n)).toBe(true);
     expect(next.precommitThreshold).toBe(3n);
   });
 
@@ -226,11 +231,11 @@ describe('pos afterTransactionsExecute: validator selection at a round end', () 
     const seed2 = setup.random.getRandomBytes(harness, 36 - 14, 7);
 
     // Independent standby pick: seed's first 8 bytes mod total weight walks the candidates.
-    const candidates = snapshot.slice(5).map(v => ({ ...v }));
+    const candidates = snapshot.slice(5).map((v) => ({ ...v }));
     const pick = (seed: Buffer) => {
       const total = candidates.reduce((sum, v) => sum + v.weight, 0n);
       let threshold = seed.readBigUInt64BE(0) % total;
-      const index = candidates.findIndex(v => {
+      const index = candidates.findIndex((v) => {
         if (v.weight > threshold) return true;
         threshold -= v.weight;
         return false;
@@ -239,11 +244,13 @@ describe('pos afterTransactionsExecute: validator selection at a round end', () 
     };
     const standby = [pick(seed1), pick(seed2)];
     const expected = shuffleValidatorList(seed1, [
-      ...snapshot.slice(0, 5).map(v => ({ address: v.address, weight: v.weight / (1000n * LSK) + (v.weight % (1000n * LSK) === 0n ? 0n : 1n) })),
-      ...standby.map(address => ({ address, weight: 0n })),
+      ...snapshot
+        .slice(0, 5)
+        .map((v) => ({ address: v.address, weight: v.weight / (1000n * LSK) + (v.weight % (1000n * LSK) === 0n ? 0n : 1n) })),
+      ...standby.map((address) => ({ address, weight: 0n })),
     ]);
-    expect(next.validators.map(v => [v.address, v.bftWeight])).toEqual(expected.map(v => [v.address, v.weight]));
-    expect(next.validators.filter(v => v.bftWeight === 0n)).toHaveLength(2);
+    expect(next.validators.map((v) => [v.address, v.bftWeight])).toEqual(expected.map((v) => [v.address, v.weight]));
+    expect(next.validators.filter((v) => v.bftWeight === 0n)).toHaveLength(2);
     // Weights 5+4+3+3+2 = 17.
     expect(next.precommitThreshold).toBe(12n);
   });
@@ -252,7 +259,7 @@ describe('pos afterTransactionsExecute: validator selection at a round end', () 
     const snapshot = [5000n, 4000n, 3000n, 2500n, 2000n, 1900n].map((weight, i) => ({ address: addresses[i]!, weight: weight * LSK }));
     const next = roundEnd(35, snapshot, 6).nextValidators!;
     expect(next.validators).toHaveLength(6);
-    expect(next.validators.find(v => v.address.equals(addresses[5]!))?.bftWeight).toBe(0n);
+    expect(next.validators.find((v) => v.address.equals(addresses[5]!))?.bftWeight).toBe(0n);
   });
 
   it('sets no validators when the snapshot and init validators give none', () => {

@@ -99,7 +99,7 @@ describe('pos:registerValidator', () => {
       sharingCoefficients: [],
     });
     expect(nameStore.get(harness.state, Buffer.from('oracle'))).toEqual({ validatorAddress: sender.address });
-    const events = harness.events.events().map(e => `${e.module}:${e.name}`);
+    const events = harness.events.events().map((e) => `${e.module}:${e.name}`);
     expect(events).toEqual(['validators:generatorKeyRegistration', 'validators:blsKeyRegistration', 'pos:validatorRegistered']);
     const [registered] = moduleEvents(harness, 'pos');
     expect(registered?.topics.slice(1)).toEqual([sender.address]);
@@ -116,11 +116,17 @@ describe('pos:registerValidator', () => {
   it('execute fails on a BLS key already registered (the validators module keeps its failure event)', () => {
     const params = { name: 'oracle', ...keys };
     harness.contextStore.set(AVAILABLE_FEE_KEY, FEE);
-    setup.validators.registerValidatorKeys(harness.commandExecuteContext(transaction(params), params), account('x').address, keys.blsKey, keys.generatorKey, keys.proofOfPossession);
+    setup.validators.registerValidatorKeys(
+      harness.commandExecuteContext(transaction(params), params),
+      account('x').address,
+      keys.blsKey,
+      keys.generatorKey,
+      keys.proofOfPossession,
+    );
     harness.commit();
     harness.contextStore.set(AVAILABLE_FEE_KEY, FEE);
     expect(runCommand(harness, command(), transaction(params), params).ok).toBe(false);
-    expect(harness.events.events().map(e => `${e.module}:${e.name}`)).toEqual(['validators:blsKeyRegistration']);
+    expect(harness.events.events().map((e) => `${e.module}:${e.name}`)).toEqual(['validators:blsKeyRegistration']);
     expect(validatorStore.get(harness.state, sender.address)).toBeUndefined();
   });
 
@@ -181,7 +187,7 @@ describe('pos:changeCommission', () => {
     execute(800);
     expect(validatorStore.get(harness.state, validator.address)).toMatchObject({ commission: 800, lastCommissionIncreaseHeight: 300_000 });
     const events = moduleEvents(harness, 'pos');
-    expect(events.map(e => e.name)).toEqual(['commissionChange', 'commissionChange']);
+    expect(events.map((e) => e.name)).toEqual(['commissionChange', 'commissionChange']);
     expect(events[0]?.topics.slice(1)).toEqual([validator.address]);
     expect(decodeEvent(commissionChangeDataSchema, events[0]!.data)).toEqual({
       validatorAddress: validator.address,
@@ -207,8 +213,11 @@ describe('pos:updateGeneratorKey', () => {
     validatorKeysStore.set(harness.state, validator.address, { generatorKey: Buffer.alloc(32, 1), blsKey: Buffer.alloc(48, 2) });
     expect((command.verify!(harness.commandVerifyContext(tx, params)) as VerificationResult).status).toBe(VerifyStatus.OK);
     expect(runCommand(harness, command, tx, params).ok).toBe(true);
-    expect(validatorKeysStore.get(harness.state, validator.address)).toEqual({ generatorKey: Buffer.alloc(32, 9), blsKey: Buffer.alloc(48, 2) });
-    expect(harness.events.events().map(e => `${e.module}:${e.name}`)).toEqual(['validators:generatorKeyRegistration']);
+    expect(validatorKeysStore.get(harness.state, validator.address)).toEqual({
+      generatorKey: Buffer.alloc(32, 9),
+      blsKey: Buffer.alloc(48, 2),
+    });
+    expect(harness.events.events().map((e) => `${e.module}:${e.name}`)).toEqual(['validators:generatorKeyRegistration']);
   });
 });
 
@@ -236,8 +245,15 @@ describe('pos:claimRewards', () => {
     const half = q96ToBytes(q96(1) / 2n);
     const quarter = q96ToBytes(q96(1) / 4n);
     addValidator(harness, validatorA.address, { totalStake: 100n * LSK, sharingCoefficients: [{ tokenID: TOKEN_ID, coefficient: half }] });
-    addValidator(harness, validatorB.address, { totalStake: 40n * LSK, sharingCoefficients: [{ tokenID: TOKEN_ID, coefficient: quarter }] });
-    addValidator(harness, staker.address, { totalStake: 20n * LSK, selfStake: 20n * LSK, sharingCoefficients: [{ tokenID: TOKEN_ID, coefficient: half }] });
+    addValidator(harness, validatorB.address, {
+      totalStake: 40n * LSK,
+      sharingCoefficients: [{ tokenID: TOKEN_ID, coefficient: quarter }],
+    });
+    addValidator(harness, staker.address, {
+      totalStake: 20n * LSK,
+      selfStake: 20n * LSK,
+      sharingCoefficients: [{ tokenID: TOKEN_ID, coefficient: half }],
+    });
     const [first, second] = [validatorA.address, validatorB.address].sort((a, b) => a.compare(b));
     stakerStore.set(harness.state, staker.address, {
       stakes: [
@@ -251,8 +267,10 @@ describe('pos:claimRewards', () => {
     setup.token.setAccount(harness, validatorB.address, { availableBalance: 0n, lockedBalances: [{ module: 'pos', amount: 100n * LSK }] });
     expect(claim().ok).toBe(true);
     expect(setup.token.available(harness, staker.address)).toBe(20n * LSK + 10n * LSK);
-    const assigned = moduleEvents(harness, 'pos').map(e => decodeEvent<{ validatorAddress: Buffer; amount: bigint }>(rewardsAssignedDataSchema, e.data));
-    expect(assigned.map(a => a.amount).sort()).toEqual([10n * LSK, 20n * LSK]);
+    const assigned = moduleEvents(harness, 'pos').map((e) =>
+      decodeEvent<{ validatorAddress: Buffer; amount: bigint }>(rewardsAssignedDataSchema, e.data),
+    );
+    expect(assigned.map((a) => a.amount).sort()).toEqual([10n * LSK, 20n * LSK]);
     for (const stake of stakerStore.getOrThrow(harness.state, staker.address).stakes) {
       expect(stake.sharingCoefficients).toEqual(validatorStore.getOrThrow(harness.state, stake.validatorAddress).sharingCoefficients);
     }
@@ -291,7 +309,7 @@ describe('pos:unlock timing', () => {
       ok: outcome.ok,
       error: outcome.error?.message,
       available: setup.token.available(harness, sender.address),
-      pending: stakerStore.get(harness.state, sender.address)?.pendingUnlocks.map(u => u.amount),
+      pending: stakerStore.get(harness.state, sender.address)?.pendingUnlocks.map((u) => u.amount),
     };
   };
 
@@ -302,7 +320,9 @@ describe('pos:unlock timing', () => {
   it('fails for an address with no staker entry', () => {
     const harness = new ModuleHarness({ header: { height: 10 } });
     setGenesisData(harness);
-    expect(runCommand(harness, posCommand(setup.pos, 'unlock'), posTransaction('unlock', emptyParamsSchema, {}, staker), {}).ok).toBe(false);
+    expect(runCommand(harness, posCommand(setup.pos, 'unlock'), posTransaction('unlock', emptyParamsSchema, {}, staker), {}).ok).toBe(
+      false,
+    );
   });
 
   it('a stake unlocks lockingPeriodStaking blocks after the unstake, once a certificate covers two rounds later', () => {
@@ -317,7 +337,9 @@ describe('pos:unlock timing', () => {
   it('a self-stake waits lockingPeriodSelfStaking blocks', () => {
     const selfUnlock = { validatorAddress: staker.address, amount: 10n * LSK, unstakeHeight: 50 };
     const setupSelf = (height: number) => {
-      const harness = new ModuleHarness({ header: { height, aggregateCommit: { height: 1000, aggregationBits: Buffer.alloc(0), certificateSignature: Buffer.alloc(0) } } });
+      const harness = new ModuleHarness({
+        header: { height, aggregateCommit: { height: 1000, aggregationBits: Buffer.alloc(0), certificateSignature: Buffer.alloc(0) } },
+      });
       setGenesisData(harness);
       addValidator(harness, staker.address);
       setup.token.setAccount(harness, staker.address, { availableBalance: 0n, lockedBalances: [{ module: 'pos', amount: 10n * LSK }] });

@@ -83,7 +83,7 @@ interface SimpleEvent {
 
 /** The events pos is answerable for: its own, and token locks/unlocks under module `pos`. */
 function posRelevant(events: readonly SimpleEvent[]): SimpleEvent[] {
-  return events.filter(event => {
+  return events.filter((event) => {
     if (event.module === 'pos') return event.name !== 'commandExecutionResult';
     if (event.module === 'token' && (event.name === 'lock' || event.name === 'unlock')) {
       return codec.decode<{ module: string }>(lockDataSchema, Buffer.from(event.data, 'hex')).module === 'pos';
@@ -127,7 +127,12 @@ function replay(): ReplayResult {
   const harness = new ModuleHarness({ header: toHeader(genesis) });
   harness.assets.set('pos', genesisPosAssetBytes());
   for (const user of genesisTokenAccounts()) {
-    setup.token.setAccount(harness, user.address, { availableBalance: user.availableBalance, lockedBalances: user.lockedBalances }, user.tokenID);
+    setup.token.setAccount(
+      harness,
+      user.address,
+      { availableBalance: user.availableBalance, lockedBalances: user.lockedBalances },
+      user.tokenID,
+    );
   }
   validatorRevealsStore.set(harness.state, EMPTY_KEY, { validatorReveals: [] });
   setup.pos.initGenesisState(harness.genesisContext('init'));
@@ -144,7 +149,7 @@ function replay(): ReplayResult {
     posTransactions: 0,
     comparedEvents: 0,
   };
-  const commands = new Map(setup.pos.commands.map(command => [command.name, command]));
+  const commands = new Map(setup.pos.commands.map((command) => [command.name, command]));
 
   for (const line of blocks.slice(1)) {
     const block = Block.fromBytes(Buffer.from(line.blockHex, 'hex'));
@@ -202,7 +207,7 @@ function replay(): ReplayResult {
     nextReveals.push({ generatorAddress: block.header.generatorAddress, seedReveal, height: block.header.height, valid });
     validatorRevealsStore.set(harness.state, EMPTY_KEY, { validatorReveals: nextReveals });
 
-    const minted = expectedEvents.find(e => e.module === 'dynamicReward' && e.name === 'rewardMinted');
+    const minted = expectedEvents.find((e) => e.module === 'dynamicReward' && e.name === 'rewardMinted');
     const { amount: reward } = codec.decode<{ amount: bigint }>(rewardMintedSchema, Buffer.from(minted!.data, 'hex'));
     if (reward > 0n) {
       setup.token.credit(harness, block.header.generatorAddress, reward);
@@ -210,11 +215,11 @@ function replay(): ReplayResult {
     }
 
     const actual = posRelevant(
-      harness.events.events().map(e => ({
+      harness.events.events().map((e) => ({
         module: e.module,
         name: e.name,
         data: e.data.toString('hex'),
-        topics: e.topics.map(t => t.toString('hex')),
+        topics: e.topics.map((t) => t.toString('hex')),
       })),
     );
     const wanted = posRelevant(expectedEvents);
@@ -233,7 +238,7 @@ function setToJSON(call: NextValidatorsCall | undefined): unknown {
   return {
     precommitThreshold: call.precommitThreshold.toString(),
     certificateThreshold: call.certificateThreshold.toString(),
-    validators: call.validators.map(v => ({
+    validators: call.validators.map((v) => ({
       address: encodeLisk32(v.address),
       bftWeight: v.bftWeight.toString(),
       blsKey: v.blsKey.toString('hex'),
@@ -299,17 +304,15 @@ describe('pos over the real dev chain (0..420)', () => {
       const stateKey = Buffer.from(key, 'hex');
       const real = codec.decode<UserLocks>(userStore.schema, Buffer.from(value, 'hex'));
       const ours = userStore.get(run.harness.base, stateKey.subarray(prefix.length));
-      const posLocked = (u: UserLocks | undefined) =>
-        u?.lockedBalances.find(l => l.module === 'pos')?.amount ?? 0n;
+      const posLocked = (u: UserLocks | undefined) => u?.lockedBalances.find((l) => l.module === 'pos')?.amount ?? 0n;
       expect(posLocked(ours), encodeLisk32(stateKey.subarray(6, 26))).toBe(posLocked(real));
     }
   });
 
   it('answers every pos_* RPC call of the tip as the real node (final_state.json)', () => {
-    const answers: RpcAnswer[] = [
-      ...finalState.global,
-      ...Object.values(finalState.perAddress).flat(),
-    ].filter(answer => answer.method.startsWith('pos_'));
+    const answers: RpcAnswer[] = [...finalState.global, ...Object.values(finalState.perAddress).flat()].filter((answer) =>
+      answer.method.startsWith('pos_'),
+    );
     expect(answers.length).toBeGreaterThan(700);
     const mismatches: string[] = [];
     for (const answer of answers) {
@@ -329,7 +332,9 @@ describe('pos over the real dev chain (0..420)', () => {
         got = { error: { message: (error as Error).message } };
       }
       if (JSON.stringify(sortKeys(got)) !== JSON.stringify(sortKeys(wanted))) {
-        mismatches.push(`${answer.method} ${JSON.stringify(answer.params)}: ${JSON.stringify(got).slice(0, 300)} vs ${JSON.stringify(wanted).slice(0, 300)}`);
+        mismatches.push(
+          `${answer.method} ${JSON.stringify(answer.params)}: ${JSON.stringify(got).slice(0, 300)} vs ${JSON.stringify(wanted).slice(0, 300)}`,
+        );
       }
     }
     expect(mismatches).toEqual([]);

@@ -24,7 +24,7 @@ interface AssetEntry {
 export const devGenesisAssets = loadJsonFixture<{ assets: AssetEntry[] }>('chains/dev/genesis_assets.json').assets;
 
 export function genesisAssetEntry(module: string): AssetEntry {
-  const entry = devGenesisAssets.find(asset => asset.module === module);
+  const entry = devGenesisAssets.find((asset) => asset.module === module);
   if (entry === undefined) throw new Error(`no ${module} genesis asset`);
   return entry;
 }
@@ -66,8 +66,8 @@ export interface EventJSON {
 function readLines<T>(file: string): T[] {
   return readFileSync(fixturePath(file), 'utf8')
     .split('\n')
-    .filter(line => line.trim() !== '')
-    .map(line => JSON.parse(line) as T);
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as T);
 }
 
 let blocksCache: BlockLine[] | undefined;
@@ -78,13 +78,13 @@ export function devBlocks(): BlockLine[] {
 
 let eventsCache: Map<number, EventJSON[]> | undefined;
 export function devEvents(): Map<number, EventJSON[]> {
-  eventsCache ??= new Map(readLines<{ height: number; events: EventJSON[] }>('chains/dev/events.ndjson').map(l => [l.height, l.events]));
+  eventsCache ??= new Map(readLines<{ height: number; events: EventJSON[] }>('chains/dev/events.ndjson').map((l) => [l.height, l.events]));
   return eventsCache;
 }
 
 /** The genesis block's pos asset bytes, exactly as lisk-sdk put them in the block. */
 export function genesisPosAssetBytes(): Buffer {
-  const asset = devBlocks()[0]?.blockJson.assets.find(entry => entry.module === 'pos');
+  const asset = devBlocks()[0]?.blockJson.assets.find((entry) => entry.module === 'pos');
   if (asset === undefined) throw new Error('genesis block has no pos asset');
   return hex(asset.data);
 }
@@ -115,11 +115,11 @@ export function genesisTokenAccounts(): {
     availableBalance: string;
     lockedBalances: { module: string; amount: string }[];
   }[];
-  return users.map(user => ({
+  return users.map((user) => ({
     address: decodeLisk32(user.address),
     tokenID: hex(user.tokenID),
     availableBalance: BigInt(user.availableBalance),
-    lockedBalances: user.lockedBalances.map(locked => ({ module: locked.module, amount: BigInt(locked.amount) })),
+    lockedBalances: user.lockedBalances.map((locked) => ({ module: locked.module, amount: BigInt(locked.amount) })),
   }));
 }
 

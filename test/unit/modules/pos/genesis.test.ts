@@ -35,10 +35,15 @@ function genesisHarness(setup: PosSetup, posAsset: Buffer, withTokens = true): M
   harness.assets.set('pos', posAsset);
   if (withTokens) {
     for (const user of genesisTokenAccounts()) {
-      setup.token.setAccount(harness, user.address, {
-        availableBalance: user.availableBalance,
-        lockedBalances: user.lockedBalances,
-      }, user.tokenID);
+      setup.token.setAccount(
+        harness,
+        user.address,
+        {
+          availableBalance: user.availableBalance,
+          lockedBalances: user.lockedBalances,
+        },
+        user.tokenID,
+      );
     }
   }
   return harness;
@@ -69,7 +74,11 @@ describe('pos genesis with the dev chain asset', () => {
     expect(next?.certificateThreshold.toString()).toBe(first?.params.certificateThreshold);
     expect(next?.precommitThreshold).toBe(68n);
     expect(
-      next?.validators.map(v => ({ address: encodeLisk32(v.address), bftWeight: v.bftWeight.toString(), blsKey: v.blsKey.toString('hex') })),
+      next?.validators.map((v) => ({
+        address: encodeLisk32(v.address),
+        bftWeight: v.bftWeight.toString(),
+        blsKey: v.blsKey.toString('hex'),
+      })),
     ).toEqual(first?.params.validators);
   });
 
@@ -78,7 +87,7 @@ describe('pos genesis with the dev chain asset', () => {
     expect(params.validators).toHaveLength(101);
     const asset = posGenesisJSON();
     for (const v of params.validators) {
-      const entry = asset.validators.find(a => a['address'] === encodeLisk32(v.address));
+      const entry = asset.validators.find((a) => a['address'] === encodeLisk32(v.address));
       expect(v.generatorKey.toString('hex')).toBe(entry?.['generatorKey']);
     }
   });
@@ -124,9 +133,9 @@ describe('pos genesis with the dev chain asset', () => {
 
   it('emits the validators module registration events, two per validator, under the finalize topic', () => {
     const events = harness.events.events();
-    expect(events.filter(e => e.module === 'pos')).toHaveLength(0);
-    expect(events.filter(e => e.module === 'validators')).toHaveLength(2 * 103);
-    expect(events.every(e => e.topics[0]?.equals(Buffer.from([1])))).toBe(true);
+    expect(events.filter((e) => e.module === 'pos')).toHaveLength(0);
+    expect(events.filter((e) => e.module === 'validators')).toHaveLength(2 * 103);
+    expect(events.every((e) => e.topics[0]?.equals(Buffer.from([1])))).toBe(true);
   });
 });
 
@@ -135,17 +144,17 @@ describe('pos genesis checks (lisk-sdk 6.1 initGenesisState messages)', () => {
   const cases: { title: string; change: (asset: Asset) => void; error: string | RegExp; config?: Record<string, unknown> }[] = [
     {
       title: 'a name with capitals',
-      change: a => (a.validators[0]!['name'] = 'Genesis_0'),
+      change: (a) => (a.validators[0]!['name'] = 'Genesis_0'),
       error: 'Invalid validator name Genesis_0.',
     },
     {
       title: 'a lastCommissionIncreaseHeight above the genesis height',
-      change: a => (a.validators[1]!['lastCommissionIncreaseHeight'] = 5),
+      change: (a) => (a.validators[1]!['lastCommissionIncreaseHeight'] = 5),
       error: `Invalid lastCommissionIncreaseHeight 5 for ${posGenesisJSON().validators[1]!['address'] as string}.`,
     },
     {
       title: 'unsorted validator sharing coefficients',
-      change: a =>
+      change: (a) =>
         (a.validators[0]!['sharingCoefficients'] = [
           { tokenID: '0400000000000001', coefficient: '01' },
           { tokenID: '0400000000000000', coefficient: '01' },
@@ -154,47 +163,49 @@ describe('pos genesis checks (lisk-sdk 6.1 initGenesisState messages)', () => {
     },
     {
       title: 'a duplicate validator address',
-      change: a => (a.validators[1] = { ...a.validators[0]!, name: 'other_name' }),
+      change: (a) => (a.validators[1] = { ...a.validators[0]!, name: 'other_name' }),
       error: 'Validator address is not unique.',
     },
     {
       title: 'a duplicate validator name',
-      change: a => (a.validators[1]!['name'] = a.validators[0]!['name']),
+      change: (a) => (a.validators[1]!['name'] = a.validators[0]!['name']),
       error: 'Validator name is not unique.',
     },
     {
       title: 'more than 10 stakes',
-      change: a => {
+      change: (a) => {
         const staker = a.stakers[0]!;
-        const addresses = a.validators.map(v => decodeLisk32(v['address'] as string)).sort((x, y) => x.compare(y));
-        staker.stakes = addresses.slice(0, 11).map(address => ({ validatorAddress: encodeLisk32(address), amount: '1000000000', sharingCoefficients: [] }));
+        const addresses = a.validators.map((v) => decodeLisk32(v['address'] as string)).sort((x, y) => x.compare(y));
+        staker.stakes = addresses
+          .slice(0, 11)
+          .map((address) => ({ validatorAddress: encodeLisk32(address), amount: '1000000000', sharingCoefficients: [] }));
       },
       error: 'Sent stake exceeds max stake 10.',
     },
     {
       title: 'a staker staking twice on one validator',
-      change: a => a.stakers[1]!.stakes.push({ ...a.stakers[1]!.stakes[0]! }),
+      change: (a) => a.stakers[1]!.stakes.push({ ...a.stakers[1]!.stakes[0]! }),
       error: 'Sent stake validator address is not unique.',
     },
     {
       title: 'stakes out of address order',
-      change: a => a.stakers[0]!.stakes.reverse(),
+      change: (a) => a.stakers[0]!.stakes.reverse(),
       error: 'Sent stake validator address is not lexicographically ordered.',
     },
     {
       title: 'a stake on an unknown validator',
-      change: a => (a.stakers[1]!.stakes[0]!['validatorAddress'] = 'lskzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz5fw596'),
+      change: (a) => (a.stakers[1]!.stakes[0]!['validatorAddress'] = 'lskzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz5fw596'),
       error: 'Sent stake includes non existing validator address.',
     },
     {
       title: 'a stake coefficient for a token the validator has none of',
-      change: a => (a.stakers[1]!.stakes[0]!['sharingCoefficients'] = [{ tokenID: '0400000000000000', coefficient: '01' }]),
+      change: (a) => (a.stakers[1]!.stakes[0]!['sharingCoefficients'] = [{ tokenID: '0400000000000000', coefficient: '01' }]),
       error: 'Validator does not have corresponding sharing coefficient or the coefficient value is not consistent.',
     },
     {
       title: 'a stake coefficient above the validator one',
-      change: a => {
-        const validator = a.validators.find(v => v['address'] === a.stakers[1]!.stakes[0]!['validatorAddress'])!;
+      change: (a) => {
+        const validator = a.validators.find((v) => v['address'] === a.stakers[1]!.stakes[0]!['validatorAddress'])!;
         validator['sharingCoefficients'] = [{ tokenID: '0400000000000000', coefficient: '05' }];
         a.stakers[1]!.stakes[0]!['sharingCoefficients'] = [{ tokenID: '0400000000000000', coefficient: '06' }];
       },
@@ -202,8 +213,8 @@ describe('pos genesis checks (lisk-sdk 6.1 initGenesisState messages)', () => {
     },
     {
       title: 'unsorted stake coefficients',
-      change: a => {
-        const validator = a.validators.find(v => v['address'] === a.stakers[1]!.stakes[0]!['validatorAddress'])!;
+      change: (a) => {
+        const validator = a.validators.find((v) => v['address'] === a.stakers[1]!.stakes[0]!['validatorAddress'])!;
         const coefficients = [
           { tokenID: '0400000000000000', coefficient: '05' },
           { tokenID: '0400000000000001', coefficient: '05' },
@@ -216,32 +227,32 @@ describe('pos genesis checks (lisk-sdk 6.1 initGenesisState messages)', () => {
     {
       title: 'more pending unlocks than maxNumberPendingUnlocks',
       config: { maxNumberPendingUnlocks: 1 },
-      change: a => a.stakers[0]!.pendingUnlocks.push({ ...a.stakers[0]!.pendingUnlocks[0]!, unstakeHeight: 0, amount: '1' }),
+      change: (a) => a.stakers[0]!.pendingUnlocks.push({ ...a.stakers[0]!.pendingUnlocks[0]!, unstakeHeight: 0, amount: '1' }),
       error: 'PendingUnlocks exceeds max unlocking 1.',
     },
     {
       title: 'pending unlocks out of order (amounts must descend)',
-      change: a => a.stakers[0]!.pendingUnlocks.push({ ...a.stakers[0]!.pendingUnlocks[0]!, amount: '99000000000' }),
+      change: (a) => a.stakers[0]!.pendingUnlocks.push({ ...a.stakers[0]!.pendingUnlocks[0]!, amount: '99000000000' }),
       error: 'PendingUnlocks are not lexicographically ordered.',
     },
     {
       title: 'a pending unlock of an unknown validator',
-      change: a => (a.stakers[0]!.pendingUnlocks[0]!['validatorAddress'] = 'lskzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz5fw596'),
+      change: (a) => (a.stakers[0]!.pendingUnlocks[0]!['validatorAddress'] = 'lskzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz5fw596'),
       error: 'Pending unlocks includes non existing validator address.',
     },
     {
       title: 'a duplicate staker',
-      change: a => a.stakers.push(a.stakers[1]!),
+      change: (a) => a.stakers.push(a.stakers[1]!),
       error: 'Staker address is not unique.',
     },
     {
       title: 'a duplicate init validator',
-      change: a => (a.genesisData.initValidators[1] = a.genesisData.initValidators[0]!),
+      change: (a) => (a.genesisData.initValidators[1] = a.genesisData.initValidators[0]!),
       error: 'Init validators address is not unique.',
     },
     {
       title: 'an unknown init validator',
-      change: a => (a.genesisData.initValidators[0] = 'lskzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz5fw596'),
+      change: (a) => (a.genesisData.initValidators[0] = 'lskzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz5fw596'),
       error: 'Init validators includes non existing validator address.',
     },
     {
@@ -252,7 +263,7 @@ describe('pos genesis checks (lisk-sdk 6.1 initGenesisState messages)', () => {
     },
     {
       title: 'a name longer than 20 characters (schema)',
-      change: a => (a.validators[0]!['name'] = 'a'.repeat(21)),
+      change: (a) => (a.validators[0]!['name'] = 'a'.repeat(21)),
       error: /name/,
     },
   ];
@@ -286,9 +297,9 @@ describe('pos genesis checks (lisk-sdk 6.1 initGenesisState messages)', () => {
     const setup = createPos({ ...devConfig.modules['pos'], useInvalidBLSKey: true }, 3);
     const harness = genesisHarness(setup, genesisPosAssetBytes());
     runGenesis(setup, harness);
-    const bls = harness.nextValidators?.validators.map(v => v.blsKey.toString('hex'));
+    const bls = harness.nextValidators?.validators.map((v) => v.blsKey.toString('hex'));
     expect(new Set(bls)).toEqual(new Set(['00'.repeat(48)]));
-    expect(harness.events.events().filter(e => e.name === 'blsKeyRegistration')).toHaveLength(0);
+    expect(harness.events.events().filter((e) => e.name === 'blsKeyRegistration')).toHaveLength(0);
   });
 
   it('computes thresholds ⌊2n/3⌋+1 over init validators sorted by address', () => {
@@ -298,7 +309,7 @@ describe('pos genesis checks (lisk-sdk 6.1 initGenesisState messages)', () => {
     const harness = genesisHarness(setup, encodePosGenesis(asset));
     runGenesis(setup, harness);
     expect(harness.nextValidators?.precommitThreshold).toBe(7n);
-    const addresses = harness.nextValidators?.validators.map(v => v.address) ?? [];
+    const addresses = harness.nextValidators?.validators.map((v) => v.address) ?? [];
     expect(addresses).toEqual([...addresses].sort((x, y) => x.compare(y)));
     expect(addresses).toHaveLength(10);
     // The stored genesis data keeps the asset's order.

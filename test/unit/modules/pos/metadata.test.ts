@@ -12,7 +12,7 @@ interface MetadataFixture {
 }
 
 const devConfig = loadJsonFixture<{ modules: { pos: Record<string, unknown> } }>('chains/dev/config.json');
-const expected = loadJsonFixture<MetadataFixture>('chains/dev/metadata.json').modules.find(m => m.name === 'pos');
+const expected = loadJsonFixture<MetadataFixture>('chains/dev/metadata.json').modules.find((m) => m.name === 'pos');
 
 describe('pos metadata', () => {
   // The dev chain runs with 3 s blocks, which moves the window bounds in getConstants' schema.

@@ -8,7 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { encodeLisk32 } from '../../../../src/crypto/index.js';
 import { silentLogger } from '../../../../src/logger.js';
 import type { EndpointContext } from '../../../../src/modules/base/index.js';
-import { DEFAULT_POS_CONFIG, eligibleValidatorKey, eligibleValidatorsStore, stakerStore, validatorStore } from '../../../../src/modules/pos/index.js';
+import {
+  DEFAULT_POS_CONFIG,
+  eligibleValidatorKey,
+  eligibleValidatorsStore,
+  stakerStore,
+  validatorStore,
+} from '../../../../src/modules/pos/index.js';
 import { parsePosConfig } from '../../../../src/modules/pos/config.js';
 import { q96, q96FromBytes, q96ToBytes } from '../../../../src/modules/pos/q96.js';
 import { DEV_CHAIN_ID, ModuleHarness, testGenesisConfig } from '../../../support/module-harness.js';
@@ -49,7 +55,10 @@ describe('pos config', () => {
   });
 
   it('takes the section’s values over the defaults', () => {
-    const config = parsePosConfig({ numberActiveValidators: 51, numberStandbyValidators: 0, posTokenID: '0100000000000001', minWeightStandby: '5' }, testGenesisConfig);
+    const config = parsePosConfig(
+      { numberActiveValidators: 51, numberStandbyValidators: 0, posTokenID: '0100000000000001', minWeightStandby: '5' },
+      testGenesisConfig,
+    );
     expect(config).toMatchObject({ roundLength: 51, minWeightStandby: 5n, posTokenID: Buffer.from('0100000000000001', 'hex') });
   });
 
@@ -84,8 +93,8 @@ describe('pos method', () => {
     setGenesisData(harness, { height: 10 });
     expect(pos.method.getRoundLength(harness)).toBe(7);
     expect(pos.method.getNumberOfActiveValidators(harness)).toBe(5);
-    expect([11, 17, 18, 24].map(h => pos.method.getRoundNumberFromHeight(harness, h))).toEqual([1, 1, 2, 2]);
-    expect([16, 17, 24, 10].map(h => pos.method.isEndOfRound(harness, h))).toEqual([false, true, true, true]);
+    expect([11, 17, 18, 24].map((h) => pos.method.getRoundNumberFromHeight(harness, h))).toEqual([1, 1, 2, 2]);
+    expect([16, 17, 24, 10].map((h) => pos.method.isEndOfRound(harness, h))).toEqual([false, true, true, true]);
   });
 
   it('updateSharedRewards locks the stakers’ share and raises the coefficient; nothing without stake', () => {
@@ -154,7 +163,12 @@ describe('pos endpoints beyond the dev chain tip', () => {
   it('getConstants, getPoSTokenID, getRegistrationFee answer from the config', () => {
     const setup = createPos();
     const harness = new ModuleHarness();
-    expect(call(setup, harness, 'getConstants')).toMatchObject({ roundLength: 103, defaultCommission: 10_000, posTokenID: '0400000000000000', weightScaleFactor: '100000000000' });
+    expect(call(setup, harness, 'getConstants')).toMatchObject({
+      roundLength: 103,
+      defaultCommission: 10_000,
+      posTokenID: '0400000000000000',
+      weightScaleFactor: '100000000000',
+    });
     expect(call(setup, harness, 'getPoSTokenID')).toEqual({ tokenID: '0400000000000000' });
     expect(call(setup, harness, 'getRegistrationFee')).toEqual({ fee: '1000000000' });
   });
@@ -164,21 +178,30 @@ describe('pos endpoints beyond the dev chain tip', () => {
     const harness = new ModuleHarness();
     const addresses = Array.from({ length: 3 }, (_, i) => account(`by-stake-${i}`).address);
     addresses.forEach((address, i) => {
-      addValidator(harness, address, { totalStake: BigInt(i + 1) * 1000n * LSK, selfStake: 1000n * LSK, reportMisbehaviorHeights: i === 0 ? [5] : [] });
-      eligibleValidatorsStore.set(harness.state, eligibleValidatorKey(address, BigInt(i + 1) * 1000n * LSK), { lastReportMisbehaviorHeight: 0 });
+      addValidator(harness, address, {
+        totalStake: BigInt(i + 1) * 1000n * LSK,
+        selfStake: 1000n * LSK,
+        reportMisbehaviorHeights: i === 0 ? [5] : [],
+      });
+      eligibleValidatorsStore.set(harness.state, eligibleValidatorKey(address, BigInt(i + 1) * 1000n * LSK), {
+        lastReportMisbehaviorHeight: 0,
+      });
     });
-    const names = (result: unknown) => (result as { validators: { address: string }[] }).validators.map(v => v.address);
+    const names = (result: unknown) => (result as { validators: { address: string }[] }).validators.map((v) => v.address);
     expect(names(call(setup, harness, 'getValidatorsByStake'))).toEqual([...addresses].reverse().map(lisk32));
     expect(names(call(setup, harness, 'getValidatorsByStake', { limit: 2 }))).toEqual([addresses[2]!, addresses[1]!].map(lisk32));
     expect(names(call(setup, harness, 'getValidatorsByStake', { limit: -1 }))).toHaveLength(3);
     expect(() => call(setup, harness, 'getValidatorsByStake', { limit: -2 })).toThrow('Input parameter limit -2 is not valid.');
-    const punished = (call(setup, harness, 'getValidatorsByStake', { limit: -1 }) as { validators: Record<string, unknown>[] }).validators[2];
+    const punished = (call(setup, harness, 'getValidatorsByStake', { limit: -1 }) as { validators: Record<string, unknown>[] })
+      .validators[2];
     expect(punished).toMatchObject({ reportMisbehaviorHeights: [5], punishmentPeriods: [{ start: 5, end: 5 + 725_760 }] });
   });
 
   it('getPendingUnlocks: a punishment pushes the expected unlock height to the end of the window', () => {
     const setup = createPos();
-    const harness = new ModuleHarness({ header: { height: 500, aggregateCommit: { height: 400, aggregationBits: Buffer.alloc(0), certificateSignature: Buffer.alloc(0) } } });
+    const harness = new ModuleHarness({
+      header: { height: 500, aggregateCommit: { height: 400, aggregationBits: Buffer.alloc(0), certificateSignature: Buffer.alloc(0) } },
+    });
     setGenesisData(harness);
     const staker = account('pending').address;
     const validator = account('punished').address;
@@ -230,7 +253,9 @@ describe('pos endpoints beyond the dev chain tip', () => {
     const harness = new ModuleHarness();
     const validator = account('expected').address;
     addValidator(harness, validator, { commission: 1000, totalStake: 800n });
-    expect(call(setup, harness, 'getExpectedSharedRewards', { validatorAddress: lisk32(validator), validatorReward: '100', stake: '200' })).toEqual({ reward: '17' });
+    expect(
+      call(setup, harness, 'getExpectedSharedRewards', { validatorAddress: lisk32(validator), validatorReward: '100', stake: '200' }),
+    ).toEqual({ reward: '17' });
     const missing = account('missing').address;
     expect(() => call(setup, harness, 'getValidator', { address: lisk32(missing) })).toThrow(
       `Key ${validatorStore.stateKey(missing).toString('hex')} does not exist.`,
@@ -239,4 +264,3 @@ describe('pos endpoints beyond the dev chain tip', () => {
     expect(() => call(setup, harness, 'getStaker', { address: 5 })).toThrow('Parameter address must be a string.');
   });
 });
-

@@ -136,7 +136,7 @@ export class TestToken implements PosTokenMethod {
       throw new Error('Insufficient balance to lock.');
     }
     account.availableBalance -= amount;
-    const locked = account.lockedBalances.find(entry => entry.module === module);
+    const locked = account.lockedBalances.find((entry) => entry.module === module);
     if (locked) locked.amount += amount;
     else account.lockedBalances.push({ module, amount });
     this.save(ctx, address, tokenID, account);
@@ -148,7 +148,7 @@ export class TestToken implements PosTokenMethod {
     if (amount <= 0n) return;
     const data = { address, module, tokenID, amount };
     const account = this.account(ctx, address, tokenID);
-    const locked = account?.lockedBalances.find(entry => entry.module === module);
+    const locked = account?.lockedBalances.find((entry) => entry.module === module);
     if (account === undefined || locked === undefined || locked.amount < amount) {
       unlockEvent.emit(ctx.events, { ...data, result: 1 }, [address], true);
       throw new Error('Insufficient locked balance to unlock.');
@@ -175,12 +175,12 @@ export class TestToken implements PosTokenMethod {
   }
 
   getLockedAmount(ctx: ReadContext, address: Buffer, tokenID: Buffer, module: string): bigint {
-    return this.account(ctx, address, tokenID)?.lockedBalances.find(entry => entry.module === module)?.amount ?? 0n;
+    return this.account(ctx, address, tokenID)?.lockedBalances.find((entry) => entry.module === module)?.amount ?? 0n;
   }
 
   private save(ctx: { state: MethodContext['state'] }, address: Buffer, tokenID: Buffer, account: UserAccount): void {
     const lockedBalances = account.lockedBalances
-      .filter(entry => entry.amount !== 0n)
+      .filter((entry) => entry.amount !== 0n)
       .sort((a, b) => a.module.localeCompare(b.module, 'en'));
     userStore.set(ctx.state, userKey(address, tokenID), { ...account, lockedBalances });
   }
@@ -258,16 +258,12 @@ export function posTransaction(
 export function moduleEvents(harness: ModuleHarness, module: string): { name: string; data: Buffer; topics: Buffer[] }[] {
   return harness.events
     .events()
-    .filter(event => event.module === module)
-    .map(event => ({ name: event.name, data: event.data, topics: [...event.topics] }));
+    .filter((event) => event.module === module)
+    .map((event) => ({ name: event.name, data: event.data, topics: [...event.topics] }));
 }
 
 /** A pos validator account written straight into the stores (no keys in the validators module). */
-export function addValidator(
-  harness: ModuleHarness,
-  address: Buffer,
-  overrides: Partial<ValidatorAccount> = {},
-): ValidatorAccount {
+export function addValidator(harness: ModuleHarness, address: Buffer, overrides: Partial<ValidatorAccount> = {}): ValidatorAccount {
   const validator: ValidatorAccount = {
     name: `v${address.toString('hex').slice(0, 8)}`,
     totalStake: 0n,
@@ -315,7 +311,7 @@ export function runCommand<P>(harness: ModuleHarness, command: Command<P>, tx: E
 
 /** The command of a pos module by name. */
 export function posCommand<P>(pos: PosModule, name: string): Command<P> {
-  const command = pos.commands.find(candidate => candidate.name === name);
+  const command = pos.commands.find((candidate) => candidate.name === name);
   if (command === undefined) throw new Error(`no command ${name}`);
   return command as Command<P>;
 }

@@ -6,17 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { capWeightIfNeeded, ceilingDiv, selectActiveValidators } from '../../../../src/modules/pos/active-validators.js';
-import {
-  q96,
-  q96Ceil,
-  q96Div,
-  q96Floor,
-  q96FromBytes,
-  q96Mul,
-  q96MulDiv,
-  q96Sub,
-  q96ToBytes,
-} from '../../../../src/modules/pos/q96.js';
+import { q96, q96Ceil, q96Div, q96Floor, q96FromBytes, q96Mul, q96MulDiv, q96Sub, q96ToBytes } from '../../../../src/modules/pos/q96.js';
 import { calculateStakeRewards, expectedSharedReward, shareReward } from '../../../../src/modules/pos/reward-sharing.js';
 import { pickStandbyValidator, selectStandbyValidators } from '../../../../src/modules/pos/standby-selection.js';
 import type { ValidatorAccount } from '../../../../src/modules/pos/stores.js';
@@ -43,7 +33,10 @@ describe('Q96 arithmetic (lisk-utils Q with base 96)', () => {
   });
 
   it('round-trips through bytes', () => {
-    fc.assert(fc.property(fc.bigInt({ min: 0n, max: 2n ** 190n }), v => q96FromBytes(q96ToBytes(v)) === v), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 2n ** 190n }), (v) => q96FromBytes(q96ToBytes(v)) === v),
+      { numRuns: 300 },
+    );
   });
 
   it('truncates mul/div, rounds muldiv down or up, floors and ceils', () => {
@@ -99,7 +92,7 @@ describe('reward sharing (LIP 0057)', () => {
     const v = validator({ commission: 0, totalStake: 10n, sharingCoefficients: [{ tokenID: TOKEN, coefficient: q96ToBytes(q96(1)) }] });
     shareReward(v, TOKEN, 10n);
     shareReward(v, other, 10n);
-    expect(v.sharingCoefficients.map(c => c.tokenID)).toEqual([other, TOKEN]);
+    expect(v.sharingCoefficients.map((c) => c.tokenID)).toEqual([other, TOKEN]);
     expect(q96FromBytes(v.sharingCoefficients[1]!.coefficient)).toBe(q96(2));
   });
 
@@ -125,23 +118,31 @@ describe('BFT weights', () => {
 
   it('does not cap sets smaller than ⌈10000 / cap⌉', () => {
     const small = Array.from({ length: 19 }, (_, i) => ({ address: Buffer.alloc(20, i), weight: i === 0 ? 1000n : 1n }));
-    expect(capWeightIfNeeded(small, 500).map(v => v.weight)[0]).toBe(1000n);
+    expect(capWeightIfNeeded(small, 500).map((v) => v.weight)[0]).toBe(1000n);
   });
 
   it('caps the heaviest validators at maxBFTWeightCap of the total (lisk-sdk _capWeight)', () => {
     // 25 validators: one of weight 1000, 24 of weight 10. Cap 5%.
-    const validators = [{ address: Buffer.alloc(20, 0), weight: 1000n }, ...Array.from({ length: 24 }, (_, i) => ({ address: Buffer.alloc(20, i + 1), weight: 10n }))];
+    const validators = [
+      { address: Buffer.alloc(20, 0), weight: 1000n },
+      ...Array.from({ length: 24 }, (_, i) => ({ address: Buffer.alloc(20, i + 1), weight: 10n })),
+    ];
     const capped = capWeightIfNeeded(validators, 500);
     // i = 1: partialSum = 24·10 = 240; capped = 500·240/100/(100 − 5) = 1200/95 = 12 < 1000.
     expect(capped[0]!.weight).toBe(12n);
-    expect(capped.slice(1).every(v => v.weight === 10n)).toBe(true);
+    expect(capped.slice(1).every((v) => v.weight === 10n)).toBe(true);
     const total = capped.reduce((sum, v) => sum + v.weight, 0n);
     expect(capped[0]!.weight * 10_000n <= 500n * total + 500n * 100n).toBe(true);
   });
 
   it('selects the top numberActiveValidators after the bootstrap period with scaled weights', () => {
     const snapshot = [3n, 2n, 1n].map((w, i) => ({ address: Buffer.alloc(20, i), weight: w * 1000n + 1n }));
-    const active = selectActiveValidators(snapshot, 10, { initRounds: 3, initValidators: [] }, { numberActiveValidators: 2, weightScaleFactor: 1000n, maxBFTWeightCap: 500 });
+    const active = selectActiveValidators(
+      snapshot,
+      10,
+      { initRounds: 3, initValidators: [] },
+      { numberActiveValidators: 2, weightScaleFactor: 1000n, maxBFTWeightCap: 500 },
+    );
     expect(active).toEqual([
       { address: Buffer.alloc(20, 0), weight: 4n },
       { address: Buffer.alloc(20, 1), weight: 3n },
@@ -179,7 +180,12 @@ describe('standby selection', () => {
 });
 
 describe('unlocking rules', () => {
-  const periods = { lockingPeriodStaking: 30, lockingPeriodSelfStaking: 60, punishmentWindowStaking: 100, punishmentWindowSelfStaking: 300 };
+  const periods = {
+    lockingPeriodStaking: 30,
+    lockingPeriodSelfStaking: 60,
+    punishmentWindowStaking: 100,
+    punishmentWindowSelfStaking: 300,
+  };
   const staker = Buffer.alloc(20, 1);
   const validator = Buffer.alloc(20, 2);
 
@@ -191,7 +197,7 @@ describe('unlocking rules', () => {
       { validatorAddress: validator, amount: 7n, unstakeHeight: 5 },
     ];
     sortUnlocking(unlocks);
-    expect(unlocks.map(u => [u.validatorAddress[0], u.unstakeHeight, u.amount])).toEqual([
+    expect(unlocks.map((u) => [u.validatorAddress[0], u.unstakeHeight, u.amount])).toEqual([
       [1, 5, 1n],
       [2, 9, 3n],
       [2, 5, 7n],
@@ -221,14 +227,17 @@ describe('unlocking rules', () => {
     const unlock = { validatorAddress: validator, amount: 1n, unstakeHeight: 46 };
     expect(isCertificateGenerated({ unlock, genesisHeight: 0, maxHeightCertified: 308, roundLength: 103 })).toBe(false);
     expect(isCertificateGenerated({ unlock, genesisHeight: 0, maxHeightCertified: 309, roundLength: 103 })).toBe(true);
-    expect(isCertificateGenerated({ unlock: { ...unlock, unstakeHeight: 0 }, genesisHeight: 0, maxHeightCertified: 206, roundLength: 103 })).toBe(true);
+    expect(
+      isCertificateGenerated({ unlock: { ...unlock, unstakeHeight: 0 }, genesisHeight: 0, maxHeightCertified: 206, roundLength: 103 }),
+    ).toBe(true);
   });
 });
 
 describe('names and weights', () => {
   it('accepts lowercase letters, digits and !@$&_. only', () => {
     for (const name of ['genesis_0', 'a', 'oracle_val_one', '!@$&_.', '0']) expect(isUsername(name)).toBe(true);
-    for (const name of ['', 'Upper', ' lead', 'trail ', 'with space', 'uni©ode', 'null\u0000', 'back\\0slash', 'minus-']) expect(isUsername(name)).toBe(false);
+    for (const name of ['', 'Upper', ' lead', 'trail ', 'with space', 'uni©ode', 'null\u0000', 'back\\0slash', 'minus-'])
+      expect(isUsername(name)).toBe(false);
   });
 
   it('caps the weight at factorSelfStakes × selfStake', () => {

@@ -136,9 +136,9 @@ describe('pos:reportMisbehavior', () => {
     });
 
     it('throws for a header not signed with the generator key', () => {
-      expect(() => verify({ header1: signedHeader({}), header2: signedHeader({ stateRoot: Buffer.alloc(32, 7) }, otherKeys.privateKey) })).toThrow(
-        'Invalid block signature.',
-      );
+      expect(() =>
+        verify({ header1: signedHeader({}), header2: signedHeader({ stateRoot: Buffer.alloc(32, 7) }, otherKeys.privateKey) }),
+      ).toThrow('Invalid block signature.');
     });
 
     it('throws for undecodable header bytes', () => {
@@ -165,7 +165,12 @@ describe('pos:reportMisbehavior', () => {
     it('punishes: records the height, pays the reporter out of the self-stake, lowers stakes and weight', () => {
       expect(execute(contradicting()).ok).toBe(true);
       const validator = validatorStore.getOrThrow(harness.state, generator);
-      expect(validator).toMatchObject({ reportMisbehaviorHeights: [CURRENT_HEIGHT], isBanned: false, selfStake: 499n * LSK, totalStake: 799n * LSK });
+      expect(validator).toMatchObject({
+        reportMisbehaviorHeights: [CURRENT_HEIGHT],
+        isBanned: false,
+        selfStake: 499n * LSK,
+        totalStake: 799n * LSK,
+      });
       expect(stakerStore.getOrThrow(harness.state, generator).stakes[0]?.amount).toBe(499n * LSK);
       expect(setup.token.available(harness, reporter.address)).toBe(1n * LSK);
       expect(setup.token.getLockedAmount(harness, generator, TOKEN_ID, 'pos')).toBe(499n * LSK);
@@ -173,19 +178,26 @@ describe('pos:reportMisbehavior', () => {
         { key: eligibleValidatorKey(generator, 799n * LSK), value: { lastReportMisbehaviorHeight: CURRENT_HEIGHT } },
       ]);
       const events = moduleEvents(harness, 'pos');
-      expect(events.map(e => e.name)).toEqual(['validatorPunished']);
+      expect(events.map((e) => e.name)).toEqual(['validatorPunished']);
       expect(events[0]?.topics.slice(1)).toEqual([generator]);
       expect(decodeEvent(validatorPunishedDataSchema, events[0]!.data)).toEqual({ address: generator, height: CURRENT_HEIGHT });
-      expect(harness.events.events().map(e => `${e.module}:${e.name}`)).toEqual(['pos:validatorPunished', 'token:unlock', 'token:transfer']);
+      expect(harness.events.events().map((e) => `${e.module}:${e.name}`)).toEqual([
+        'pos:validatorPunished',
+        'token:unlock',
+        'token:transfer',
+      ]);
     });
 
     it('bans at the reportMisbehaviorLimitBanned-th report (validatorBanned, out of the eligible index)', () => {
       const validator = validatorStore.getOrThrow(harness.state, generator);
       validatorStore.set(harness.state, generator, { ...validator, reportMisbehaviorHeights: [10, 20, 30, 40] });
       expect(execute(contradicting()).ok).toBe(true);
-      expect(validatorStore.getOrThrow(harness.state, generator)).toMatchObject({ isBanned: true, reportMisbehaviorHeights: [10, 20, 30, 40, CURRENT_HEIGHT] });
+      expect(validatorStore.getOrThrow(harness.state, generator)).toMatchObject({
+        isBanned: true,
+        reportMisbehaviorHeights: [10, 20, 30, 40, CURRENT_HEIGHT],
+      });
       const events = moduleEvents(harness, 'pos');
-      expect(events.map(e => e.name)).toEqual(['validatorPunished', 'validatorBanned']);
+      expect(events.map((e) => e.name)).toEqual(['validatorPunished', 'validatorBanned']);
       expect(decodeEvent(validatorBannedDataSchema, events[1]!.data)).toEqual({ address: generator, height: CURRENT_HEIGHT });
       expect(eligibleValidatorsStore.iterate(harness.state, { keyLength: 28 })).toEqual([]);
     });
@@ -193,7 +205,10 @@ describe('pos:reportMisbehavior', () => {
     it('takes at most the self-stake as reward', () => {
       const validator = validatorStore.getOrThrow(harness.state, generator);
       validatorStore.set(harness.state, generator, { ...validator, selfStake: 50_000_000n, totalStake: 300n * LSK });
-      stakerStore.set(harness.state, generator, { stakes: [{ validatorAddress: generator, amount: 50_000_000n, sharingCoefficients: [] }], pendingUnlocks: [] });
+      stakerStore.set(harness.state, generator, {
+        stakes: [{ validatorAddress: generator, amount: 50_000_000n, sharingCoefficients: [] }],
+        pendingUnlocks: [],
+      });
       expect(execute(contradicting()).ok).toBe(true);
       expect(setup.token.available(harness, reporter.address)).toBe(50_000_000n);
       expect(stakerStore.getOrThrow(harness.state, generator).stakes[0]?.amount).toBe(0n);

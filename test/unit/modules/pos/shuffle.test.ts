@@ -23,9 +23,9 @@ describe('shuffleValidatorList', () => {
     // testCases is one object, not an array: one case of 103 validators.
     const cases = [fixture.testCases];
     for (const { input, output } of cases) {
-      const validators = input.validatorList.map(address => ({ address: hex(address), weight: 1n }));
+      const validators = input.validatorList.map((address) => ({ address: hex(address), weight: 1n }));
       const shuffled = shuffleValidatorList(hex(input.previousRoundSeed1), validators);
-      expect(shuffled.map(v => v.address.toString('hex'))).toEqual(output.validatorList);
+      expect(shuffled.map((v) => v.address.toString('hex'))).toEqual(output.validatorList);
       expect(shuffled).toHaveLength(103);
     }
     recordCases(FIXTURE, cases.length);
@@ -33,16 +33,16 @@ describe('shuffleValidatorList', () => {
 
   it('orders by sha256(seed ‖ address), then by address, and keeps the input intact', () => {
     const seed = Buffer.alloc(16, 7);
-    const validators = [Buffer.alloc(20, 3), Buffer.alloc(20, 1), Buffer.alloc(20, 2)].map(address => ({ address, weight: 0n }));
-    const before = validators.map(v => v.address);
+    const validators = [Buffer.alloc(20, 3), Buffer.alloc(20, 1), Buffer.alloc(20, 2)].map((address) => ({ address, weight: 0n }));
+    const before = validators.map((v) => v.address);
     const shuffled = shuffleValidatorList(seed, validators);
     const expectedOrder = [...validators].sort((a, b) =>
       sha256(Buffer.concat([seed, a.address])).compare(sha256(Buffer.concat([seed, b.address]))),
     );
     expect(shuffled).toEqual(expectedOrder);
-    expect(validators.map(v => v.address)).toEqual(before);
+    expect(validators.map((v) => v.address)).toEqual(before);
     // Entries are the caller's objects (weights travel with them).
-    expect(shuffled.every(entry => validators.includes(entry))).toBe(true);
+    expect(shuffled.every((entry) => validators.includes(entry))).toBe(true);
   });
 
   it('breaks hash ties by address (the same address twice gives equal hashes)', () => {

@@ -64,10 +64,18 @@ describe('pos:stake', () => {
 
   describe('verify', () => {
     it('accepts up and down stakes that are multiples of 10 LSK', () => {
-      expect(verify([{ validatorAddress: validatorA.address, amount: 10n * LSK }, { validatorAddress: validatorB.address, amount: -20n * LSK }]).status).toBe(VerifyStatus.OK);
+      expect(
+        verify([
+          { validatorAddress: validatorA.address, amount: 10n * LSK },
+          { validatorAddress: validatorB.address, amount: -20n * LSK },
+        ]).status,
+      ).toBe(VerifyStatus.OK);
     });
     it('rejects a validator named twice (checked before the amount)', () => {
-      const result = verify([{ validatorAddress: validatorA.address, amount: 10n * LSK }, { validatorAddress: validatorA.address, amount: 0n }]);
+      const result = verify([
+        { validatorAddress: validatorA.address, amount: 10n * LSK },
+        { validatorAddress: validatorA.address, amount: 0n },
+      ]);
       expect(result.status).toBe(VerifyStatus.FAIL);
       expect(result.error?.message).toBe('Validator address must be unique.');
     });
@@ -75,14 +83,24 @@ describe('pos:stake', () => {
       expect(verify([{ validatorAddress: validatorA.address, amount: 0n }]).error?.message).toBe('Amount cannot be 0.');
     });
     it('rejects an amount that is not a multiple of baseStakeAmount, up or down', () => {
-      expect(verify([{ validatorAddress: validatorA.address, amount: 15n * LSK }]).error?.message).toBe('Amount should be multiple of 10 * 10^8.');
-      expect(verify([{ validatorAddress: validatorA.address, amount: -1n }]).error?.message).toBe('Amount should be multiple of 10 * 10^8.');
+      expect(verify([{ validatorAddress: validatorA.address, amount: 15n * LSK }]).error?.message).toBe(
+        'Amount should be multiple of 10 * 10^8.',
+      );
+      expect(verify([{ validatorAddress: validatorA.address, amount: -1n }]).error?.message).toBe(
+        'Amount should be multiple of 10 * 10^8.',
+      );
     });
     it('rejects more than maxNumberSentStakes upstakes or downstakes in one transaction', () => {
       const addresses = Array.from({ length: 11 }, (_, i) => account(`many-${i}`).address);
-      expect(verify(addresses.map(validatorAddress => ({ validatorAddress, amount: 10n * LSK }))).error?.message).toBe('Upstake can only be casted up to 10.');
-      expect(verify(addresses.map(validatorAddress => ({ validatorAddress, amount: -10n * LSK }))).error?.message).toBe('Downstake can only be casted up to 10.');
-      expect(verify(addresses.slice(0, 10).map(validatorAddress => ({ validatorAddress, amount: 10n * LSK }))).status).toBe(VerifyStatus.OK);
+      expect(verify(addresses.map((validatorAddress) => ({ validatorAddress, amount: 10n * LSK }))).error?.message).toBe(
+        'Upstake can only be casted up to 10.',
+      );
+      expect(verify(addresses.map((validatorAddress) => ({ validatorAddress, amount: -10n * LSK }))).error?.message).toBe(
+        'Downstake can only be casted up to 10.',
+      );
+      expect(verify(addresses.slice(0, 10).map((validatorAddress) => ({ validatorAddress, amount: 10n * LSK }))).status).toBe(
+        VerifyStatus.OK,
+      );
     });
   });
 
@@ -118,14 +136,17 @@ describe('pos:stake', () => {
       // Unstaking everything removes the stake entry.
       execute([{ validatorAddress: validatorA.address, amount: -70n * LSK }]);
       expect(stakerStore.get(harness.state, staker.address)?.stakes).toEqual([]);
-      expect(stakerStore.get(harness.state, staker.address)?.pendingUnlocks.map(u => u.amount)).toEqual([70n * LSK, 30n * LSK]);
+      expect(stakerStore.get(harness.state, staker.address)?.pendingUnlocks.map((u) => u.amount)).toEqual([70n * LSK, 30n * LSK]);
     });
 
     it('applies downstakes before upstakes (ascending amounts)', () => {
       execute([{ validatorAddress: validatorA.address, amount: 100n * LSK }]);
       harness.commit();
-      execute([{ validatorAddress: validatorB.address, amount: 20n * LSK }, { validatorAddress: validatorA.address, amount: -10n * LSK }]);
-      const amounts = moduleEvents(harness, 'pos').map(e => decodeEvent<{ amount: bigint }>(validatorStakedDataSchema, e.data).amount);
+      execute([
+        { validatorAddress: validatorB.address, amount: 20n * LSK },
+        { validatorAddress: validatorA.address, amount: -10n * LSK },
+      ]);
+      const amounts = moduleEvents(harness, 'pos').map((e) => decodeEvent<{ amount: bigint }>(validatorStakedDataSchema, e.data).amount);
       expect(amounts).toEqual([-10n * LSK, 20n * LSK]);
     });
 
@@ -136,7 +157,7 @@ describe('pos:stake', () => {
       expect(eligibleValidatorsStore.iterate(harness.state, { keyLength: 28 })).toHaveLength(0);
       execute([{ validatorAddress: validatorA.address, amount: 2000n * LSK }]);
       // Weight = min(10 × 200, 2200) = 2000 LSK.
-      expect(eligibleValidatorsStore.iterate(harness.state, { keyLength: 28 }).map(e => e.key)).toEqual([
+      expect(eligibleValidatorsStore.iterate(harness.state, { keyLength: 28 }).map((e) => e.key)).toEqual([
         eligibleValidatorKey(validatorA.address, 2000n * LSK),
       ]);
       execute([{ validatorAddress: validatorA.address, amount: -2000n * LSK }]);
@@ -149,7 +170,9 @@ describe('pos:stake', () => {
       expect(outcome.error?.message).toBe('Invalid stake: no registered validator with the specified address');
       const events = moduleEvents(harness, 'pos');
       expect(events).toHaveLength(1);
-      expect(decodeEvent<{ result: number }>(validatorStakedDataSchema, events[0]!.data).result).toBe(StakeEventResult.FAILED_NON_REGISTERED_VALIDATOR);
+      expect(decodeEvent<{ result: number }>(validatorStakedDataSchema, events[0]!.data).result).toBe(
+        StakeEventResult.FAILED_NON_REGISTERED_VALIDATOR,
+      );
       expect(stakerStore.get(harness.state, staker.address)).toBeUndefined();
     });
 
@@ -160,9 +183,12 @@ describe('pos:stake', () => {
         'Invalid unstake: Cannot cast downstake to validator who is not upstaked.',
       );
       expect(
-        execute([{ validatorAddress: validatorB.address, amount: 10n * LSK }, { validatorAddress: validatorA.address, amount: -20n * LSK }]).error?.message,
+        execute([
+          { validatorAddress: validatorB.address, amount: 10n * LSK },
+          { validatorAddress: validatorA.address, amount: -20n * LSK },
+        ]).error?.message,
       ).toBe('Invalid unstake: The unstake amount exceeds the staked amount for this validator.');
-      const results = moduleEvents(harness, 'pos').map(e => decodeEvent<{ result: number }>(validatorStakedDataSchema, e.data).result);
+      const results = moduleEvents(harness, 'pos').map((e) => decodeEvent<{ result: number }>(validatorStakedDataSchema, e.data).result);
       expect(results).toEqual([2, 2]);
       expect(stakerStore.get(harness.state, staker.address)?.stakes).toHaveLength(1);
     });
@@ -176,20 +202,24 @@ describe('pos:stake', () => {
       const outcome = execute([{ validatorAddress: validatorA.address, amount: -10n * LSK }]);
       expect(outcome.error?.message).toBe('Pending unlocks cannot exceed 2.');
       const [event] = moduleEvents(harness, 'pos');
-      expect(decodeEvent<{ result: number }>(validatorStakedDataSchema, event!.data).result).toBe(StakeEventResult.FAILED_TOO_MANY_PENDING_UNLOCKS);
+      expect(decodeEvent<{ result: number }>(validatorStakedDataSchema, event!.data).result).toBe(
+        StakeEventResult.FAILED_TOO_MANY_PENDING_UNLOCKS,
+      );
     });
 
     it('fails an 11th staked validator (maxNumberSentStakes 10) with result 4; the lock is reverted', () => {
       const validators = Array.from({ length: 11 }, (_, i) => account(`ten-${i}`).address);
       for (const address of validators) addValidator(harness, address);
-      expect(execute(validators.slice(0, 10).map(validatorAddress => ({ validatorAddress, amount: 10n * LSK }))).ok).toBe(true);
+      expect(execute(validators.slice(0, 10).map((validatorAddress) => ({ validatorAddress, amount: 10n * LSK }))).ok).toBe(true);
       harness.commit();
       const outcome = execute([{ validatorAddress: validators[10]!, amount: 10n * LSK }]);
       expect(outcome.error?.message).toBe('Sender can only stake upto 10.');
       const events = harness.events.events();
       // The token lock was reverted with the command; the failed-stake event survived.
-      expect(events.map(e => `${e.module}:${e.name}`)).toEqual(['pos:validatorStaked']);
-      expect(decodeEvent<{ result: number }>(validatorStakedDataSchema, events[0]!.data).result).toBe(StakeEventResult.FAILED_TOO_MANY_SENT_STAKES);
+      expect(events.map((e) => `${e.module}:${e.name}`)).toEqual(['pos:validatorStaked']);
+      expect(decodeEvent<{ result: number }>(validatorStakedDataSchema, events[0]!.data).result).toBe(
+        StakeEventResult.FAILED_TOO_MANY_SENT_STAKES,
+      );
       expect(setup.token.getLockedAmount(harness, staker.address, TOKEN_ID, 'pos')).toBe(100n * LSK);
       expect(stakerStore.get(harness.state, staker.address)?.stakes).toHaveLength(10);
     });
@@ -198,7 +228,7 @@ describe('pos:stake', () => {
       const [first, second] = [validatorA.address, validatorB.address].sort((a, b) => b.compare(a));
       execute([{ validatorAddress: first!, amount: 10n * LSK }]);
       execute([{ validatorAddress: second!, amount: 10n * LSK }]);
-      expect(stakerStore.get(harness.state, staker.address)?.stakes.map(s => s.validatorAddress)).toEqual([second, first]);
+      expect(stakerStore.get(harness.state, staker.address)?.stakes.map((s) => s.validatorAddress)).toEqual([second, first]);
     });
 
     it('settles earned rewards when a stake changes and restarts it at the current coefficient', () => {
@@ -207,7 +237,13 @@ describe('pos:stake', () => {
       const coefficient = q96ToBytes(q96(1) / 2n);
       const validator = validatorStore.getOrThrow(harness.state, validatorA.address);
       validatorStore.set(harness.state, validatorA.address, { ...validator, sharingCoefficients: [{ tokenID: TOKEN_ID, coefficient }] });
-      setup.token.lock(harness.commandExecuteContext(posTransaction('stake', stakeParamsSchema, { stakes: [] }, validatorA), {}), validatorA.address, 'pos', TOKEN_ID, 50n * LSK);
+      setup.token.lock(
+        harness.commandExecuteContext(posTransaction('stake', stakeParamsSchema, { stakes: [] }, validatorA), {}),
+        validatorA.address,
+        'pos',
+        TOKEN_ID,
+        50n * LSK,
+      );
       harness.commit();
       const before = setup.token.available(harness, staker.address);
       expect(execute([{ validatorAddress: validatorA.address, amount: 10n * LSK }]).ok).toBe(true);

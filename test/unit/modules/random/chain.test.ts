@@ -52,25 +52,27 @@ const ROUND_LENGTH = 103;
 function readNdjson<T>(relativePath: string): T[] {
   return readFileSync(fixturePath(relativePath), 'utf8')
     .split('\n')
-    .filter(line => line.length > 0)
-    .map(line => JSON.parse(line) as T);
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line) as T);
 }
 
 /** lisk-sdk shuffleValidatorList: ascending sha256(seed ‖ address), ties by address. */
 function shuffle(seed: Buffer, addresses: Buffer[]): Buffer[] {
-  const withHash = addresses.map(address => ({
+  const withHash = addresses.map((address) => ({
     address,
-    hash: createHash('sha256').update(Buffer.concat([seed, address])).digest(),
+    hash: createHash('sha256')
+      .update(Buffer.concat([seed, address]))
+      .digest(),
   }));
   withHash.sort((x, y) => x.hash.compare(y.hash) || x.address.compare(y.address));
-  return withHash.map(entry => entry.address);
+  return withHash.map((entry) => entry.address);
 }
 
 describe('random module on the dev chain', () => {
   const blocks = readNdjson<BlockLine>('chains/dev/blocks.ndjson');
   const seedRevealValidByHeight = new Map<number, boolean>();
   for (const { height, events } of readNdjson<EventsLine>('chains/dev/events.ndjson')) {
-    const minted = events.find(event => event.module === 'dynamicReward' && event.name === 'rewardMinted');
+    const minted = events.find((event) => event.module === 'dynamicReward' && event.name === 'rewardMinted');
     if (minted === undefined) continue;
     const { reduction } = codec.decode<{ reduction: number }>(rewardMintedSchema, hex(minted.data));
     seedRevealValidByHeight.set(height, reduction !== REDUCTION_SEED_REVEAL);
@@ -78,7 +80,7 @@ describe('random module on the dev chain', () => {
   const roundEndSets = new Map(
     loadJsonFixture<BftParameters[]>('chains/dev/bft_parameters.json')
       .slice(1)
-      .map(set => [set.fromHeight - 1, set.params.validators.map(v => decodeLisk32(v.address))] as const),
+      .map((set) => [set.fromHeight - 1, set.params.validators.map((v) => decodeLisk32(v.address))] as const),
   );
 
   const module = new RandomModule();
@@ -94,7 +96,7 @@ describe('random module on the dev chain', () => {
     expect(blockJson.header.height).toBe(height);
     const generatorAddress = decodeLisk32(blockJson.header.generatorAddress);
     harness.commit({ height, generatorAddress });
-    const randomAsset = blockJson.assets.find(asset => asset.module === 'random');
+    const randomAsset = blockJson.assets.find((asset) => asset.module === 'random');
     harness.assets.set('random', hex(randomAsset?.data ?? ''));
 
     const context = harness.blockExecuteContext('after');
@@ -108,8 +110,8 @@ describe('random module on the dev chain', () => {
       const seed = module.method.getRandomBytes(harness, height + 1 - Math.floor((ROUND_LENGTH * 3) / 2), ROUND_LENGTH);
       shuffles.push({
         height,
-        actual: shuffle(seed, roundSet).map(a => a.toString('hex')),
-        expected: roundSet.map(a => a.toString('hex')),
+        actual: shuffle(seed, roundSet).map((a) => a.toString('hex')),
+        expected: roundSet.map((a) => a.toString('hex')),
       });
     }
     module.afterTransactionsExecute(context);
@@ -123,7 +125,7 @@ describe('random module on the dev chain', () => {
   });
 
   it('derives the random seeds that ordered the validator sets of heights 310 and 413', () => {
-    expect(shuffles.map(s => s.height)).toEqual([309, 412]);
+    expect(shuffles.map((s) => s.height)).toEqual([309, 412]);
     for (const { actual, expected } of shuffles) expect(actual).toEqual(expected);
     recordCases('chains/dev/bft_parameters.json', shuffles.length);
   });

@@ -36,7 +36,7 @@ const ONION = { count: 10, distance: 5, hashes: [layer(10), layer(5), SEED] };
 
 describe('revealAtCount', () => {
   it('gives H^(count − c)(seed) for every use-count c, from checkpoints (cli_migration.md §3.2 vector)', () => {
-    expect(ONION.hashes.map(hash => hash.toString('hex'))).toEqual([
+    expect(ONION.hashes.map((hash) => hash.toString('hex'))).toEqual([
       '82b1b3e46a145d137dc78cdd2e6a897b',
       '6888ea66fc663023490329db8924f0b1',
       '00112233445566778899aabbccddeeff',
@@ -234,7 +234,7 @@ describe('random_* hash onion endpoints', () => {
 
   it('setHashOnion accepts precomputed checkpoints with count and distance', () => {
     const { call, module } = setup();
-    call('setHashOnion', { address: addressA, count: 10, distance: 5, hashes: ONION.hashes.map(h => h.toString('hex')) });
+    call('setHashOnion', { address: addressA, count: 10, distance: 5, hashes: ONION.hashes.map((h) => h.toString('hex')) });
     expect(module.hashOnionStore.getHashOnion(A)).toEqual(ONION);
     // Beyond the computing limit is fine with hashes.
     const hashes = Array.from({ length: 21 }, (_, i) => Buffer.alloc(16, i).toString('hex'));

@@ -49,10 +49,8 @@ function chain(module: RandomModule) {
 
 describe('RandomModule metadata and config', () => {
   it('has the metadata of the real node, in the same key order', () => {
-    const { modules } = loadJsonFixture<{ modules: ({ name: string } & Record<string, unknown>)[] }>(
-      'chains/dev/metadata.json',
-    );
-    const { name, ...expected } = modules.find(entry => entry.name === 'random') ?? { name: '' };
+    const { modules } = loadJsonFixture<{ modules: ({ name: string } & Record<string, unknown>)[] }>('chains/dev/metadata.json');
+    const { name, ...expected } = modules.find((entry) => entry.name === 'random') ?? { name: '' };
     const module = new RandomModule();
     expect(module.name).toBe(name);
     expect(JSON.stringify({ ...module.metadata(), name })).toBe(JSON.stringify({ ...expected, name }));
@@ -60,13 +58,22 @@ describe('RandomModule metadata and config', () => {
 
   it('serves setHashOnionUsage without listing it, and marks all hash onion endpoints sensitive', () => {
     const module = new RandomModule();
-    expect(Object.keys(module.endpoints).sort()).toEqual(
-      ['getHashOnionSeeds', 'getHashOnionUsage', 'hasHashOnion', 'isSeedRevealValid', 'setHashOnion', 'setHashOnionUsage'],
-    );
+    expect(Object.keys(module.endpoints).sort()).toEqual([
+      'getHashOnionSeeds',
+      'getHashOnionUsage',
+      'hasHashOnion',
+      'isSeedRevealValid',
+      'setHashOnion',
+      'setHashOnionUsage',
+    ]);
     const sensitive = Object.entries(module.endpoints).filter(([, handler]) => handler.sensitive === true);
-    expect(sensitive.map(([name]) => name).sort()).toEqual(
-      ['getHashOnionSeeds', 'getHashOnionUsage', 'hasHashOnion', 'setHashOnion', 'setHashOnionUsage'],
-    );
+    expect(sensitive.map(([name]) => name).sort()).toEqual([
+      'getHashOnionSeeds',
+      'getHashOnionUsage',
+      'hasHashOnion',
+      'setHashOnion',
+      'setHashOnionUsage',
+    ]);
   });
 
   it('defaults maxLengthReveals to 206, reads the dev chain config and rejects bad values', () => {
@@ -84,7 +91,7 @@ describe('RandomModule metadata and config', () => {
 describe('initGenesisState', () => {
   it('has no genesis asset: the dev genesis block carries none for random', () => {
     const { assets } = loadJsonFixture<{ assets: { module: string }[] }>('chains/dev/genesis_assets.json');
-    expect(assets.map(asset => asset.module)).not.toContain('random');
+    expect(assets.map((asset) => asset.module)).not.toContain('random');
     expect((new RandomModule() as Module).genesisAssetSchema).toBeUndefined();
   });
 
@@ -108,7 +115,7 @@ describe('verifyAssets', () => {
       logger: silentLogger,
       header: harness.header,
       contextStore: harness.contextStore,
-      assets: { getAsset: name => (name === 'random' ? encoded : undefined) },
+      assets: { getAsset: (name) => (name === 'random' ? encoded : undefined) },
     });
   };
 
@@ -147,7 +154,7 @@ describe('afterTransactionsExecute', () => {
     block(A, onion[2] as Buffer);
     block(B, Buffer.alloc(16, 2)); // does not hash to B's previous reveal
     const reveals = block(A, onion[2] as Buffer); // repeating a reveal is not continuing the chain
-    expect(reveals.map(r => [r.height, r.valid])).toEqual([
+    expect(reveals.map((r) => [r.height, r.valid])).toEqual([
       [1, false],
       [2, false],
       [3, true],
@@ -162,8 +169,8 @@ describe('afterTransactionsExecute', () => {
   it('keeps at most maxLengthReveals entries, dropping the oldest (FIFO)', () => {
     const { block } = chain(initModule({ maxLengthReveals: 3 }));
     for (let i = 1; i <= 3; i += 1) block(A, Buffer.alloc(16, i));
-    expect(block(A, Buffer.alloc(16, 4)).map(r => r.height)).toEqual([2, 3, 4]);
-    expect(block(B, Buffer.alloc(16, 5)).map(r => r.height)).toEqual([3, 4, 5]);
+    expect(block(A, Buffer.alloc(16, 4)).map((r) => r.height)).toEqual([2, 3, 4]);
+    expect(block(B, Buffer.alloc(16, 5)).map((r) => r.height)).toEqual([3, 4, 5]);
   });
 
   it('forgets a generator whose reveals fell out of the list: its next reveal is invalid', () => {
@@ -179,7 +186,7 @@ describe('afterTransactionsExecute', () => {
     const module = initModule({ maxLengthReveals: 2 });
     const { block, harness } = chain(module);
     validatorRevealsStore.set(harness.state, EMPTY, {
-      validatorReveals: [1, 2, 3].map(height => ({
+      validatorReveals: [1, 2, 3].map((height) => ({
         generatorAddress: B,
         seedReveal: Buffer.alloc(16, height),
         height,
@@ -187,16 +194,14 @@ describe('afterTransactionsExecute', () => {
       })),
     });
     harness.commit({ height: 3 });
-    expect(block(A, Buffer.alloc(16)).map(r => r.height)).toEqual([1, 2, 3, 4]);
+    expect(block(A, Buffer.alloc(16)).map((r) => r.height)).toEqual([1, 2, 3, 4]);
   });
 
   it('throws for a block without the asset', () => {
     const module = initModule();
     const { harness } = chain(module);
     harness.commit();
-    expect(() => module.afterTransactionsExecute(harness.blockExecuteContext('after'))).toThrow(
-      'Random module asset must exist.',
-    );
+    expect(() => module.afterTransactionsExecute(harness.blockExecuteContext('after'))).toThrow('Random module asset must exist.');
   });
 });
 
@@ -233,7 +238,11 @@ describe('insertAssets', () => {
     const module = initModule();
     const harness = new ModuleHarness({ header: { height: 1, generatorAddress: A } });
     const seed = Buffer.from('00112233445566778899aabbccddeeff', 'hex');
-    module.hashOnionStore.setHashOnion(A, { count: 10, distance: 5, hashes: [H(H(H(H(H(H(H(H(H(H(seed)))))))))), H(H(H(H(H(seed))))), seed] });
+    module.hashOnionStore.setHashOnion(A, {
+      count: 10,
+      distance: 5,
+      hashes: [H(H(H(H(H(H(H(H(H(H(seed)))))))))), H(H(H(H(H(seed))))), seed],
+    });
     const revealed: Buffer[] = [];
     for (let height = 1; height <= 3; height += 1) {
       const assets = new Map<string, Buffer>();

@@ -77,13 +77,9 @@ describe('computeRandomSeed', () => {
   });
 
   it('fails in lisk-sdk’s order: non-integer, negative, then height in the future', () => {
-    expect(() => computeRandomSeed(1.5, 1, reveals)).toThrow(
-      new InvalidParamsError('Height or number of seeds cannot be non integer.'),
-    );
+    expect(() => computeRandomSeed(1.5, 1, reveals)).toThrow(new InvalidParamsError('Height or number of seeds cannot be non integer.'));
     expect(() => computeRandomSeed(-1, 1.5, reveals)).toThrow('Height or number of seeds cannot be non integer.');
-    expect(() => computeRandomSeed(-1, 1, reveals)).toThrow(
-      new InvalidParamsError('Height or number of seeds cannot be negative.'),
-    );
+    expect(() => computeRandomSeed(-1, 1, reveals)).toThrow(new InvalidParamsError('Height or number of seeds cannot be negative.'));
     expect(() => computeRandomSeed(1, -1, reveals)).toThrow('Height or number of seeds cannot be negative.');
     expect(() => computeRandomSeed(13, 1, reveals)).toThrow(new InvalidParamsError('Height is in the future.'));
     expect(() => computeRandomSeed(0, 1, [])).toThrow('Height is in the future.');
@@ -96,8 +92,7 @@ describe('computeRandomSeed', () => {
 describe('RandomMethod', () => {
   const method = new RandomMethod();
   const assets = (seedReveal?: Buffer) => ({
-    getAsset: (module: string) =>
-      module === 'random' && seedReveal ? Buffer.concat([Buffer.from([0x0a, 0x10]), seedReveal]) : undefined,
+    getAsset: (module: string) => (module === 'random' && seedReveal ? Buffer.concat([Buffer.from([0x0a, 0x10]), seedReveal]) : undefined),
   });
 
   it('isSeedRevealValid applies the reward rule to the block asset', () => {

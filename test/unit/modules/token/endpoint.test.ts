@@ -39,22 +39,18 @@ describe('token endpoints at the dev chain tip', () => {
   const state = new MemoryState(kv.entries.map(([key, value]) => ({ key: Buffer.from(key, 'hex'), value: Buffer.from(value, 'hex') })));
   const { token } = createTokenAndFee(devConfig.modules['token']);
 
-  const answers = [
-    ...Object.values(finalState.perAddress).flat(),
-    ...finalState.global,
-  ].filter(answer => answer.method.startsWith('token_'));
+  const answers = [...Object.values(finalState.perAddress).flat(), ...finalState.global].filter((answer) =>
+    answer.method.startsWith('token_'),
+  );
 
   it('covers every token_* answer of final_state.json', () => {
     expect(answers.length).toBe(135 * 2 + 4);
   });
 
-  it.each(answers.map(answer => [`${answer.method} ${JSON.stringify(answer.params)}`, answer] as const))(
-    '%s',
-    (_label, answer) => {
-      const handler = token.endpoints[answer.method.slice('token_'.length)];
-      expect(callEndpoint(handler, state, answer.params)).toStrictEqual(answer.result);
-    },
-  );
+  it.each(answers.map((answer) => [`${answer.method} ${JSON.stringify(answer.params)}`, answer] as const))('%s', (_label, answer) => {
+    const handler = token.endpoints[answer.method.slice('token_'.length)];
+    expect(callEndpoint(handler, state, answer.params)).toStrictEqual(answer.result);
+  });
 
   it('records the cases', () => {
     recordCases('chains/dev/final_state.json', answers.length);
@@ -63,7 +59,10 @@ describe('token endpoints at the dev chain tip', () => {
 
 describe('token endpoints on small states', () => {
   const token = new TokenModule();
-  token.init({ genesisConfig: testGenesisConfig, moduleConfig: { userAccountInitializationFee: '7', escrowAccountInitializationFee: '9' } });
+  token.init({
+    genesisConfig: testGenesisConfig,
+    moduleConfig: { userAccountInitializationFee: '7', escrowAccountInitializationFee: '9' },
+  });
   const alice = Buffer.alloc(20, 0x01);
   const foreignChain = Buffer.from('04000001', 'hex');
   const foreignToken = Buffer.from('0400000100000005', 'hex');
@@ -75,7 +74,7 @@ describe('token endpoints on small states', () => {
   }
 
   it('getBalance: zeros without an account; locked balances as {amount, module}', () => {
-    const state = stateWith(s =>
+    const state = stateWith((s) =>
       userStore.set(s, userKey(alice, LSK_TOKEN_ID), { availableBalance: 5n, lockedBalances: [{ module: 'pos', amount: 2n }] }),
     );
     const params = (tokenID: Buffer) => ({ address: encodeLisk32(alice), tokenID: tokenID.toString('hex') });
@@ -90,7 +89,7 @@ describe('token endpoints on small states', () => {
   });
 
   it('getBalances returns every token of the address in token ID order', () => {
-    const state = stateWith(s => {
+    const state = stateWith((s) => {
       userStore.set(s, userKey(alice, foreignToken), { availableBalance: 1n, lockedBalances: [] });
       userStore.set(s, userKey(alice, LSK_TOKEN_ID), { availableBalance: 2n, lockedBalances: [] });
       userStore.set(s, userKey(Buffer.alloc(20, 0x02), LSK_TOKEN_ID), { availableBalance: 3n, lockedBalances: [] });
@@ -111,7 +110,7 @@ describe('token endpoints on small states', () => {
   });
 
   it('getSupportedTokens: LSK, supplies, then per chain a wildcard or the listed tokens; ["*"] when all are supported', () => {
-    const state = stateWith(s => {
+    const state = stateWith((s) => {
       supplyStore.set(s, Buffer.from('0400000000000003', 'hex'), { totalSupply: 1n });
       supportedTokensStore.set(s, foreignChain, { supportedTokenIDs: [] });
       supportedTokensStore.set(s, Buffer.from('04000002', 'hex'), {
@@ -126,7 +125,7 @@ describe('token endpoints on small states', () => {
   });
 
   it('isSupported', () => {
-    const state = stateWith(s => supportedTokensStore.set(s, foreignChain, { supportedTokenIDs: [foreignToken] }));
+    const state = stateWith((s) => supportedTokensStore.set(s, foreignChain, { supportedTokenIDs: [foreignToken] }));
     const isSupported = (tokenID: string) => callEndpoint(token.endpoints['isSupported'], state, { tokenID });
     expect(isSupported('0400000000000000')).toStrictEqual({ supported: true });
     expect(isSupported('0400000000000009')).toStrictEqual({ supported: true });
@@ -137,7 +136,7 @@ describe('token endpoints on small states', () => {
   });
 
   it('getEscrowedAmounts and hasEscrowAccount', () => {
-    const state = stateWith(s => escrowStore.set(s, escrowKey(foreignChain, LSK_TOKEN_ID), { amount: 12n }));
+    const state = stateWith((s) => escrowStore.set(s, escrowKey(foreignChain, LSK_TOKEN_ID), { amount: 12n }));
     expect(callEndpoint(token.endpoints['getEscrowedAmounts'], state)).toStrictEqual({
       escrowedAmounts: [{ escrowChainID: '04000001', amount: '12', tokenID: '0400000000000000' }],
     });
@@ -148,9 +147,8 @@ describe('token endpoints on small states', () => {
   });
 
   it('hasUserAccount', () => {
-    const state = stateWith(s => userStore.set(s, userKey(alice, LSK_TOKEN_ID), { availableBalance: 0n, lockedBalances: [] }));
-    const has = (tokenID: string) =>
-      callEndpoint(token.endpoints['hasUserAccount'], state, { address: encodeLisk32(alice), tokenID });
+    const state = stateWith((s) => userStore.set(s, userKey(alice, LSK_TOKEN_ID), { availableBalance: 0n, lockedBalances: [] }));
+    const has = (tokenID: string) => callEndpoint(token.endpoints['hasUserAccount'], state, { address: encodeLisk32(alice), tokenID });
     expect(has('0400000000000000')).toStrictEqual({ exists: true });
     expect(has('0400000100000005')).toStrictEqual({ exists: false });
   });

@@ -57,7 +57,7 @@ describe('token genesis: the dev chain asset', () => {
     supplySubstore: { tokenID: string; totalSupply: string }[];
   }
   const fixture = loadJsonFixture<{ assets: { module: string; data: AssetJSON }[] }>('chains/dev/genesis_assets.json');
-  const json = fixture.assets.find(asset => asset.module === 'token')?.data as AssetJSON;
+  const json = fixture.assets.find((asset) => asset.module === 'token')?.data as AssetJSON;
 
   it('genesis_assets.json data encodes to the token asset bytes of the genesis block', () => {
     const value = codec.fromJSON(genesisTokenAssetSchema, json);
@@ -73,7 +73,7 @@ describe('token genesis: the dev chain asset', () => {
       const stored = userStore.get(harness.state, userKey(decodeLisk32(entry.address), Buffer.from(entry.tokenID, 'hex')));
       expect(stored).toEqual({
         availableBalance: BigInt(entry.availableBalance),
-        lockedBalances: entry.lockedBalances.map(locked => ({ module: locked.module, amount: BigInt(locked.amount) })),
+        lockedBalances: entry.lockedBalances.map((locked) => ({ module: locked.module, amount: BigInt(locked.amount) })),
       });
     }
     expect(supplyStore.get(harness.state, LSK)).toEqual({ totalSupply: 211701250000000n });
@@ -224,9 +224,7 @@ describe('token genesis: rejected assets (lisk-sdk messages)', () => {
       { escrowChainID: chain, tokenID: LSK, amount: 1n },
       { escrowChainID: chain, tokenID: LSK, amount: 1n },
     ];
-    expect(genesisError(asset)).toBe(
-      'Escrow store escrowChainID 04000001 and tokenID 0400000000000000 pair is duplicated.',
-    );
+    expect(genesisError(asset)).toBe('Escrow store escrowChainID 04000001 and tokenID 0400000000000000 pair is duplicated.');
     asset.escrowSubstore = [
       { escrowChainID: Buffer.from('04000002', 'hex'), tokenID: LSK, amount: 1n },
       { escrowChainID: chain, tokenID: LSK, amount: 1n },

@@ -17,14 +17,14 @@ describe('token metadata', () => {
 
   it('equals the token entry of the dev node system_getMetadata answer', () => {
     const fixture = loadJsonFixture<MetadataFixture>('chains/dev/metadata.json');
-    const expected = fixture.modules.find(entry => entry.name === 'token');
+    const expected = fixture.modules.find((entry) => entry.name === 'token');
     const actual = JSON.parse(JSON.stringify({ ...token.metadata(), name: token.name }));
     expect(actual).toStrictEqual(expected);
     recordCases('chains/dev/metadata.json', 1);
   });
 
   it('store keys are the prefixes of the substores in registration order', () => {
-    expect(token.stores.map(store => store.prefix.toString('hex'))).toEqual([
+    expect(token.stores.map((store) => store.prefix.toString('hex'))).toEqual([
       '3c469e9d0000',
       '3c469e9d8000',
       '3c469e9d4000',
@@ -33,11 +33,9 @@ describe('token metadata', () => {
   });
 
   it('command params schemas equal the dumped lisk-framework schemas', () => {
-    const fixture = loadJsonFixture<{ modules: { token: Record<string, unknown> } }>(
-      'transactions/command_params_schemas.json',
-    );
+    const fixture = loadJsonFixture<{ modules: { token: Record<string, unknown> } }>('transactions/command_params_schemas.json');
     const expected = fixture.modules.token;
-    expect(Object.keys(expected)).toEqual(token.commands.map(command => command.name));
+    expect(Object.keys(expected)).toEqual(token.commands.map((command) => command.name));
     for (const command of token.commands) {
       expect(JSON.parse(JSON.stringify(command.schema))).toStrictEqual(expected[command.name]);
     }
@@ -46,7 +44,7 @@ describe('token metadata', () => {
 
   it('genesis asset schema equals the one in chains/dev/genesis_assets.json', () => {
     const fixture = loadJsonFixture<{ assets: { module: string; schema: unknown }[] }>('chains/dev/genesis_assets.json');
-    const expected = fixture.assets.find(asset => asset.module === 'token')?.schema;
+    const expected = fixture.assets.find((asset) => asset.module === 'token')?.schema;
     expect(JSON.parse(JSON.stringify(token.genesisAssetSchema))).toStrictEqual(expected);
   });
 });

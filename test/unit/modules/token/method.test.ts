@@ -35,7 +35,12 @@ let method: TokenMethod;
 let harness: ModuleHarness;
 let ctx: MethodContext;
 
-function setAccount(address: Buffer, availableBalance: bigint, lockedBalances: { module: string; amount: bigint }[] = [], tokenID = LSK_TOKEN_ID) {
+function setAccount(
+  address: Buffer,
+  availableBalance: bigint,
+  lockedBalances: { module: string; amount: bigint }[] = [],
+  tokenID = LSK_TOKEN_ID,
+) {
   userStore.set(harness.state, userKey(address, tokenID), { availableBalance, lockedBalances });
 }
 
@@ -44,7 +49,7 @@ function account(address: Buffer, tokenID = LSK_TOKEN_ID) {
 }
 
 function names(): string[] {
-  return eventsJSON(harness).map(event => event.name);
+  return eventsJSON(harness).map((event) => event.name);
 }
 
 /** The `result` field is the last varint of every token result event. */
@@ -102,9 +107,7 @@ describe('lock / unlock', () => {
     const sender = Buffer.from('b9c9cc02462e7f3f24774c89fbd144f6672f86d7', 'hex');
     setAccount(sender, 200_000_000n);
     method.lock(ctx, sender, 'fee', LSK_TOKEN_ID, 164_000n);
-    expect(eventsJSON(harness)[0]?.data).toBe(
-      '0a14b9c9cc02462e7f3f24774c89fbd144f6672f86d712036665651a08040000000000000020a0810a2800',
-    );
+    expect(eventsJSON(harness)[0]?.data).toBe('0a14b9c9cc02462e7f3f24774c89fbd144f6672f86d712036665651a08040000000000000020a0810a2800');
   });
 
   it('lock failures emit a non-revertible lock error (result 1) and throw', () => {
@@ -176,9 +179,7 @@ describe('mint / burn / initializeToken', () => {
     expect(() => method.mint(ctx, ALICE, OWN_TOKEN_2, 1n)).toThrow('TokenID: 0400000000000002 is not initialized.');
     expect(lastResult()).toBe(TokenEventResult.MINT_FAIL_TOKEN_NOT_INITIALIZED);
     supplyStore.set(harness.state, LSK_TOKEN_ID, { totalSupply: 2n ** 64n - 2n });
-    expect(() => method.mint(ctx, ALICE, LSK_TOKEN_ID, 2n)).toThrow(
-      'TokenID: 0400000000000000 with 2 exceeds maximum range allowed.',
-    );
+    expect(() => method.mint(ctx, ALICE, LSK_TOKEN_ID, 2n)).toThrow('TokenID: 0400000000000000 with 2 exceeds maximum range allowed.');
     expect(lastResult()).toBe(TokenEventResult.MINT_FAIL_TOTAL_SUPPLY_TOO_BIG);
     // Without a fee available the account creation fails in payFee (fee's insufficientFee event).
     expect(() => method.mint(ctx, ALICE, LSK_TOKEN_ID, 1n)).toThrow('Transaction ran out of fee.');
@@ -243,7 +244,7 @@ describe('transfer / user accounts', () => {
     expect(account(ALICE)?.availableBalance).toBe(6n);
     expect(harness.contextStore.get(CONTEXT_STORE_KEY_AVAILABLE_FEE)).toBe(1_000_000n);
     const events = eventsJSON(harness);
-    expect(events.map(event => event.name)).toEqual(['initializeUserAccount', 'transfer']);
+    expect(events.map((event) => event.name)).toEqual(['initializeUserAccount', 'transfer']);
     expect(events[0]?.topics).toEqual([BOB.toString('hex')]);
     // address, tokenID, initializationFee 5000000, result 0
     expect(events[0]?.data).toBe(`0a14${BOB.toString('hex')}1208${LSK_TOKEN_ID.toString('hex')}18c096b1022000`);
@@ -254,7 +255,7 @@ describe('transfer / user accounts', () => {
     expect(() => method.transfer(ctx, ALICE, BOB, LSK_TOKEN_ID, 4n)).toThrow(/sufficient balance for amount 4/);
     expect(() => method.transfer(ctx, BOB, ALICE, LSK_TOKEN_ID, 4n)).toThrow(/does not exist/);
     const events = eventsJSON(harness);
-    expect(events.map(event => event.name)).toEqual(['transfer', 'transfer']);
+    expect(events.map((event) => event.name)).toEqual(['transfer', 'transfer']);
     expect(events[0]?.topics).toEqual([ALICE.toString('hex'), BOB.toString('hex')]);
     expect(lastResult()).toBe(TokenEventResult.FAIL_INSUFFICIENT_BALANCE);
     // Both are error events: rolling the queue back to its start keeps them.
@@ -301,9 +302,7 @@ describe('escrow', () => {
     expect(method.getEscrowedAmount(ctx, FOREIGN_CHAIN, LSK_TOKEN_ID)).toBe(0n);
     escrowStore.set(harness.state, escrowKey(FOREIGN_CHAIN, LSK_TOKEN_ID), { amount: 9n });
     expect(method.getEscrowedAmount(ctx, FOREIGN_CHAIN, LSK_TOKEN_ID)).toBe(9n);
-    expect(() => method.getEscrowedAmount(ctx, FOREIGN_CHAIN, FOREIGN_TOKEN)).toThrow(
-      'Only native token can have escrow amount.',
-    );
+    expect(() => method.getEscrowedAmount(ctx, FOREIGN_CHAIN, FOREIGN_TOKEN)).toThrow('Only native token can have escrow amount.');
     expect(() => method.getEscrowedAmount(ctx, Buffer.from('04000000', 'hex'), LSK_TOKEN_ID)).toThrow(
       'Escrow is not defined for own chain.',
     );
@@ -325,7 +324,7 @@ describe('cross-chain methods', () => {
     expect(account(ALICE)?.availableBalance).toBe(40n);
     expect(escrowStore.get(harness.state, escrowKey(FOREIGN_CHAIN, LSK_TOKEN_ID))).toEqual({ amount: 60n });
     expect(names()).toEqual(['initializeEscrowAccount', 'transferCrossChain']);
-    expect(eventsJSON(harness)[1]?.topics).toEqual([ALICE, BOB, FOREIGN_CHAIN].map(b => b.toString('hex')));
+    expect(eventsJSON(harness)[1]?.topics).toEqual([ALICE, BOB, FOREIGN_CHAIN].map((b) => b.toString('hex')));
     expect(interop.sent).toHaveLength(1);
     expect(interop.sent[0]).toMatchObject({ module: 'token', crossChainCommand: 'transferCrossChain', fee: 10n });
     expect(codec.decode(crossChainTransferMessageParamsSchema, interop.sent[0]?.parameters as Buffer)).toEqual({
@@ -339,9 +338,9 @@ describe('cross-chain methods', () => {
 
   it('transferCrossChain failures in lisk-sdk order', () => {
     setAccount(ALICE, 100n);
-    expect(() =>
-      method.transferCrossChain(ctx, ALICE, Buffer.from('04000000', 'hex'), BOB, LSK_TOKEN_ID, 1n, 0n, ''),
-    ).toThrow('Receiving chain cannot be the sending chain.');
+    expect(() => method.transferCrossChain(ctx, ALICE, Buffer.from('04000000', 'hex'), BOB, LSK_TOKEN_ID, 1n, 0n, '')).toThrow(
+      'Receiving chain cannot be the sending chain.',
+    );
     expect(lastResult()).toBe(TokenEventResult.INVALID_RECEIVING_CHAIN);
     expect(() => method.transferCrossChain(ctx, ALICE, FOREIGN_CHAIN, BOB, LSK_TOKEN_ID, 1n, 0n, 'x'.repeat(65))).toThrow(
       'Maximum data allowed is 64, but received 65',
@@ -352,13 +351,13 @@ describe('cross-chain methods', () => {
     );
     expect(lastResult()).toBe(TokenEventResult.FAIL_INSUFFICIENT_BALANCE);
     setAccount(ALICE, 5n, [], Buffer.from('0400000200000000', 'hex'));
-    expect(() =>
-      method.transferCrossChain(ctx, ALICE, FOREIGN_CHAIN, BOB, Buffer.from('0400000200000000', 'hex'), 1n, 0n, ''),
-    ).toThrow(/Invalid token ID 0400000200000000/);
+    expect(() => method.transferCrossChain(ctx, ALICE, FOREIGN_CHAIN, BOB, Buffer.from('0400000200000000', 'hex'), 1n, 0n, '')).toThrow(
+      /Invalid token ID 0400000200000000/,
+    );
     expect(lastResult()).toBe(TokenEventResult.INVALID_TOKEN_ID);
-    expect(() =>
-      method.transferCrossChain(ctx, ALICE, Buffer.from('04000009', 'hex'), BOB, LSK_TOKEN_ID, 1n, 0n, ''),
-    ).toThrow('Channel does not exist.');
+    expect(() => method.transferCrossChain(ctx, ALICE, Buffer.from('04000009', 'hex'), BOB, LSK_TOKEN_ID, 1n, 0n, '')).toThrow(
+      'Channel does not exist.',
+    );
     expect(account(ALICE)?.availableBalance).toBe(100n);
     expect(interop.sent).toEqual([]);
   });
@@ -416,7 +415,7 @@ describe('supported tokens', () => {
     method.removeAllTokensSupportFromChainID(ctx, chainA);
     method.removeAllTokensSupportFromChainID(ctx, chainA);
     expect(supportedTokensStore.has(harness.state, chainA)).toBe(false);
-    expect(names().filter(name => name === 'allTokensFromChainSupportRemoved')).toHaveLength(1);
+    expect(names().filter((name) => name === 'allTokensFromChainSupportRemoved')).toHaveLength(1);
   });
 
   it('supportAllTokens replaces the chain entries; removeAllTokensSupport keeps the all-supported entry (as lisk-sdk)', () => {
@@ -460,7 +459,7 @@ describe('event queue integration', () => {
     method.lock(context, ALICE, 'pos', LSK_TOKEN_ID, 1n);
     expect(() => method.lock(context, ALICE, 'pos', LSK_TOKEN_ID, 100n)).toThrow();
     queue.restore(snapshot);
-    expect(queue.events().map(event => event.name)).toEqual(['lock']);
+    expect(queue.events().map((event) => event.name)).toEqual(['lock']);
     expect(queue.events()[0]?.index).toBe(0);
     const data = queue.events()[0]?.data as Buffer;
     expect(data[data.length - 1]).toBe(TokenEventResult.FAIL_INSUFFICIENT_BALANCE);

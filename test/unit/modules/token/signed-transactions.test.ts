@@ -31,7 +31,7 @@ interface SignedCase {
 }
 
 const cases = loadJsonFixture<{ testCases: SignedCase[] }>('transactions/signed_transactions.json').testCases.filter(
-  testCase => testCase.module === 'token',
+  (testCase) => testCase.module === 'token',
 );
 
 describe('token cases of transactions/signed_transactions.json', () => {
@@ -40,7 +40,7 @@ describe('token cases of transactions/signed_transactions.json', () => {
     recordCases('transactions/signed_transactions.json', cases.length);
   });
 
-  it.each(cases.map(testCase => [testCase.description, testCase] as const))('%s', (_label, testCase) => {
+  it.each(cases.map((testCase) => [testCase.description, testCase] as const))('%s', (_label, testCase) => {
     const { token } = createTokenAndFee();
     const command = commandOf(token, testCase.command);
     const tx = transactionFromHex(testCase.transactionBytes);
@@ -51,16 +51,12 @@ describe('token cases of transactions/signed_transactions.json', () => {
     const params = codec.decode<TransferParams | TransferCrossChainParams>(command.schema, tx.params);
     validate(command.schema, params);
     expect(codec.toJSON(command.schema, params)).toStrictEqual(testCase.params);
-    expect(codec.encode(command.schema, codec.fromJSON(command.schema, testCase.params)).toString('hex')).toBe(
-      testCase.paramsBytes,
-    );
+    expect(codec.encode(command.schema, codec.fromJSON(command.schema, testCase.params)).toString('hex')).toBe(testCase.paramsBytes);
 
     // Verify, on the case's own chain.
     const chainID = Buffer.from(testCase.chainID, 'hex');
     const required =
-      'messageFee' in params && params.messageFeeTokenID.equals(params.tokenID)
-        ? params.amount + params.messageFee
-        : params.amount;
+      'messageFee' in params && params.messageFeeTokenID.equals(params.tokenID) ? params.amount + params.messageFee : params.amount;
     if ('messageFee' in params) {
       token.addDependencies({
         interoperability: new RecordingInteroperability(new Map([[params.receivingChainID.toString('hex'), params.messageFeeTokenID]])),

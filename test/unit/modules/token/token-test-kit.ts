@@ -26,8 +26,8 @@ export const devConfig = loadJsonFixture<DevConfig>('chains/dev/config.json');
 export function loadNdjsonFixture<T>(relativePath: string): T[] {
   return readFileSync(fixturePath(relativePath), 'utf8')
     .split('\n')
-    .filter(line => line.length > 0)
-    .map(line => JSON.parse(line) as T);
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line) as T);
 }
 
 export const LSK_TOKEN_ID = Buffer.from('0400000000000000', 'hex');
@@ -48,7 +48,7 @@ export function createTokenAndFee(tokenConfig: Record<string, unknown> = devConf
 /** The token asset bytes of the dev genesis block (genesis_block.json, = genesis_block.blob). */
 export function devGenesisTokenAsset(): Buffer {
   const block = loadJsonFixture<{ assets: { module: string; data: string }[] }>('chains/dev/genesis_block.json');
-  const asset = block.assets.find(entry => entry.module === 'token');
+  const asset = block.assets.find((entry) => entry.module === 'token');
   if (asset === undefined) throw new Error('dev genesis block has no token asset');
   return Buffer.from(asset.data, 'hex');
 }
@@ -67,18 +67,18 @@ export function methodContext(harness: ModuleHarness): MethodContext {
 }
 
 export function commandOf(token: TokenModule, name: string): Command<unknown> {
-  const command = token.commands.find(entry => entry.name === name);
+  const command = token.commands.find((entry) => entry.name === name);
   if (command === undefined) throw new Error(`no command ${name}`);
   return command;
 }
 
 /** Plain JSON form of the events added so far (what chain_getEvents shows, without index/height). */
 export function eventsJSON(harness: ModuleHarness): { module: string; name: string; data: string; topics: string[] }[] {
-  return harness.events.events().map(event => ({
+  return harness.events.events().map((event) => ({
     module: event.module,
     name: event.name,
     data: event.data.toString('hex'),
-    topics: event.topics.map(topic => topic.toString('hex')),
+    topics: event.topics.map((topic) => topic.toString('hex')),
   }));
 }
 

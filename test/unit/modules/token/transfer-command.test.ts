@@ -108,7 +108,7 @@ describe('transfer command: execute', () => {
       availableBalance: 9_799_700n,
       lockedBalances: [],
     });
-    expect(eventsJSON(harness).map(event => `${event.module}:${event.name}`)).toEqual([
+    expect(eventsJSON(harness).map((event) => `${event.module}:${event.name}`)).toEqual([
       'token:lock',
       'token:transfer',
       'token:unlock',
@@ -133,7 +133,7 @@ describe('transfer command: execute', () => {
       availableBalance: 300n,
       lockedBalances: [],
     });
-    const names = eventsJSON(harness).map(event => event.name);
+    const names = eventsJSON(harness).map((event) => event.name);
     expect(names.slice(0, 3)).toEqual(['lock', 'initializeUserAccount', 'transfer']);
   });
 
@@ -151,7 +151,7 @@ describe('transfer command: execute', () => {
     const command = commandOf(token, 'transfer');
     const params = { tokenID: LSK_TOKEN_ID, amount: 0n, recipientAddress: RECIPIENT, data: '' };
     command.execute(harness.commandExecuteContext(transferTx(params, 0n), params));
-    expect(eventsJSON(harness).map(event => event.name)).toEqual(['initializeUserAccount', 'transfer']);
+    expect(eventsJSON(harness).map((event) => event.name)).toEqual(['initializeUserAccount', 'transfer']);
   });
 
   it('fails without events when the sender account does not exist', () => {
@@ -202,13 +202,13 @@ describe('transfer command: the dev chain height-2 token transfers', () => {
   }
 
   it('reproduces every event of each token transfer of block 2 (including the failures #6 and #7)', () => {
-    const block = loadNdjsonFixture<BlockLine>('chains/dev/blocks.ndjson').find(line => line.height === 2) as BlockLine;
+    const block = loadNdjsonFixture<BlockLine>('chains/dev/blocks.ndjson').find((line) => line.height === 2) as BlockLine;
     const blockEvents = (
-      loadNdjsonFixture<{ height: number; events: EventJSON[] }>('chains/dev/events.ndjson').find(
-        line => line.height === 2,
-      ) as { events: EventJSON[] }
+      loadNdjsonFixture<{ height: number; events: EventJSON[] }>('chains/dev/events.ndjson').find((line) => line.height === 2) as {
+        events: EventJSON[];
+      }
     ).events;
-    const submitted = new Map(loadNdjsonFixture<Workload>('chains/dev/workload.ndjson').map(entry => [entry.txID, entry]));
+    const submitted = new Map(loadNdjsonFixture<Workload>('chains/dev/workload.ndjson').map((entry) => [entry.txID, entry]));
 
     // Block 1 has no transactions and mints a zero reward: the token state before block 2 is
     // the genesis state.
@@ -236,7 +236,7 @@ describe('transfer command: the dev chain height-2 token transfers', () => {
 
       const txTopic = Buffer.concat([Buffer.from([4]), tx.id]).toString('hex');
       const expected = blockEvents
-        .filter(event => event.topics[0] === txTopic)
+        .filter((event) => event.topics[0] === txTopic)
         .map(({ module, name, data, topics }) => ({ module, name, data, topics }));
       expect(expected.length).toBeGreaterThan(0);
       expect(eventsJSON(harness).slice(before)).toEqual(expected);

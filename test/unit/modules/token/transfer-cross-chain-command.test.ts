@@ -87,9 +87,7 @@ describe('transferCrossChain verify', () => {
   });
 
   it('fails in lisk-sdk order', () => {
-    expect(failure(params({ receivingChainID: Buffer.from('04000000', 'hex') }))).toBe(
-      'Receiving chain cannot be the sending chain.',
-    );
+    expect(failure(params({ receivingChainID: Buffer.from('04000000', 'hex') }))).toBe('Receiving chain cannot be the sending chain.');
     expect(failure(params({ tokenID: Buffer.from('0400000300000000', 'hex') }))).toBe(
       'Token must be native to either the sending or the receiving chain.',
     );
@@ -97,17 +95,13 @@ describe('transferCrossChain verify', () => {
     expect(failure(params({ messageFeeTokenID: SIDECHAIN_TOKEN }))).toBe('Invalid message fee Token ID.');
     const sender = encodeLisk32(SENDER);
     // Same token for amount and message fee: one summed check.
-    expect(failure(params({ amount: 101n }))).toBe(
-      `${sender} balance 110 for 0400000000000000 is not sufficient for 111.`,
-    );
+    expect(failure(params({ amount: 101n }))).toBe(`${sender} balance 110 for 0400000000000000 is not sufficient for 111.`);
     // A sidechain token (native to the receiving chain) and the LSK message fee: two checks.
     const sidechainToken = params({ tokenID: SIDECHAIN_TOKEN, amount: 1n });
     expect(failure(sidechainToken)).toBe(`${sender} balance 0 for 0400000200000000 is not sufficient for 1.`);
     userStore.set(harness.state, userKey(SENDER, SIDECHAIN_TOKEN), { availableBalance: 1n, lockedBalances: [] });
     expect(verify(sidechainToken)).toEqual({ status: VerifyStatus.OK });
-    expect(verify(params({ tokenID: SIDECHAIN_TOKEN, amount: 1n, messageFee: 111n })).error).toBeInstanceOf(
-      InsufficientBalanceError,
-    );
+    expect(verify(params({ tokenID: SIDECHAIN_TOKEN, amount: 1n, messageFee: 111n })).error).toBeInstanceOf(InsufficientBalanceError);
   });
 
   it('fails (does not throw) when no interoperability method was provided', () => {
@@ -126,7 +120,7 @@ describe('transferCrossChain execute', () => {
     expect(userStore.get(harness.state, userKey(SENDER, LSK_TOKEN_ID))?.availableBalance).toBe(10n);
     expect(escrowStore.get(harness.state, escrowKey(SIDECHAIN, LSK_TOKEN_ID))).toEqual({ amount: 100n });
     const events = eventsJSON(harness);
-    expect(events.map(event => event.name)).toEqual(['initializeEscrowAccount', 'transferCrossChain']);
+    expect(events.map((event) => event.name)).toEqual(['initializeEscrowAccount', 'transferCrossChain']);
     const txTopic = Buffer.concat([Buffer.from([4]), tx.id]).toString('hex');
     expect(events[1]?.topics).toEqual([txTopic, SENDER.toString('hex'), RECIPIENT.toString('hex'), SIDECHAIN.toString('hex')]);
     expect(interop.sent).toHaveLength(1);
@@ -148,7 +142,7 @@ describe('transferCrossChain execute', () => {
     commandOf(token, 'transferCrossChain').execute(harness.commandExecuteContext(txFor(p), p));
     expect(userStore.get(harness.state, userKey(SENDER, SIDECHAIN_TOKEN))?.availableBalance).toBe(0n);
     expect(escrowStore.iterate(harness.state, { keyLength: 12 })).toEqual([]);
-    expect(eventsJSON(harness).map(event => event.name)).toEqual(['transferCrossChain']);
+    expect(eventsJSON(harness).map((event) => event.name)).toEqual(['transferCrossChain']);
   });
 
   it('throws InsufficientBalanceError when the balance no longer covers the amount', () => {

@@ -51,27 +51,27 @@ interface RpcCall {
 function readNdjson<T>(relativePath: string): T[] {
   return readFileSync(fixturePath(relativePath), 'utf8')
     .split('\n')
-    .filter(line => line.length > 0)
-    .map(line => JSON.parse(line) as T);
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line) as T);
 }
 
 const validatorsEventsByHeight = new Map<number, FixtureEvent[]>();
 for (const { height, events } of readNdjson<{ height: number; events: FixtureEvent[] }>('chains/dev/events.ndjson')) {
   validatorsEventsByHeight.set(
     height,
-    events.filter(event => event.module === 'validators'),
+    events.filter((event) => event.module === 'validators'),
   );
 }
 
 function summary(queue: EventQueue): FixtureEvent[] {
   return queue
     .events()
-    .filter(event => event.module === 'validators')
-    .map(event => ({
+    .filter((event) => event.module === 'validators')
+    .map((event) => ({
       module: event.module,
       name: event.name,
       data: event.data.toString('hex'),
-      topics: event.topics.map(topic => topic.toString('hex')),
+      topics: event.topics.map((topic) => topic.toString('hex')),
     }));
 }
 
@@ -101,17 +101,15 @@ function replay() {
       ctx,
       BigInt(set.params.precommitThreshold),
       BigInt(set.params.certificateThreshold),
-      set.params.validators.map(v => ({ address: decodeLisk32(v.address), bftWeight: BigInt(v.bftWeight) })),
+      set.params.validators.map((v) => ({ address: decodeLisk32(v.address), bftWeight: BigInt(v.bftWeight) })),
     );
   };
   applySet(genesis, bft[0] as BftParameters);
-  expect(harness.nextValidators?.validators.map(v => v.blsKey.toString('hex'))).toEqual(
-    bft[0]?.params.validators.map(v => v.blsKey),
-  );
+  expect(harness.nextValidators?.validators.map((v) => v.blsKey.toString('hex'))).toEqual(bft[0]?.params.validators.map((v) => v.blsKey));
 
   // The workload's validator-key transactions, at their heights, with their real transaction IDs.
   const keyTransactions = readNdjson<WorkloadEntry>('chains/dev/workload.ndjson').filter(
-    entry => entry.module === 'pos' && ['registerValidator', 'updateGeneratorKey'].includes(entry.command),
+    (entry) => entry.module === 'pos' && ['registerValidator', 'updateGeneratorKey'].includes(entry.command),
   );
   expect(keyTransactions).toHaveLength(4);
   for (const entry of keyTransactions) {
@@ -138,9 +136,7 @@ function replay() {
   for (const set of bft.slice(1)) {
     harness.commit({ height: set.fromHeight - 1 });
     applySet(harness.blockExecuteContext('after'), set);
-    expect(harness.nextValidators?.validators.map(v => v.address)).toEqual(
-      set.params.validators.map(v => decodeLisk32(v.address)),
-    );
+    expect(harness.nextValidators?.validators.map((v) => v.address)).toEqual(set.params.validators.map((v) => decodeLisk32(v.address)));
   }
   harness.commit({ height: 421 });
   return { module, harness, checkedHeights };
@@ -150,9 +146,7 @@ describe('validators module on the dev chain', () => {
   const { module, harness, checkedHeights } = replay();
 
   it('emits exactly the validators events of every height that has any', () => {
-    const heightsWithEvents = [...validatorsEventsByHeight.entries()]
-      .filter(([, events]) => events.length > 0)
-      .map(([height]) => height);
+    const heightsWithEvents = [...validatorsEventsByHeight.entries()].filter(([, events]) => events.length > 0).map(([height]) => height);
     expect(checkedHeights).toEqual(heightsWithEvents);
     recordCases('chains/dev/events.ndjson', checkedHeights.length);
   });
@@ -173,7 +167,7 @@ describe('validators module on the dev chain', () => {
     const { perAddress } = loadJsonFixture<{ perAddress: Record<string, RpcCall[]> }>('chains/dev/final_state.json');
     const calls = Object.values(perAddress)
       .flat()
-      .filter(call => call.method === 'validators_getValidator');
+      .filter((call) => call.method === 'validators_getValidator');
     expect(calls).toHaveLength(105);
     const handler = module.endpoints['getValidator'];
     for (const call of calls) {

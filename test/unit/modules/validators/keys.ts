@@ -27,9 +27,9 @@ interface PosGenesisValidator {
 /** The 103 genesis validators in the asset's order (ascending address). */
 export function genesisValidators(): GenesisValidatorKeys[] {
   const { assets } = loadJsonFixture<GenesisAssets>('chains/dev/genesis_assets.json');
-  const pos = assets.find(asset => asset.module === 'pos');
+  const pos = assets.find((asset) => asset.module === 'pos');
   if (pos === undefined) throw new Error('genesis_assets.json has no pos asset');
-  return (pos.data['validators'] as PosGenesisValidator[]).map(validator => ({
+  return (pos.data['validators'] as PosGenesisValidator[]).map((validator) => ({
     lisk32: validator.address,
     address: decodeLisk32(validator.address),
     generatorKey: hex(validator.generatorKey),
@@ -45,11 +45,5 @@ export function generatorEventData(generatorKey: Buffer, result: number): Buffer
 
 /** Expected blsKeyRegistration data: {blsKey#1, proofOfPossession#2, result#3 uint32}. */
 export function blsEventData(blsKey: Buffer, proofOfPossession: Buffer, result: number): Buffer {
-  return Buffer.concat([
-    Buffer.from([0x0a, 0x30]),
-    blsKey,
-    Buffer.from([0x12, 0x60]),
-    proofOfPossession,
-    Buffer.from([0x18, result]),
-  ]);
+  return Buffer.concat([Buffer.from([0x0a, 0x30]), blsKey, Buffer.from([0x12, 0x60]), proofOfPossession, Buffer.from([0x18, result])]);
 }

@@ -27,11 +27,11 @@ function setup(blockTime = testGenesisConfig.blockTime) {
 }
 
 function eventSummary(harness: ModuleHarness) {
-  return harness.events.events().map(event => ({
+  return harness.events.events().map((event) => ({
     module: event.module,
     name: event.name,
     data: event.data.toString('hex'),
-    topics: event.topics.map(topic => topic.toString('hex')),
+    topics: event.topics.map((topic) => topic.toString('hex')),
   }));
 }
 
@@ -70,9 +70,7 @@ describe('registerValidatorKeys', () => {
     expect(env.harness.state.get(validatorKeysStore.stateKey(alice.address))).toEqual(
       Buffer.concat([Buffer.from('0a20', 'hex'), alice.generatorKey, Buffer.from('1230', 'hex'), alice.blsKey]),
     );
-    expect(env.harness.state.get(blsKeysStore.stateKey(alice.blsKey))).toEqual(
-      Buffer.concat([Buffer.from('0a14', 'hex'), alice.address]),
-    );
+    expect(env.harness.state.get(blsKeysStore.stateKey(alice.blsKey))).toEqual(Buffer.concat([Buffer.from('0a14', 'hex'), alice.address]));
     expect(eventSummary(env.harness)).toEqual([
       genEvent(alice, alice.generatorKey, KeyRegResult.SUCCESS),
       blsEvent(alice, alice.blsKey, alice.proofOfPossession, KeyRegResult.SUCCESS),
@@ -83,9 +81,9 @@ describe('registerValidatorKeys', () => {
     env.method.registerValidatorKeys(env.ctx(), alice.address, alice.blsKey, alice.generatorKey, alice.proofOfPossession);
     const events = env.harness.events.snapshot();
     const state = env.harness.state.snapshot();
-    expect(() =>
-      env.method.registerValidatorKeys(env.ctx(), alice.address, bob.blsKey, bob.generatorKey, bob.proofOfPossession),
-    ).toThrow('This address is already registered as validator.');
+    expect(() => env.method.registerValidatorKeys(env.ctx(), alice.address, bob.blsKey, bob.generatorKey, bob.proofOfPossession)).toThrow(
+      'This address is already registered as validator.',
+    );
     env.harness.state.restore(state);
     env.harness.events.restore(events);
     // The failure event survives the rollback of the command (noRevert), the success events stay.
@@ -95,9 +93,9 @@ describe('registerValidatorKeys', () => {
 
   it('refuses a BLS key registered by another validator with DUPLICATE_BLS_KEY', () => {
     env.method.registerValidatorKeys(env.ctx(), alice.address, alice.blsKey, alice.generatorKey, alice.proofOfPossession);
-    expect(() =>
-      env.method.registerValidatorKeys(env.ctx(), bob.address, alice.blsKey, bob.generatorKey, alice.proofOfPossession),
-    ).toThrow(`The BLS key ${alice.blsKey.toString('hex')} has already been registered in the chain.`);
+    expect(() => env.method.registerValidatorKeys(env.ctx(), bob.address, alice.blsKey, bob.generatorKey, alice.proofOfPossession)).toThrow(
+      `The BLS key ${alice.blsKey.toString('hex')} has already been registered in the chain.`,
+    );
     expect(eventSummary(env.harness).slice(2)).toEqual([
       blsEvent(bob, alice.blsKey, alice.proofOfPossession, KeyRegResult.DUPLICATE_BLS_KEY),
     ]);
@@ -116,9 +114,7 @@ describe('registerValidatorKeys', () => {
     expect(() =>
       env.method.registerValidatorKeys(env.ctx(), alice.address, alice.blsKey, alice.generatorKey, bob.proofOfPossession),
     ).toThrow('Invalid proof of possession for the given BLS key.');
-    expect(eventSummary(env.harness)).toEqual([
-      blsEvent(alice, alice.blsKey, bob.proofOfPossession, KeyRegResult.INVALID_POP),
-    ]);
+    expect(eventSummary(env.harness)).toEqual([blsEvent(alice, alice.blsKey, bob.proofOfPossession, KeyRegResult.INVALID_POP)]);
     expect(validatorKeysStore.has(env.harness.state, alice.address)).toBe(false);
     expect(blsKeysStore.has(env.harness.state, alice.blsKey)).toBe(false);
   });
@@ -127,26 +123,24 @@ describe('registerValidatorKeys', () => {
     expect(() =>
       env.method.registerValidatorKeys(env.ctx(), alice.address, INVALID_BLS_KEY, alice.generatorKey, alice.proofOfPossession),
     ).toThrow('Invalid proof of possession');
-    expect(env.harness.events.events()[0]?.data).toEqual(
-      blsEventData(INVALID_BLS_KEY, alice.proofOfPossession, KeyRegResult.INVALID_POP),
-    );
+    expect(env.harness.events.events()[0]?.data).toEqual(blsEventData(INVALID_BLS_KEY, alice.proofOfPossession, KeyRegResult.INVALID_POP));
   });
 
   it('checks lengths first, in the order address, BLS key, proof, without events', () => {
     const { method, ctx, harness } = env;
-    expect(() =>
-      method.registerValidatorKeys(ctx(), Buffer.alloc(19), Buffer.alloc(47), alice.generatorKey, Buffer.alloc(95)),
-    ).toThrow(new FormatError('Validator address must be 20 bytes long.'));
-    expect(() =>
-      method.registerValidatorKeys(ctx(), alice.address, Buffer.alloc(47), alice.generatorKey, Buffer.alloc(95)),
-    ).toThrow(new FormatError('BLS public key must be 48 bytes long.'));
-    expect(() =>
-      method.registerValidatorKeys(ctx(), alice.address, alice.blsKey, alice.generatorKey, Buffer.alloc(95)),
-    ).toThrow(new FormatError('Proof of Possession must be 96 bytes long.'));
+    expect(() => method.registerValidatorKeys(ctx(), Buffer.alloc(19), Buffer.alloc(47), alice.generatorKey, Buffer.alloc(95))).toThrow(
+      new FormatError('Validator address must be 20 bytes long.'),
+    );
+    expect(() => method.registerValidatorKeys(ctx(), alice.address, Buffer.alloc(47), alice.generatorKey, Buffer.alloc(95))).toThrow(
+      new FormatError('BLS public key must be 48 bytes long.'),
+    );
+    expect(() => method.registerValidatorKeys(ctx(), alice.address, alice.blsKey, alice.generatorKey, Buffer.alloc(95))).toThrow(
+      new FormatError('Proof of Possession must be 96 bytes long.'),
+    );
     // The generator key is checked by schema validation (lisk-validator) after the lengths.
-    expect(() =>
-      method.registerValidatorKeys(ctx(), alice.address, alice.blsKey, Buffer.alloc(31), alice.proofOfPossession),
-    ).toThrow(ValidationError);
+    expect(() => method.registerValidatorKeys(ctx(), alice.address, alice.blsKey, Buffer.alloc(31), alice.proofOfPossession)).toThrow(
+      ValidationError,
+    );
     expect(harness.events.events()).toHaveLength(0);
   });
 });
@@ -306,15 +300,13 @@ describe('setValidatorsParams / getValidatorsParams', () => {
   it('fails when a validator has no keys (lisk-sdk store get throws), and before genesis getValidatorsParams fails', () => {
     const { method, ctx } = setup();
     const setter = { setNextValidators: () => undefined };
-    expect(() => method.setValidatorsParams(ctx(), setter, 1n, 1n, [{ address: alice.address, bftWeight: 1n }])).toThrow(
-      NotFoundError,
-    );
+    expect(() => method.setValidatorsParams(ctx(), setter, 1n, 1n, [{ address: alice.address, bftWeight: 1n }])).toThrow(NotFoundError);
     expect(() => method.getValidatorsParams(ctx())).toThrow(NotFoundError);
   });
 });
 
 describe('getGeneratorsBetweenTimestamps (blockTime 10)', () => {
-  const addresses = [alice, bob, carol].map(v => v.address);
+  const addresses = [alice, bob, carol].map((v) => v.address);
   const key = (v: GenesisValidatorKeys) => v.address.toString('latin1');
 
   function withValidators(list: Buffer[]) {
@@ -330,7 +322,7 @@ describe('getGeneratorsBetweenTimestamps (blockTime 10)', () => {
       { setNextValidators: () => undefined },
       1n,
       1n,
-      list.map(address => ({ address, bftWeight: 1n })),
+      list.map((address) => ({ address, bftWeight: 1n })),
     );
     return env;
   }

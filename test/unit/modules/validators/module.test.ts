@@ -26,16 +26,14 @@ function call(handler: EndpointHandler | undefined, harness: ModuleHarness, para
 
 describe('ValidatorsModule', () => {
   it('has the metadata of the real node (stores 66d18af4 0000/8000/4000, two events, two endpoints)', () => {
-    const { modules } = loadJsonFixture<{ modules: ({ name: string } & Record<string, unknown>)[] }>(
-      'chains/dev/metadata.json',
-    );
-    const { name, ...expected } = modules.find(entry => entry.name === 'validators') ?? { name: '' };
+    const { modules } = loadJsonFixture<{ modules: ({ name: string } & Record<string, unknown>)[] }>('chains/dev/metadata.json');
+    const { name, ...expected } = modules.find((entry) => entry.name === 'validators') ?? { name: '' };
     const module = new ValidatorsModule();
     expect(module.name).toBe(name);
     expect(JSON.parse(JSON.stringify(module.metadata()))).toEqual(expected);
     // Same key order too: the serialized answer is byte-identical once the app appends `name`.
     expect(JSON.stringify({ ...module.metadata(), name })).toBe(JSON.stringify({ ...expected, name }));
-    expect(module.metadata().stores.map(store => store.key)).toEqual(['66d18af40000', '66d18af48000', '66d18af44000']);
+    expect(module.metadata().stores.map((store) => store.key)).toEqual(['66d18af40000', '66d18af48000', '66d18af44000']);
   });
 
   it('has no commands, hooks or genesis asset; its endpoints are public', () => {
@@ -44,9 +42,9 @@ describe('ValidatorsModule', () => {
     expect((module as Module).genesisAssetSchema).toBeUndefined();
     // Its genesis state comes from the pos asset (see chain.test.ts), never an asset of its own.
     const { assets } = loadJsonFixture<{ assets: { module: string }[] }>('chains/dev/genesis_assets.json');
-    expect(assets.map(asset => asset.module)).not.toContain('validators');
+    expect(assets.map((asset) => asset.module)).not.toContain('validators');
     expect(Object.keys(module.endpoints)).toEqual(['validateBLSKey', 'getValidator']);
-    expect(Object.values(module.endpoints).some(handler => handler.sensitive)).toBe(false);
+    expect(Object.values(module.endpoints).some((handler) => handler.sensitive)).toBe(false);
   });
 });
 
