@@ -11,7 +11,7 @@ import type { Bft } from './consensus/bft/bft.js';
 import { selectTransactionsForBlock, StateMachineInclusion } from './txpool/block-selection.js';
 import type { ProcessableTransactions } from './txpool/transaction-pool.js';
 import { verifySignaturesAhead } from './signatures-ahead.js';
-import { StateMachine, TransactionExecutionResult, type BlockExecution } from './state-machine/state-machine.js';
+import { type StateMachine, TransactionExecutionResult, type BlockExecution } from './state-machine/state-machine.js';
 
 export interface NextValidatorsUpdate {
   readonly precommitThreshold: bigint;

@@ -127,9 +127,7 @@ export class BlockReceiver {
   private timedTip(): TimedHeader {
     const header = this.options.processor.tipHeader();
     const arrival = this.tipArrival;
-    return arrival !== undefined && arrival.id.equals(header.id)
-      ? Object.assign(headerFields(header), { receivedAt: arrival.receivedAt })
-      : header;
+    return arrival?.id.equals(header.id) ? Object.assign(headerFields(header), { receivedAt: arrival.receivedAt }) : header;
   }
 
   private async extend(writer: TipWriter, block: Block, receivedAt: number): Promise<ReceiveOutcome> {

@@ -95,7 +95,7 @@ export class ChainProcessor {
     const { header } = block;
     if (!chainStore.isEmpty()) {
       const stored = chainStore.getHeaderByHeight(chainStore.genesisHeight());
-      if (!stored || !stored.id.equals(header.id)) {
+      if (!stored?.id.equals(header.id)) {
         throw new InvalidBlockError(
           'schema',
           `The data directory holds another chain (genesis ${stored?.id.toString('hex')}).`,

@@ -12,7 +12,7 @@ import uWS from 'uWebSockets.js';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { BasaltError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { ForgingService, ToggleError } from './forging-service.js';
+import { type ForgingService, ToggleError } from './forging-service.js';
 import { isValidationFailure, malformedBody, validatePublicKeyQuery, validateToggleBody } from './validation.js';
 import { allowedBy, type Whitelist } from './whitelist.js';
 
@@ -141,7 +141,10 @@ export class LegacyApiServer {
 
   private nodeStatus(res: HttpResponse, req: HttpRequest): void {
     const exchange = { res, aborted: false };
-    if (!this.apiAllowed(this.clientAddress(res, req))) return this.write(exchange, 403, API_ACCESS_DENIED);
+    if (!this.apiAllowed(this.clientAddress(res, req))) {
+      this.write(exchange, 403, API_ACCESS_DENIED);
+      return;
+    }
     const { status } = this.options;
     const now = status.now?.() ?? Date.now();
     const height = status.height();
@@ -169,19 +172,33 @@ export class LegacyApiServer {
     const exchange = { res, aborted: false };
     const address = this.clientAddress(res, req);
     const query = validatePublicKeyQuery(req.getQuery('publicKey') ?? undefined);
-    if (!this.apiAllowed(address)) return this.write(exchange, 403, API_ACCESS_DENIED);
-    if (isValidationFailure(query)) return this.write(exchange, 400, query);
-    if (!allowedBy(this.options.forgingWhitelist, address)) return this.write(exchange, 403, ACCESS_DENIED);
+    if (!this.apiAllowed(address)) {
+      this.write(exchange, 403, API_ACCESS_DENIED);
+      return;
+    }
+    if (isValidationFailure(query)) {
+      this.write(exchange, 400, query);
+      return;
+    }
+    if (!allowedBy(this.options.forgingWhitelist, address)) {
+      this.write(exchange, 403, ACCESS_DENIED);
+      return;
+    }
     this.write(exchange, 200, envelope(this.options.service.status(query)));
   }
 
   private toggle(res: HttpResponse, req: HttpRequest): void {
     const exchange: Exchange = { res, aborted: false };
     const address = this.clientAddress(res, req);
-    if (!this.apiAllowed(address)) return this.write(exchange, 403, API_ACCESS_DENIED);
+    if (!this.apiAllowed(address)) {
+      this.write(exchange, 403, API_ACCESS_DENIED);
+      return;
+    }
     const lengthHeader = req.getHeader('content-length');
-    if (lengthHeader !== '' && Number(lengthHeader) > MAX_BODY_BYTES)
-      return this.write(exchange, 413, { message: 'Request body too large' });
+    if (lengthHeader !== '' && Number(lengthHeader) > MAX_BODY_BYTES) {
+      this.write(exchange, 413, { message: 'Request body too large' });
+      return;
+    }
     res.onAborted(() => {
       exchange.aborted = true;
     });
@@ -211,13 +228,22 @@ export class LegacyApiServer {
       return this.write(exchange, 400, malformedBody());
     }
     const request = validateToggleBody(body);
-    if (isValidationFailure(request)) return this.write(exchange, 400, request);
-    if (!allowedBy(this.options.forgingWhitelist, address)) return this.write(exchange, 403, ACCESS_DENIED);
+    if (isValidationFailure(request)) {
+      this.write(exchange, 400, request);
+      return;
+    }
+    if (!allowedBy(this.options.forgingWhitelist, address)) {
+      this.write(exchange, 403, ACCESS_DENIED);
+      return;
+    }
     try {
       const entry = await this.options.service.toggle(request.publicKey, request.password, request.forging);
       this.write(exchange, 200, envelope([entry]));
     } catch (error) {
-      if (error instanceof ToggleError) return this.write(exchange, 404, { message: error.message });
+      if (error instanceof ToggleError) {
+        this.write(exchange, 404, { message: error.message });
+        return;
+      }
       // The error may come from decryption or key derivation: log its kind, not its text.
       this.options.logger.error({ error: (error as Error).name }, 'Legacy API: forging toggle failed');
       this.write(exchange, 500, UNEXPECTED_ERROR);

@@ -70,7 +70,7 @@ const MAX_QUOTED_LENGTH = 64;
  * spec/rpc.md §2.1 step 4) and cut to a short length so an answer never echoes a huge string.
  */
 export function quoteForMessage(text: string): string {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
   const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
   const short = clean.length > MAX_QUOTED_LENGTH ? `${clean.slice(0, MAX_QUOTED_LENGTH)}…` : clean;
   return `"${short}"`;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { NodeConfigPlan } from '../config/resolve-node-config.js';
 import { BlockReceiver } from '../engine/block-receiver.js';
 import type { ProcessedBlock } from '../engine/chain-processor.js';
-import { Forger } from '../engine/generator/forger.js';
+import type { Forger } from '../engine/generator/forger.js';
 import { parseTransactionPoolConfig } from '../engine/txpool/config.js';
 import { CoalescingPoolVerifier } from '../engine/txpool/coalescing-pool-verifier.js';
 import { StateMachinePoolVerifier, tipOf } from '../engine/txpool/pool-verifier.js';

@@ -91,7 +91,7 @@ export class OverlayState implements StateWriter {
     const result: StateChange[] = [];
     for (const entry of this.entries.values()) {
       const previous = this.base.get(entry.key);
-      const same = entry.value === undefined ? previous === undefined : previous !== undefined && previous.equals(entry.value);
+      const same = entry.value === undefined ? previous === undefined : previous?.equals(entry.value);
       if (!same) result.push({ key: entry.key, value: entry.value, previous });
     }
     return result.sort((a, b) => a.key.compare(b.key));

@@ -58,7 +58,7 @@ function listYaml(dir: string): string[] {
 }
 
 interface Vector {
-  input: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- shape depends on the handler
+  input: any; // shape depends on the handler
   output: unknown;
 }
 

@@ -32,7 +32,7 @@ const HASH_ONION = { count: 1000, distance: 100, hashes: generateHashOnion(ONION
 
 interface Answer {
   status: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
 }
 
 describe('legacy forging HTTP API (devnet)', () => {

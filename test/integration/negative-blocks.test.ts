@@ -117,7 +117,7 @@ describe('bad blocks are refused with a typed error and leave the store unchange
       const timestamp = parent.timestamp + slot * blockTime;
       const expected = chain.bft.generatorAtTimestamp(chain.stateDb.engineReader, parent.height + 1, timestamp);
       const keypair = keypairOf(expected.address);
-      if (!keypair || !keypair.generatorKey.equals(expected.generatorKey)) continue;
+      if (!keypair?.generatorKey.equals(expected.generatorKey)) continue;
       clock = timestamp;
       const { block } = await generator.generate(keypair, timestamp, candidatesOf(transactions));
       return { block, keypair };
@@ -270,7 +270,7 @@ describe('bad blocks are refused with a typed error and leave the store unchange
     const header = chain.chainStore.getHeaderByHeight(height) as BlockHeader;
     for (const validator of activeValidatorsAt(height)) {
       const keypair = keypairOf(validator.address);
-      if (!keypair || !keypair.blsKey.equals(validator.blsKey)) continue;
+      if (!keypair?.blsKey.equals(validator.blsKey)) continue;
       commitPool.add(createSingleCommit(header, validator.address, keypair.blsSecretKey, chainID));
     }
   }

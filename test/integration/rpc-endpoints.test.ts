@@ -250,11 +250,11 @@ describe('engine and module endpoints over HTTP on the replayed dev chain', () =
   it('reports real counters and gauges in system_getMetricsReport', async () => {
     type Family = { name: string; values: { value: number; labels: Record<string, string> }[] };
     const report = (await call('system_getMetricsReport', {})).result as Family[];
-    const valueOf = (name: string) => report.find((family) => family.name === name)?.values[0]?.value;
-    expect(valueOf('consensus_height')).toBe(420);
-    expect(valueOf('consensus_finalizedHeight')).toBe(267);
-    expect(valueOf('basalt_blocks_processed_total')).toBe(420);
-    expect(valueOf('basalt_transactions_processed_total')).toBe(49);
+    const metricValue = (name: string) => report.find((family) => family.name === name)?.values[0]?.value;
+    expect(metricValue('consensus_height')).toBe(420);
+    expect(metricValue('consensus_finalizedHeight')).toBe(267);
+    expect(metricValue('basalt_blocks_processed_total')).toBe(420);
+    expect(metricValue('basalt_transactions_processed_total')).toBe(49);
     const rpc = report.find((family) => family.name === 'basalt_rpc_requests_total');
     expect(rpc?.values.find((sample) => sample.labels.method === 'chain_getBlockByHeight')?.value).toBeGreaterThanOrEqual(842);
     const text = (await call('system_getMetricsReport', { inString: true })).result as string;

@@ -134,7 +134,7 @@ export class Forger {
         if (height < to && !bft.parametersChangeAt(stateDb.engineReader, height + 1)) continue;
         const { validators } = bft.getParameters(stateDb.engineReader, height);
         const validator = validators.find((v) => v.bftWeight > 0n && v.address.equals(keypair.address));
-        if (!validator || !validator.blsKey.equals(keypair.blsKey)) continue;
+        if (!validator?.blsKey.equals(keypair.blsKey)) continue;
         const header = chainStore.getHeaderByHeight(height);
         if (!header) continue;
         commitPool.add(createSingleCommit(header, keypair.address, keypair.blsSecretKey, genesisConfig.chainID));

@@ -3,7 +3,7 @@ import { codec, validate } from '../../codec/index.js';
 import type { Ed25519Check, VerifiedSignatures } from '../../crypto/signature-verifier.js';
 import type { Logger } from '../../logger.js';
 import {
-  EventQueue,
+  type EventQueue,
   VerifyStatus,
   type Command,
   type ExecutionAssets,

@@ -57,7 +57,7 @@ export class CoalescingPoolVerifier implements PoolTransactionVerifier {
       );
       if (results.length !== group.length)
         throw new Error(`the verifier returned ${results.length} results for ${group.length} transactions`);
-      group.forEach((entry, i) => entry.resolve([results[i] as VerificationResult]));
+      for (const [i, entry] of group.entries()) entry.resolve([results[i] as VerificationResult]);
     } catch (error) {
       for (const entry of group) entry.reject(error);
     }

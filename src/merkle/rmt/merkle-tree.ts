@@ -182,9 +182,9 @@ export class MerkleTree {
     const layers = this.layers();
     const height = treeHeight(this.size);
     const lookup = new Map<string, number>();
-    layers.forEach((row, layer) => {
-      row.forEach((hash, position) => lookup.set(latin1Key(hash), toNodeIndex(position, layer, height)));
-    });
+    for (const [layer, row] of layers.entries()) {
+      for (const [position, hash] of row.entries()) lookup.set(latin1Key(hash), toNodeIndex(position, layer, height));
+    }
     this.indexByHash = lookup;
     return lookup;
   }

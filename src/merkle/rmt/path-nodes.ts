@@ -42,7 +42,7 @@ export function calculatePathNodes(
   const known = new Map<number, Uint8Array>();
   // Nodes that went up unchanged, under the index of the parent position they now stand for.
   const carried = new Map<number, Uint8Array>();
-  let pending: number[] = [];
+  const pending: number[] = [];
   for (let i = 0; i < idxs.length; i += 1) {
     const index = idxs[i] as number;
     if (index === 0) continue;

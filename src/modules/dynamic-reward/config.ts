@@ -52,16 +52,16 @@ export function parseDynamicRewardConfig(moduleConfig: Record<string, unknown>, 
     errors.push(`.modules.dynamicReward.${key}: ${reason}`);
   };
 
-  const tokenID = merged['tokenID'];
+  const tokenID = merged.tokenID;
   if (typeof tokenID !== 'string' || tokenID.length !== 16 || !HEX_PATTERN.test(tokenID)) {
     fail('tokenID', `must be a hex string of 16 characters, got ${JSON.stringify(tokenID)}`);
   }
-  const offset = readPositiveInteger(merged['offset'], 'offset', fail);
-  const distance = readPositiveInteger(merged['distance'], 'distance', fail);
-  const factor = readPositiveInteger(merged['factorMinimumRewardActiveValidators'], 'factorMinimumRewardActiveValidators', fail);
+  const offset = readPositiveInteger(merged.offset, 'offset', fail);
+  const distance = readPositiveInteger(merged.distance, 'distance', fail);
+  const factor = readPositiveInteger(merged.factorMinimumRewardActiveValidators, 'factorMinimumRewardActiveValidators', fail);
 
   const brackets: bigint[] = [];
-  const rawBrackets = merged['brackets'];
+  const rawBrackets = merged.brackets;
   if (!Array.isArray(rawBrackets)) {
     fail('brackets', 'must be an array of uint64 strings');
   } else if (rawBrackets.length === 0) {
@@ -80,7 +80,7 @@ export function parseDynamicRewardConfig(moduleConfig: Record<string, unknown>, 
   // Not in lisk-sdk's schema (it is converted with BigInt()); a zero divisor would make every block
   // without maximal prevotes fail, so it must be a positive integer here.
   let reductionFactor = 0n;
-  const rawFactor = merged['rewardReductionFactorBFT'];
+  const rawFactor = merged.rewardReductionFactorBFT;
   if (typeof rawFactor === 'string' && UINT64_PATTERN.test(rawFactor) && BigInt(rawFactor) > 0n) {
     reductionFactor = BigInt(rawFactor);
   } else if (typeof rawFactor === 'number' && Number.isSafeInteger(rawFactor) && rawFactor > 0) {

@@ -24,7 +24,7 @@ const TOKEN_ID_PATTERN = /^[0-9a-fA-F]{16}$/;
  * Throws ValidationError `.modules.legacy.tokenIDReclaim: …`.
  */
 export function parseLegacyConfig(moduleConfig: Record<string, unknown>, chainID: Buffer): LegacyConfig {
-  const configured = moduleConfig['tokenIDReclaim'] ?? DEFAULT_LEGACY_CONFIG.tokenIDReclaim;
+  const configured = moduleConfig.tokenIDReclaim ?? DEFAULT_LEGACY_CONFIG.tokenIDReclaim;
   if (typeof configured !== 'string' || !TOKEN_ID_PATTERN.test(configured)) {
     throw new ValidationError([`.modules.legacy.tokenIDReclaim: must be a hex string of 16 characters, got ${JSON.stringify(configured)}`]);
   }

@@ -19,7 +19,7 @@ export interface LegacyAccountJSON {
 export function getLegacyAccount(context: EndpointContext): LegacyAccountJSON {
   // lisk-core validates inside the handler too; cheap, and keeps direct callers honest.
   validate(legacyAccountRequestSchema, context.params);
-  const publicKey = Buffer.from(context.params['publicKey'] as string, 'hex');
+  const publicKey = Buffer.from(context.params.publicKey as string, 'hex');
   const legacyAddress = legacyAddressOfPublicKey(publicKey);
   const account = legacyAccountStore.get(context.state, legacyAddress);
   return { legacyAddress: legacyAddress.toString('hex'), balance: (account?.balance ?? 0n).toString() };

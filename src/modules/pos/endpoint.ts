@@ -224,7 +224,7 @@ export function createPosEndpoints(deps: PosEndpointDeps): Record<string, Endpoi
       response: getLockedRewardResponseSchema,
       handle(context: EndpointContext): { reward: string } {
         checkParams(getLockedRewardRequestSchema, context.params);
-        const tokenID = Buffer.from(context.params['tokenID'] as string, 'hex');
+        const tokenID = Buffer.from(context.params.tokenID as string, 'hex');
         const address = addressParam(context.params);
         const locked = deps.token.getLockedAmount(context, address, tokenID, POS_MODULE_NAME);
         if (!tokenID.equals(deps.config().posTokenID)) return { reward: locked.toString() };
@@ -248,7 +248,7 @@ export function createPosEndpoints(deps: PosEndpointDeps): Record<string, Endpoi
       response: getValidatorsByStakeResponseSchema,
       handle(context: EndpointContext): { validators: ValidatorJSON[] } {
         checkParams(getValidatorsByStakeRequestSchema, context.params);
-        const limit = (context.params['limit'] as number | undefined) ?? 100;
+        const limit = (context.params.limit as number | undefined) ?? 100;
         if (limit < -1) throw new InvalidParamsError(`Input parameter limit ${limit} is not valid.`);
         const windows = periods();
         const entries = eligibleValidatorsByWeight(context.state, limit === -1 ? undefined : limit);
@@ -310,8 +310,8 @@ export function createPosEndpoints(deps: PosEndpointDeps): Record<string, Endpoi
       response: getExpectedSharedRewardsResponseSchema,
       handle(context: EndpointContext): { reward: string } {
         checkParams(getExpectedSharedRewardsRequestSchema, context.params);
-        const validatorReward = BigInt(context.params['validatorReward'] as string);
-        const stake = BigInt(context.params['stake'] as string);
+        const validatorReward = BigInt(context.params.validatorReward as string);
+        const stake = BigInt(context.params.stake as string);
         const validator = getOrNotFound(validatorStore, context.state, addressParam(context.params, 'validatorAddress'));
         const reward = expectedSharedReward(validator.commission, validator.totalStake, validatorReward, stake);
         return { reward: reward.toString() };

@@ -93,5 +93,5 @@ export function remainingPunishment(
   if (pomHeights.length === 0) return 0;
   const window = stakerAddress.equals(validatorAddress) ? periods.punishmentWindowSelfStaking : periods.punishmentWindowStaking;
   const remaining = Math.max(...pomHeights) + window - currentHeight;
-  return remaining < 0 ? 0 : remaining;
+  return Math.max(remaining, 0);
 }

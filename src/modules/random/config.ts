@@ -18,7 +18,7 @@ const MAX_UINT32 = 0xffff_ffff;
 
 /** Merges `moduleConfig` over the defaults and validates it; unknown keys are ignored, as in lisk-sdk. */
 export function parseRandomConfig(moduleConfig: Record<string, unknown>): RandomModuleConfig {
-  const given = moduleConfig['maxLengthReveals'];
+  const given = moduleConfig.maxLengthReveals;
   const value = given === undefined ? DEFAULT_RANDOM_CONFIG.maxLengthReveals : given;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_UINT32) {
     throw new ValidationError([`.modules.random.maxLengthReveals: must be an integer in 0..${MAX_UINT32}, got ${JSON.stringify(value)}`]);

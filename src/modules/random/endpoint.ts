@@ -48,7 +48,7 @@ export const isSeedRevealValidEndpoint: EndpointHandler = {
   handle(context: EndpointContext): { valid: boolean } {
     const { validatorReveals } = validatorRevealsStore.getOrThrow(context.state, EMPTY_KEY);
     const generatorAddress = addressParam(context, 'generatorAddress');
-    const seedReveal = Buffer.from(context.params['seedReveal'] as string, 'hex');
+    const seedReveal = Buffer.from(context.params.seedReveal as string, 'hex');
     return { valid: isSeedRevealValidAgainst(generatorAddress, seedReveal, validatorReveals, false) };
   },
 };
@@ -159,7 +159,7 @@ export function createRandomEndpoints(store: HashOnionStore): Record<string, End
       request: setHashOnionUsageRequestSchema,
       sensitive: true,
       handle(context: EndpointContext): void {
-        const usage = context.params['usedHashOnions'] as UsedHashOnion[];
+        const usage = context.params.usedHashOnions as UsedHashOnion[];
         store.setUsage(addressParam(context), usage);
       },
     },

@@ -35,7 +35,7 @@ export function parseTokenConfig(moduleConfig: Record<string, unknown>): TokenMo
     throw new ValidationError(problems.map((problem) => `.modules.token${problem}`));
   }
   return {
-    userAccountInitializationFee: BigInt(merged['userAccountInitializationFee'] as string),
-    escrowAccountInitializationFee: BigInt(merged['escrowAccountInitializationFee'] as string),
+    userAccountInitializationFee: BigInt(merged.userAccountInitializationFee as string),
+    escrowAccountInitializationFee: BigInt(merged.escrowAccountInitializationFee as string),
   };
 }

@@ -20,9 +20,9 @@ export const validateBLSKeyEndpoint: EndpointHandler = {
   request: validateBLSKeyRequestSchema,
   response: validateBLSKeyResponseSchema,
   handle(context: EndpointContext): { valid: boolean } {
-    const blsKey = Buffer.from(context.params['blsKey'] as string, 'hex');
+    const blsKey = Buffer.from(context.params.blsKey as string, 'hex');
     if (blsKeysStore.has(context.state, blsKey)) return { valid: false };
-    const proofOfPossession = Buffer.from(context.params['proofOfPossession'] as string, 'hex');
+    const proofOfPossession = Buffer.from(context.params.proofOfPossession as string, 'hex');
     return { valid: popVerify(blsKey, proofOfPossession) };
   },
 };
@@ -35,7 +35,7 @@ export const getValidatorEndpoint: EndpointHandler = {
   request: getValidatorRequestSchema,
   response: getValidatorResponseSchema,
   handle(context: EndpointContext): { generatorKey: string; blsKey: string } {
-    const address = decodeLisk32(context.params['address'] as string);
+    const address = decodeLisk32(context.params.address as string);
     const keys = validatorKeysStore.get(context.state, address);
     if (keys === undefined) return { generatorKey: '', blsKey: '' };
     return { generatorKey: keys.generatorKey.toString('hex'), blsKey: keys.blsKey.toString('hex') };

@@ -50,7 +50,7 @@ export const stateTreeUpdate: WorkerTask<StateTreeUpdateInput, StateTreeUpdateOu
       value: input.deleted[i] === 1 ? undefined : bufferView(values[i] as Uint8Array),
     }));
     const { keys, hashes } = stateTreeLeaves(entries);
-    let result;
+    let result: ReturnType<typeof tree.update>;
     try {
       result = tree.update(Buffer.from(input.root), keys, hashes);
     } catch (error) {

@@ -13,8 +13,7 @@ import { CHAIN_ID, KEY, signedTransfer, transferParamsSchema, unsignedTransfer }
 const toHex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 
 const PARAMS_HEX = '0a080400000000000000' + '1080c2d72f' + '1a14ed629c34f72e276ba38be61b6f289f84627f2b81' + '22026869';
-const SIGNING_BYTES_HEX =
-  '0a05746f6b656e' + '12087472616e73666572' + '1800' + '20c09a0c' + `2a20${toHex(KEY.publicKey)}` + `3229${PARAMS_HEX}`;
+const SIGNING_BYTES_HEX = `0a05746f6b656e12087472616e73666572180020c09a0c2a20${toHex(KEY.publicKey)}3229${PARAMS_HEX}`;
 const SIGNATURE_HEX =
   '6f8b18b9c9da6761050dbf78d3af083b46b3c80e0636767fcf5381be1e7cb24115a74dd21b515b9086b1b94103ae648bbbeb88279bcfde1224e750f5a4d8910d';
 const ID_HEX = '1ba36042c1303e116a782a5108065c27bc89d7ba198097ed344a32567477c250';

@@ -110,7 +110,7 @@ export class ReferencePool {
   private run(sender: string): Held[] {
     const own = this.held.filter((tx) => tx.sender === sender).sort((a, b) => (a.nonce < b.nonce ? -1 : 1));
     const first = own[0];
-    if (!first || first.status !== 'ok' || first.nonce !== this.accountNonce(sender)) return [];
+    if (first?.status !== 'ok' || first.nonce !== this.accountNonce(sender)) return [];
     const run = [first];
     for (const tx of own.slice(1)) {
       if (tx.nonce !== (run[run.length - 1] as Held).nonce + 1n) break;

@@ -202,7 +202,7 @@ export class Bft {
    */
   private viewVotes(state: StateReader): Readonly<BftVotes> {
     const raw = readVotesBytes(state);
-    if (!this.votesView || !this.votesView.raw.equals(raw)) {
+    if (!this.votesView?.raw.equals(raw)) {
       this.votesView = { raw: Buffer.from(raw), votes: decodeVotes(raw) };
     }
     return this.votesView.votes;

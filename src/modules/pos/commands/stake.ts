@@ -77,27 +77,28 @@ export class StakeCommand implements Command<StakeParams> {
 
     for (const { validatorAddress, amount } of stakes) {
       const eventData = { senderAddress, validatorAddress, amount };
-      const fail = (result: StakeEventResult, message: string): never => {
+      // Records the failure event, then gives the error for the caller to throw.
+      const fail = (result: StakeEventResult, message: string): Error => {
         logValidatorStakeFailed(context.events, eventData, result);
-        throw new Error(message);
+        return new Error(message);
       };
 
       const staker = getStakerOrDefault(context.state, senderAddress);
       const validator = validatorStore.get(context.state, validatorAddress);
       if (validator === undefined) {
-        return fail(StakeEventResult.FAILED_NON_REGISTERED_VALIDATOR, 'Invalid stake: no registered validator with the specified address');
+        throw fail(StakeEventResult.FAILED_NON_REGISTERED_VALIDATOR, 'Invalid stake: no registered validator with the specified address');
       }
       const existing = staker.stakes.find((stake) => stake.validatorAddress.equals(validatorAddress));
 
       if (amount < 0n) {
         if (existing === undefined) {
-          return fail(
+          throw fail(
             StakeEventResult.FAILED_INVALID_UNSTAKE_PARAMETERS,
             'Invalid unstake: Cannot cast downstake to validator who is not upstaked.',
           );
         }
         if (existing.amount + amount < 0n) {
-          return fail(
+          throw fail(
             StakeEventResult.FAILED_INVALID_UNSTAKE_PARAMETERS,
             'Invalid unstake: The unstake amount exceeds the staked amount for this validator.',
           );
@@ -111,7 +112,7 @@ export class StakeCommand implements Command<StakeParams> {
         staker.pendingUnlocks.push({ validatorAddress, amount: -amount, unstakeHeight: height });
         sortUnlocking(staker.pendingUnlocks);
         if (staker.pendingUnlocks.length > config.maxNumberPendingUnlocks) {
-          return fail(StakeEventResult.FAILED_TOO_MANY_PENDING_UNLOCKS, `Pending unlocks cannot exceed ${config.maxNumberPendingUnlocks}.`);
+          throw fail(StakeEventResult.FAILED_TOO_MANY_PENDING_UNLOCKS, `Pending unlocks cannot exceed ${config.maxNumberPendingUnlocks}.`);
         }
       } else {
         this.token.lock(context, senderAddress, POS_MODULE_NAME, config.posTokenID, amount);
@@ -124,7 +125,7 @@ export class StakeCommand implements Command<StakeParams> {
         }
         staker.stakes.sort((a, b) => a.validatorAddress.compare(b.validatorAddress));
         if (staker.stakes.length > config.maxNumberSentStakes) {
-          return fail(StakeEventResult.FAILED_TOO_MANY_SENT_STAKES, `Sender can only stake upto ${config.maxNumberSentStakes}.`);
+          throw fail(StakeEventResult.FAILED_TOO_MANY_SENT_STAKES, `Sender can only stake upto ${config.maxNumberSentStakes}.`);
         }
       }
 

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Block } from '../../../../src/chain/block.js';
-import { AuthModule, RegisterMultisignatureCommand } from '../../../../src/modules/auth/index.js';
+import { AuthModule, type RegisterMultisignatureCommand } from '../../../../src/modules/auth/index.js';
 import { VerifyStatus, type QueuedEvent } from '../../../../src/modules/base/index.js';
 import { recordCases } from '../../../support/conformance-tally.js';
 import { fixturePath, loadJsonFixture } from '../../../support/fixtures.js';

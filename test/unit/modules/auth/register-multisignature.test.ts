@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { codec } from '../../../../src/codec/index.js';
 import { addressFromPublicKey, type Ed25519KeyPair } from '../../../../src/crypto/index.js';
-import { AuthModule, RegisterMultisignatureCommand, type RegisterMultisignatureParams } from '../../../../src/modules/auth/index.js';
+import { AuthModule, type RegisterMultisignatureCommand, type RegisterMultisignatureParams } from '../../../../src/modules/auth/index.js';
 import { invalidSigDataSchema, multisigRegDataSchema } from '../../../../src/modules/auth/events.js';
 import { VerifyStatus } from '../../../../src/modules/base/index.js';
 import { ModuleHarness, testGenesisConfig } from '../../../support/module-harness.js';

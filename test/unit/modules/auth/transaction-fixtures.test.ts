@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { Transaction } from '../../../../src/chain/transaction.js';
 import { codec } from '../../../../src/codec/index.js';
 import { addressFromPublicKey, MESSAGE_TAG_MULTISIG_REG, signData } from '../../../../src/crypto/index.js';
-import { AuthModule, RegisterMultisignatureCommand, transactionSigningDigest } from '../../../../src/modules/auth/index.js';
+import { AuthModule, type RegisterMultisignatureCommand, transactionSigningDigest } from '../../../../src/modules/auth/index.js';
 import { multisigRegDataSchema } from '../../../../src/modules/auth/events.js';
 import { multisigRegMsgSchema } from '../../../../src/modules/auth/schemas.js';
 import { VerifyStatus, type ExecutionTransaction } from '../../../../src/modules/base/index.js';

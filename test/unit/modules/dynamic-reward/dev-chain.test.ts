@@ -86,8 +86,8 @@ describe('dynamicReward over the dev chain', () => {
       maxTransactionsSize: 15360,
       minimumCertifyHeight: 1,
     };
-    module.init({ genesisConfig, moduleConfig: config.modules['dynamicReward']! });
-    random.init({ genesisConfig, moduleConfig: config.modules['random']! });
+    module.init({ genesisConfig, moduleConfig: config.modules.dynamicReward! });
+    random.init({ genesisConfig, moduleConfig: config.modules.random! });
 
     const genesis = blocks[0]!.blockJson.header;
     const harness = new ModuleHarness({ header: { height: 0, timestamp: genesis.timestamp } });

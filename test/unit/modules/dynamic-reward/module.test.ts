@@ -226,14 +226,14 @@ describe('DynamicRewardModule endpoints', () => {
 
   it('refuses a height that is not a number or negative', () => {
     const { module, harness } = setup();
-    const handler = module.endpoints['getDefaultRewardAtHeight']!;
+    const handler = module.endpoints.getDefaultRewardAtHeight!;
     expect(() => handler.handle(endpointContext(harness, { height: '1' }))).toThrow(InvalidParamsError);
     expect(() => handler.handle(endpointContext(harness, { height: -1 }))).toThrow('Parameter height cannot be smaller than 0.');
   });
 
   it('computes getExpectedValidatorRewards from the tip height and the validator set', () => {
     const { module, harness } = setup();
-    const handler = module.endpoints['getExpectedValidatorRewards']!;
+    const handler = module.endpoints.getExpectedValidatorRewards!;
     const ask = (address: Buffer) => handler.handle(endpointContext(harness, { validatorAddress: encodeLisk32(address) }));
     // 725000000 per block, one block per round of 103 × 10 s: 703883 beddows per second.
     expect(ask(A)).toEqual({

@@ -39,7 +39,7 @@ export function devInteroperabilityAsset(): { data: Record<string, unknown>; sch
   if (entry === undefined) throw new Error('genesis_assets.json has no interoperability asset');
   // The file writes the uint64 ownChainNonce as the number 0 (lisk-commander's lenient fromJSON
   // takes it); Basalt's strict fromJSON wants the codec JSON form, a decimal string.
-  const json = { ...entry.data, ownChainNonce: String(entry.data['ownChainNonce']) };
+  const json = { ...entry.data, ownChainNonce: String(entry.data.ownChainNonce) };
   const bytes = codec.encode(entry.schema, codec.fromJSON(entry.schema, json));
   return { data: entry.data, schema: entry.schema, bytes };
 }
@@ -51,8 +51,8 @@ export function createModules() {
   const interoperability = new InteroperabilityModule();
   token.addDependencies({ fee: fee.method, interoperability: interoperability.method });
   interoperability.addDependencies({ token: token.method, fee: fee.method });
-  token.init({ genesisConfig: devGenesisConfig, moduleConfig: config.modules['token'] ?? {} });
-  fee.init({ genesisConfig: devGenesisConfig, moduleConfig: config.modules['fee'] ?? {} });
+  token.init({ genesisConfig: devGenesisConfig, moduleConfig: config.modules.token ?? {} });
+  fee.init({ genesisConfig: devGenesisConfig, moduleConfig: config.modules.fee ?? {} });
   return { token, fee, interoperability };
 }
 

@@ -26,7 +26,7 @@ describe('legacy getLegacyAccount', () => {
   });
 
   const call = (params: Record<string, unknown>): unknown =>
-    world.legacy.endpoints['getLegacyAccount']!.handle({
+    world.legacy.endpoints.getLegacyAccount!.handle({
       state,
       chainID: DEVNET_CHAIN_ID,
       logger: silentLogger,

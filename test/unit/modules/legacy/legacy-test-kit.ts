@@ -101,7 +101,7 @@ export function createLegacyWorld(overrides: Record<string, Record<string, unkno
     validators: modules.validators.method,
     pos: modules.pos.method,
   });
-  legacy.init({ genesisConfig: devnetGenesisConfig, moduleConfig: moduleConfigs['legacy'] ?? {} });
+  legacy.init({ genesisConfig: devnetGenesisConfig, moduleConfig: moduleConfigs.legacy ?? {} });
   const stateMachine = new StateMachine([...modules.list, legacy], DEVNET_CHAIN_ID, silentLogger);
   return { modules, legacy, stateMachine };
 }

@@ -126,7 +126,7 @@ describe('legacy metadata', () => {
     expect(legacy.events.map((event) => `${event.moduleName}:${event.name}`)).toEqual(['legacy:accountReclaimed', 'legacy:keysRegistered']);
     expect(legacy.stores.map((store) => [store.name, store.prefix.toString('hex')])).toEqual([['legacyAccount', '449fea740000']]);
     expect(Object.keys(legacy.endpoints)).toEqual(['getLegacyAccount']);
-    expect(legacy.endpoints['getLegacyAccount']?.sensitive).toBeUndefined();
+    expect(legacy.endpoints.getLegacyAccount?.sensitive).toBeUndefined();
     expect(legacy.legacyReserveAddress.toString('hex')).toBe('02e87c669d633481fc99f2b2d5cb2f587d96fbac');
   });
 

@@ -17,7 +17,7 @@ import {
   legacyAddressOfPublicKey,
   reclaimLSKParamsSchema,
   type ReclaimLSKParams,
-  ReclaimLSKCommand,
+  type ReclaimLSKCommand,
 } from '../../../../src/modules/legacy/index.js';
 import type { ModuleHarness } from '../../../support/module-harness.js';
 import {

@@ -15,7 +15,7 @@ import { VerifyStatus, type ExecutionHeader } from '../../../../src/modules/base
 import {
   INVALID_BLS_KEY,
   registerKeysParamsSchema,
-  RegisterKeysCommand,
+  type RegisterKeysCommand,
   type RegisterKeysParams,
 } from '../../../../src/modules/legacy/index.js';
 import { validatorStore } from '../../../../src/modules/pos/index.js';

@@ -50,9 +50,9 @@ const failed = (result: VerificationResult) => ({ status: result.status, message
 describe('pos:registerValidator', () => {
   const genesisValidator = posGenesisJSON().validators[0]!;
   const keys = {
-    blsKey: hex(genesisValidator['blsKey'] as string),
-    proofOfPossession: hex(genesisValidator['proofOfPossession'] as string),
-    generatorKey: hex(genesisValidator['generatorKey'] as string),
+    blsKey: hex(genesisValidator.blsKey as string),
+    proofOfPossession: hex(genesisValidator.proofOfPossession as string),
+    generatorKey: hex(genesisValidator.generatorKey as string),
   };
   const sender = account('new-validator');
   let setup: PosSetup;

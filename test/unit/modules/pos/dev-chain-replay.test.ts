@@ -120,7 +120,7 @@ interface ReplayResult {
 }
 
 function replay(): ReplayResult {
-  const setup = createPos(devConfig.modules['pos'], devConfig.genesis.blockTime);
+  const setup = createPos(devConfig.modules.pos, devConfig.genesis.blockTime);
   const blocks = devBlocks();
   const events = devEvents();
   const genesis = Block.fromBytes(Buffer.from(blocks[0]!.blockHex, 'hex'));

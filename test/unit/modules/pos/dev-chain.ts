@@ -109,7 +109,7 @@ export function genesisTokenAccounts(): {
   availableBalance: bigint;
   lockedBalances: { module: string; amount: bigint }[];
 }[] {
-  const users = genesisAssetEntry('token').data['userSubstore'] as {
+  const users = genesisAssetEntry('token').data.userSubstore as {
     address: string;
     tokenID: string;
     availableBalance: string;

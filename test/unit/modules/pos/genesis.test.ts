@@ -57,7 +57,7 @@ function runGenesis(setup: PosSetup, harness: ModuleHarness): void {
 const finalKV = new Map(finalStateKV);
 
 describe('pos genesis with the dev chain asset', () => {
-  const setup = createPos(devConfig.modules['pos'], 3);
+  const setup = createPos(devConfig.modules.pos, 3);
   const harness = genesisHarness(setup, genesisPosAssetBytes());
   runGenesis(setup, harness);
 
@@ -87,8 +87,8 @@ describe('pos genesis with the dev chain asset', () => {
     expect(params.validators).toHaveLength(101);
     const asset = posGenesisJSON();
     for (const v of params.validators) {
-      const entry = asset.validators.find((a) => a['address'] === encodeLisk32(v.address));
-      expect(v.generatorKey.toString('hex')).toBe(entry?.['generatorKey']);
+      const entry = asset.validators.find((a) => a.address === encodeLisk32(v.address));
+      expect(v.generatorKey.toString('hex')).toBe(entry?.generatorKey);
     }
   });
 
@@ -144,18 +144,18 @@ describe('pos genesis checks (lisk-sdk 6.1 initGenesisState messages)', () => {
   const cases: { title: string; change: (asset: Asset) => void; error: string | RegExp; config?: Record<string, unknown> }[] = [
     {
       title: 'a name with capitals',
-      change: (a) => (a.validators[0]!['name'] = 'Genesis_0'),
+      change: (a) => (a.validators[0]!.name = 'Genesis_0'),
       error: 'Invalid validator name Genesis_0.',
     },
     {
       title: 'a lastCommissionIncreaseHeight above the genesis height',
-      change: (a) => (a.validators[1]!['lastCommissionIncreaseHeight'] = 5),
-      error: `Invalid lastCommissionIncreaseHeight 5 for ${posGenesisJSON().validators[1]!['address'] as string}.`,
+      change: (a) => (a.validators[1]!.lastCommissionIncreaseHeight = 5),
+      error: `Invalid lastCommissionIncreaseHeight 5 for ${posGenesisJSON().validators[1]!.address as string}.`,
     },
     {
       title: 'unsorted validator sharing coefficients',
       change: (a) =>
-        (a.validators[0]!['sharingCoefficients'] = [
+        (a.validators[0]!.sharingCoefficients = [
           { tokenID: '0400000000000001', coefficient: '01' },
           { tokenID: '0400000000000000', coefficient: '01' },
         ]),
@@ -168,14 +168,14 @@ describe('pos genesis checks (lisk-sdk 6.1 initGenesisState messages)', () => {
     },
     {
       title: 'a duplicate validator name',
-      change: (a) => (a.validators[1]!['name'] = a.validators[0]!['name']),
+      change: (a) => (a.validators[1]!.name = a.validators[0]!.name),
       error: 'Validator name is not unique.',
     },
     {
       title: 'more than 10 stakes',
       change: (a) => {
         const staker = a.stakers[0]!;
-        const addresses = a.validators.map((v) => decodeLisk32(v['address'] as string)).sort((x, y) => x.compare(y));
+        const addresses = a.validators.map((v) => decodeLisk32(v.address as string)).sort((x, y) => x.compare(y));
         staker.stakes = addresses
           .slice(0, 11)
           .map((address) => ({ validatorAddress: encodeLisk32(address), amount: '1000000000', sharingCoefficients: [] }));
@@ -194,33 +194,33 @@ describe('pos genesis checks (lisk-sdk 6.1 initGenesisState messages)', () => {
     },
     {
       title: 'a stake on an unknown validator',
-      change: (a) => (a.stakers[1]!.stakes[0]!['validatorAddress'] = 'lskzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz5fw596'),
+      change: (a) => (a.stakers[1]!.stakes[0]!.validatorAddress = 'lskzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz5fw596'),
       error: 'Sent stake includes non existing validator address.',
     },
     {
       title: 'a stake coefficient for a token the validator has none of',
-      change: (a) => (a.stakers[1]!.stakes[0]!['sharingCoefficients'] = [{ tokenID: '0400000000000000', coefficient: '01' }]),
+      change: (a) => (a.stakers[1]!.stakes[0]!.sharingCoefficients = [{ tokenID: '0400000000000000', coefficient: '01' }]),
       error: 'Validator does not have corresponding sharing coefficient or the coefficient value is not consistent.',
     },
     {
       title: 'a stake coefficient above the validator one',
       change: (a) => {
-        const validator = a.validators.find((v) => v['address'] === a.stakers[1]!.stakes[0]!['validatorAddress'])!;
-        validator['sharingCoefficients'] = [{ tokenID: '0400000000000000', coefficient: '05' }];
-        a.stakers[1]!.stakes[0]!['sharingCoefficients'] = [{ tokenID: '0400000000000000', coefficient: '06' }];
+        const validator = a.validators.find((v) => v.address === a.stakers[1]!.stakes[0]!.validatorAddress)!;
+        validator.sharingCoefficients = [{ tokenID: '0400000000000000', coefficient: '05' }];
+        a.stakers[1]!.stakes[0]!.sharingCoefficients = [{ tokenID: '0400000000000000', coefficient: '06' }];
       },
       error: 'Validator does not have corresponding sharing coefficient or the coefficient value is not consistent.',
     },
     {
       title: 'unsorted stake coefficients',
       change: (a) => {
-        const validator = a.validators.find((v) => v['address'] === a.stakers[1]!.stakes[0]!['validatorAddress'])!;
+        const validator = a.validators.find((v) => v.address === a.stakers[1]!.stakes[0]!.validatorAddress)!;
         const coefficients = [
           { tokenID: '0400000000000000', coefficient: '05' },
           { tokenID: '0400000000000001', coefficient: '05' },
         ];
-        validator['sharingCoefficients'] = coefficients;
-        a.stakers[1]!.stakes[0]!['sharingCoefficients'] = [...coefficients].reverse();
+        validator.sharingCoefficients = coefficients;
+        a.stakers[1]!.stakes[0]!.sharingCoefficients = [...coefficients].reverse();
       },
       error: 'stakeSharingCoefficients must be sorted by tokenID.',
     },
@@ -237,7 +237,7 @@ describe('pos genesis checks (lisk-sdk 6.1 initGenesisState messages)', () => {
     },
     {
       title: 'a pending unlock of an unknown validator',
-      change: (a) => (a.stakers[0]!.pendingUnlocks[0]!['validatorAddress'] = 'lskzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz5fw596'),
+      change: (a) => (a.stakers[0]!.pendingUnlocks[0]!.validatorAddress = 'lskzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz5fw596'),
       error: 'Pending unlocks includes non existing validator address.',
     },
     {
@@ -263,7 +263,7 @@ describe('pos genesis checks (lisk-sdk 6.1 initGenesisState messages)', () => {
     },
     {
       title: 'a name longer than 20 characters (schema)',
-      change: (a) => (a.validators[0]!['name'] = 'a'.repeat(21)),
+      change: (a) => (a.validators[0]!.name = 'a'.repeat(21)),
       error: /name/,
     },
   ];
@@ -272,21 +272,21 @@ describe('pos genesis checks (lisk-sdk 6.1 initGenesisState messages)', () => {
     it(`rejects ${title}`, () => {
       const asset = posGenesisJSON();
       change(asset);
-      const setup = createPos({ ...devConfig.modules['pos'], ...config }, 3);
+      const setup = createPos({ ...devConfig.modules.pos, ...config }, 3);
       const harness = genesisHarness(setup, encodePosGenesis(asset));
       expect(() => setup.pos.initGenesisState(harness.genesisContext('init'))).toThrow(error);
     });
   }
 
   it('rejects staked amounts that are not locked in the token module (finalize)', () => {
-    const setup = createPos(devConfig.modules['pos'], 3);
+    const setup = createPos(devConfig.modules.pos, 3);
     const harness = genesisHarness(setup, genesisPosAssetBytes(), false);
     setup.pos.initGenesisState(harness.genesisContext('init'));
     expect(() => setup.pos.finalizeGenesisState(harness.genesisContext('finalize'))).toThrow('Staked amount is not locked');
   });
 
   it('does nothing without a pos asset', () => {
-    const setup = createPos(devConfig.modules['pos'], 3);
+    const setup = createPos(devConfig.modules.pos, 3);
     const harness = new ModuleHarness({ header: { height: 0 } });
     runGenesis(setup, harness);
     expect(harness.state.changes()).toHaveLength(0);
@@ -294,7 +294,7 @@ describe('pos genesis checks (lisk-sdk 6.1 initGenesisState messages)', () => {
   });
 
   it('registers validators without BLS keys on a mainchain with useInvalidBLSKey', () => {
-    const setup = createPos({ ...devConfig.modules['pos'], useInvalidBLSKey: true }, 3);
+    const setup = createPos({ ...devConfig.modules.pos, useInvalidBLSKey: true }, 3);
     const harness = genesisHarness(setup, genesisPosAssetBytes());
     runGenesis(setup, harness);
     const bls = harness.nextValidators?.validators.map((v) => v.blsKey.toString('hex'));
@@ -305,7 +305,7 @@ describe('pos genesis checks (lisk-sdk 6.1 initGenesisState messages)', () => {
   it('computes thresholds ⌊2n/3⌋+1 over init validators sorted by address', () => {
     const asset = posGenesisJSON();
     asset.genesisData.initValidators = asset.genesisData.initValidators.slice(0, 10).reverse();
-    const setup = createPos(devConfig.modules['pos'], 3);
+    const setup = createPos(devConfig.modules.pos, 3);
     const harness = genesisHarness(setup, encodePosGenesis(asset));
     runGenesis(setup, harness);
     expect(harness.nextValidators?.precommitThreshold).toBe(7n);

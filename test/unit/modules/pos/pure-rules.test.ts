@@ -26,7 +26,7 @@ const TOKEN = Buffer.from('0400000000000000', 'hex');
 describe('Q96 arithmetic (lisk-utils Q with base 96)', () => {
   it('encodes zero as empty bytes and others as minimal big-endian bytes', () => {
     expect(q96ToBytes(0n)).toEqual(Buffer.alloc(0));
-    expect(q96ToBytes(q96(1))).toEqual(Buffer.from('01' + '00'.repeat(12), 'hex'));
+    expect(q96ToBytes(q96(1))).toEqual(Buffer.from(`01${'00'.repeat(12)}`, 'hex'));
     expect(q96ToBytes(0x123n)).toEqual(Buffer.from('0123', 'hex'));
     expect(q96FromBytes(Buffer.alloc(0))).toBe(0n);
     expect(q96FromBytes(Buffer.alloc(24))).toBe(0n);

@@ -14,7 +14,7 @@ describe('parseTokenConfig', () => {
   });
 
   it('reads the dev chain config', () => {
-    expect(parseTokenConfig(devConfig.modules['token'] ?? {})).toEqual({
+    expect(parseTokenConfig(devConfig.modules.token ?? {})).toEqual({
       userAccountInitializationFee: 5_000_000n,
       escrowAccountInitializationFee: 5_000_000n,
     });

@@ -37,7 +37,7 @@ describe('token endpoints at the dev chain tip', () => {
   const finalState = loadJsonFixture<FinalState>('chains/dev/final_state.json');
   const kv = loadJsonFixture<{ entries: [string, string][] }>('chains/dev/final_state_kv.json');
   const state = new MemoryState(kv.entries.map(([key, value]) => ({ key: Buffer.from(key, 'hex'), value: Buffer.from(value, 'hex') })));
-  const { token } = createTokenAndFee(devConfig.modules['token']);
+  const { token } = createTokenAndFee(devConfig.modules.token);
 
   const answers = [...Object.values(finalState.perAddress).flat(), ...finalState.global].filter((answer) =>
     answer.method.startsWith('token_'),
@@ -78,11 +78,11 @@ describe('token endpoints on small states', () => {
       userStore.set(s, userKey(alice, LSK_TOKEN_ID), { availableBalance: 5n, lockedBalances: [{ module: 'pos', amount: 2n }] }),
     );
     const params = (tokenID: Buffer) => ({ address: encodeLisk32(alice), tokenID: tokenID.toString('hex') });
-    expect(callEndpoint(token.endpoints['getBalance'], state, params(LSK_TOKEN_ID))).toStrictEqual({
+    expect(callEndpoint(token.endpoints.getBalance, state, params(LSK_TOKEN_ID))).toStrictEqual({
       availableBalance: '5',
       lockedBalances: [{ amount: '2', module: 'pos' }],
     });
-    expect(callEndpoint(token.endpoints['getBalance'], state, params(foreignToken))).toStrictEqual({
+    expect(callEndpoint(token.endpoints.getBalance, state, params(foreignToken))).toStrictEqual({
       availableBalance: '0',
       lockedBalances: [],
     });
@@ -94,7 +94,7 @@ describe('token endpoints on small states', () => {
       userStore.set(s, userKey(alice, LSK_TOKEN_ID), { availableBalance: 2n, lockedBalances: [] });
       userStore.set(s, userKey(Buffer.alloc(20, 0x02), LSK_TOKEN_ID), { availableBalance: 3n, lockedBalances: [] });
     });
-    expect(callEndpoint(token.endpoints['getBalances'], state, { address: encodeLisk32(alice) })).toStrictEqual({
+    expect(callEndpoint(token.endpoints.getBalances, state, { address: encodeLisk32(alice) })).toStrictEqual({
       balances: [
         { tokenID: '0400000000000000', availableBalance: '2', lockedBalances: [] },
         { tokenID: '0400000100000005', availableBalance: '1', lockedBalances: [] },
@@ -103,7 +103,7 @@ describe('token endpoints on small states', () => {
   });
 
   it('getInitializationFees answers the configured fees', () => {
-    expect(callEndpoint(token.endpoints['getInitializationFees'], new MemoryState())).toStrictEqual({
+    expect(callEndpoint(token.endpoints.getInitializationFees, new MemoryState())).toStrictEqual({
       userAccount: '7',
       escrowAccount: '9',
     });
@@ -117,16 +117,16 @@ describe('token endpoints on small states', () => {
         supportedTokenIDs: [Buffer.from('0400000200000001', 'hex')],
       });
     });
-    expect(callEndpoint(token.endpoints['getSupportedTokens'], state)).toStrictEqual({
+    expect(callEndpoint(token.endpoints.getSupportedTokens, state)).toStrictEqual({
       supportedTokens: ['0400000000000000', '0400000000000003', '04000001********', '0400000200000001'],
     });
     supportedTokensStore.set(state, ALL_SUPPORTED_TOKENS_KEY, { supportedTokenIDs: [] });
-    expect(callEndpoint(token.endpoints['getSupportedTokens'], state)).toStrictEqual({ supportedTokens: ['*'] });
+    expect(callEndpoint(token.endpoints.getSupportedTokens, state)).toStrictEqual({ supportedTokens: ['*'] });
   });
 
   it('isSupported', () => {
     const state = stateWith((s) => supportedTokensStore.set(s, foreignChain, { supportedTokenIDs: [foreignToken] }));
-    const isSupported = (tokenID: string) => callEndpoint(token.endpoints['isSupported'], state, { tokenID });
+    const isSupported = (tokenID: string) => callEndpoint(token.endpoints.isSupported, state, { tokenID });
     expect(isSupported('0400000000000000')).toStrictEqual({ supported: true });
     expect(isSupported('0400000000000009')).toStrictEqual({ supported: true });
     expect(isSupported('0400000100000005')).toStrictEqual({ supported: true });
@@ -137,18 +137,18 @@ describe('token endpoints on small states', () => {
 
   it('getEscrowedAmounts and hasEscrowAccount', () => {
     const state = stateWith((s) => escrowStore.set(s, escrowKey(foreignChain, LSK_TOKEN_ID), { amount: 12n }));
-    expect(callEndpoint(token.endpoints['getEscrowedAmounts'], state)).toStrictEqual({
+    expect(callEndpoint(token.endpoints.getEscrowedAmounts, state)).toStrictEqual({
       escrowedAmounts: [{ escrowChainID: '04000001', amount: '12', tokenID: '0400000000000000' }],
     });
     const has = (escrowChainID: string) =>
-      callEndpoint(token.endpoints['hasEscrowAccount'], state, { escrowChainID, tokenID: '0400000000000000' });
+      callEndpoint(token.endpoints.hasEscrowAccount, state, { escrowChainID, tokenID: '0400000000000000' });
     expect(has('04000001')).toStrictEqual({ exists: true });
     expect(has('04000002')).toStrictEqual({ exists: false });
   });
 
   it('hasUserAccount', () => {
     const state = stateWith((s) => userStore.set(s, userKey(alice, LSK_TOKEN_ID), { availableBalance: 0n, lockedBalances: [] }));
-    const has = (tokenID: string) => callEndpoint(token.endpoints['hasUserAccount'], state, { address: encodeLisk32(alice), tokenID });
+    const has = (tokenID: string) => callEndpoint(token.endpoints.hasUserAccount, state, { address: encodeLisk32(alice), tokenID });
     expect(has('0400000000000000')).toStrictEqual({ exists: true });
     expect(has('0400000100000005')).toStrictEqual({ exists: false });
   });
@@ -156,11 +156,11 @@ describe('token endpoints on small states', () => {
   it('rejects a lisk32 address with a bad checksum', () => {
     const address = encodeLisk32(alice);
     const broken = `${address.slice(0, -1)}${address.endsWith('z') ? 'x' : 'z'}`;
-    expect(() => callEndpoint(token.endpoints['getBalances'], new MemoryState(), { address: broken })).toThrow();
+    expect(() => callEndpoint(token.endpoints.getBalances, new MemoryState(), { address: broken })).toThrow();
   });
 
   it('uses a shared module instance config only after init', () => {
     const fresh = new TokenModule();
-    expect(() => callEndpoint(fresh.endpoints['getInitializationFees'], new MemoryState())).toThrow(/before init/);
+    expect(() => callEndpoint(fresh.endpoints.getInitializationFees, new MemoryState())).toThrow(/before init/);
   });
 });

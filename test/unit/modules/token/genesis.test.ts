@@ -12,7 +12,7 @@ import {
   genesisTokenAssetSchema,
   supplyStore,
   supportedTokensStore,
-  TokenModule,
+  type TokenModule,
   userKey,
   userStore,
   type GenesisTokenAsset,

@@ -15,7 +15,7 @@ import {
   supplyStore,
   supportedTokensStore,
   TokenEventResult,
-  TokenModule,
+  type TokenModule,
   userKey,
   userStore,
   type TokenMethod,

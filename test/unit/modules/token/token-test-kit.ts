@@ -33,7 +33,7 @@ export function loadNdjsonFixture<T>(relativePath: string): T[] {
 export const LSK_TOKEN_ID = Buffer.from('0400000000000000', 'hex');
 
 /** A token module and the real fee module, wired to each other and initialised with the dev config. */
-export function createTokenAndFee(tokenConfig: Record<string, unknown> = devConfig.modules['token'] ?? {}): {
+export function createTokenAndFee(tokenConfig: Record<string, unknown> = devConfig.modules.token ?? {}): {
   token: TokenModule;
   fee: FeeModule;
 } {
@@ -41,7 +41,7 @@ export function createTokenAndFee(tokenConfig: Record<string, unknown> = devConf
   const fee = new FeeModule({ token: token.method });
   token.addDependencies({ fee: fee.method });
   token.init({ genesisConfig: testGenesisConfig, moduleConfig: tokenConfig });
-  fee.init({ genesisConfig: testGenesisConfig, moduleConfig: devConfig.modules['fee'] ?? {} });
+  fee.init({ genesisConfig: testGenesisConfig, moduleConfig: devConfig.modules.fee ?? {} });
   return { token, fee };
 }
 

@@ -121,12 +121,12 @@ function replay() {
       module.method.registerValidatorKeys(
         ctx,
         sender,
-        hex(entry.params['blsKey'] as string),
-        hex(entry.params['generatorKey'] as string),
-        hex(entry.params['proofOfPossession'] as string),
+        hex(entry.params.blsKey as string),
+        hex(entry.params.generatorKey as string),
+        hex(entry.params.proofOfPossession as string),
       );
     } else {
-      module.method.setValidatorGeneratorKey(ctx, sender, hex(entry.params['generatorKey'] as string));
+      module.method.setValidatorGeneratorKey(ctx, sender, hex(entry.params.generatorKey as string));
     }
     expect(summary(harness.events)).toEqual(project(validatorsEventsByHeight.get(entry.includedAtHeight)));
     checkedHeights.push(entry.includedAtHeight);
@@ -169,7 +169,7 @@ describe('validators module on the dev chain', () => {
       .flat()
       .filter((call) => call.method === 'validators_getValidator');
     expect(calls).toHaveLength(105);
-    const handler = module.endpoints['getValidator'];
+    const handler = module.endpoints.getValidator;
     for (const call of calls) {
       const answer = handler?.handle({
         state: harness.state,

@@ -29,7 +29,7 @@ export function genesisValidators(): GenesisValidatorKeys[] {
   const { assets } = loadJsonFixture<GenesisAssets>('chains/dev/genesis_assets.json');
   const pos = assets.find((asset) => asset.module === 'pos');
   if (pos === undefined) throw new Error('genesis_assets.json has no pos asset');
-  return (pos.data['validators'] as PosGenesisValidator[]).map((validator) => ({
+  return (pos.data.validators as PosGenesisValidator[]).map((validator) => ({
     lisk32: validator.address,
     address: decodeLisk32(validator.address),
     generatorKey: hex(validator.generatorKey),

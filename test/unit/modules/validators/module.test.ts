@@ -53,7 +53,7 @@ describe('validators_validateBLSKey', () => {
     const module = new ValidatorsModule();
     module.init({ genesisConfig: testGenesisConfig, moduleConfig: {} });
     const harness = new ModuleHarness();
-    const endpoint = module.endpoints['validateBLSKey'];
+    const endpoint = module.endpoints.validateBLSKey;
     const params = (v: GenesisValidatorKeys, proof: Buffer) => ({
       blsKey: v.blsKey.toString('hex'),
       proofOfPossession: proof.toString('hex'),
@@ -78,7 +78,7 @@ describe('validators_getValidator', () => {
   it('returns hex keys of a validator and empty strings for any other address', () => {
     const module = new ValidatorsModule();
     const harness = new ModuleHarness();
-    const endpoint = module.endpoints['getValidator'];
+    const endpoint = module.endpoints.getValidator;
     module.method.registerValidatorWithoutBLSKey(
       { state: harness.state, events: harness.events, contextStore: harness.contextStore },
       alice.address,
