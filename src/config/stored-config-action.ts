@@ -40,7 +40,7 @@ export function decideStoredConfigAction(
   if (difference === undefined) return 'keep';
   if (overwrite) return 'overwrite';
   throw new ConfigError(
-    `Data path ${dataPath} already contains a different config (${difference}). ` + 'Use --overwrite-config to overwrite the config.',
+    `Data path ${dataPath} already contains a different config (${difference}). Use --overwrite-config to overwrite the config.`,
   );
 }
 

@@ -96,6 +96,7 @@ export class ReportMisbehaviorCommand implements Command<ReportMisbehaviorParams
       logValidatorBanned(context.events, { address: punishedAddress, height: currentHeight });
     }
 
+    // biome-ignore lint/complexity/useMathMinMax: bigint amounts, which Math.min does not take
     const reward = config.reportMisbehaviorReward > validator.selfStake ? validator.selfStake : config.reportMisbehaviorReward;
     if (reward > 0n) {
       this.token.unlock(context, punishedAddress, POS_MODULE_NAME, config.posTokenID, reward);
