@@ -1,7 +1,7 @@
 /**
  * Error classes shared by every room. Each carries a stable `code` that callers (the RPC
  * layer, the CLI, tests) match on instead of parsing messages; messages are for people.
- * The RPC layer maps codes to JSON-RPC error codes in one table (rpc/, later issue).
+ * The RPC layer maps codes to JSON-RPC error codes in one table (src/rpc/error-codes.ts).
  *
  * Rule for every subclass: the message never contains secrets (keys, passphrases, passwords).
  */

@@ -1,12 +1,12 @@
 /**
- * Block apply of full transfer blocks (issue 7 target: at least 10,000 tx/s, signatures
- * included). The blocks are real: forged on the dev chain by its validators (lib/transfer-chain.ts),
- * 95 token transfers each (the chain's 15,360-byte maxTransactionsSize), from 103 senders.
- * A second store, with the dev chain replayed, then applies them through
- * ChainProcessor.processBlock, the path of replay and of blocks from peers: decode, static
- * checks, header signature, transaction signatures (through whichever verifier the engine holds),
- * execution, state and event roots, BFT, and the LMDB commit in the node's default durable mode
- * (one fsync per block). The final state root must be the producer's, or the suite fails.
+ * Block apply of full transfer blocks (target: at least 10,000 tx/s, signatures included). The
+ * blocks are real: forged on the dev chain by its validators (lib/transfer-chain.ts), 95 token
+ * transfers each (the chain's 15,360-byte maxTransactionsSize), from 103 senders. A second store,
+ * with the dev chain replayed, then applies them through ChainProcessor.processBlock, the path of
+ * replay and of blocks from peers: decode, static checks, header signature, transaction signatures
+ * (through whichever verifier the engine holds), execution, state and event roots, BFT, and the
+ * LMDB commit in the node's default durable mode (one fsync per block). The final state root must
+ * be the producer's, or the suite fails.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

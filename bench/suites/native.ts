@@ -12,7 +12,7 @@
  *   over InMemorySmtNodeStore. Native rows: NativeSparseMerkleTree over the native node store
  *   (nodes in Rust memory), the same with the write set turned into `{ hash, data }` objects
  *   (what a caller iterating `writes` and `removed` pays), and over the JavaScript store (every
- *   node read through a callback). Issue 7 target: 250,000 updates/s into 1,000,000 leaves.
+ *   node read through a callback). Target: 250,000 updates/s into 1,000,000 leaves.
  *
  * Every timed batch starts from the same root (the trees are functional), and every native
  * result is checked against the TypeScript root before timing.

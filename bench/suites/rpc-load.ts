@@ -1,5 +1,5 @@
 /**
- * RPC load on a live node (issue 7 item 4): `basalt start` on the replayed dev chain, loaded over
+ * RPC load on a live node: `basalt start` on the replayed dev chain, loaded over
  * HTTP POST /rpc (wrk, 64 connections) and WS /rpc-ws (our client: 4 sockets × 16 requests in
  * flight), method by method. Right after each node run the same load hits the uWS ceiling
  * (ceiling-server.ts) answering a pre-serialized body of the node's answer size: the node's

@@ -3,7 +3,7 @@
  * node's options (CHAIN_ENV_OPTIONS: durable commits, an fsync per committed transaction), a
  * tree of 1,000,000 leaves, then blocks of 10,000 updates (5,000 existing keys, 5,000 new), each
  * one prepareUpdate (the SMT batch update on the in-memory tree) plus the commit of values and
- * the block's diff in one write transaction, as ChainProcessor does. Issue 7 target: 60,000
+ * the block's diff in one write transaction, as ChainProcessor does. Target: 60,000
  * updates/s including the LMDB commit. Last, the store is reopened, which rebuilds the tree from
  * the stored values (a node's start-up cost for a state of this size).
  *

@@ -1,4 +1,4 @@
-//! Basalt's native addon (see DESIGN.md, "Shape"): SHA-256 with the CPU's SHA extensions and the
+//! Basalt's native addon (see docs/architecture.md): SHA-256 with the CPU's SHA extensions and the
 //! sparse Merkle tree's batch update and proof generation, behind hand-written N-API bindings.
 //! Every exported function has a TypeScript counterpart with the same contract (src/merkle,
 //! src/crypto); src/native loads this addon when it was built and the tests compare both.

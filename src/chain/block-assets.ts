@@ -13,8 +13,9 @@ export interface BlockAsset {
 export const MAX_ASSET_DATA_SIZE = 18;
 
 /**
- * The assets of a block (protocol.md §2.5): at most one per module, sorted by module name.
- * Encoded one by one; assetRoot is the RMT root over the encoded assets (§2.6).
+ * The assets of a block (LIP 0055): at most one per module, sorted by module name. Encoded one by
+ * one; assetRoot is the RMT root over the encoded assets (not their hashes, as LIP 0055 says;
+ * docs/protocol/blocks-and-transactions.md).
  */
 export class BlockAssets {
   private readonly assets: BlockAsset[];

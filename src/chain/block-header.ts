@@ -29,7 +29,7 @@ export interface BlockHeaderProps {
 }
 
 /**
- * The JSON form of a header as RPC returns it (protocol.md §2.8): codec JSON plus `id`, keys in
+ * The JSON form of a header as RPC returns it: codec JSON plus `id`, keys in
  * lisk-sdk's order (lisk-chain BlockHeader.toJSON).
  */
 export interface BlockHeaderJSON {
@@ -57,8 +57,8 @@ export const HEADER_SIGNATURE_LENGTH = 64;
 export const BLOCK_VERSION = 2;
 
 /**
- * A v6 block header (LIP 0055, protocol.md §2.2). Immutable; the encoding and ID are computed
- * on first use. The ID hashes the canonical re-encoding, as lisk-chain does.
+ * A v6 block header (LIP 0055; docs/protocol/blocks-and-transactions.md). Immutable; the encoding
+ * and ID are computed on first use. The ID hashes the canonical re-encoding, as lisk-chain does.
  */
 export class BlockHeader implements BlockHeaderProps {
   readonly version: number;
@@ -119,7 +119,7 @@ export class BlockHeader implements BlockHeaderProps {
 
   /**
    * The encoding without the signature (`/block/header/signing/3`): what the generator signs
-   * under LSK_BH_ (protocol.md §2.2). The signature is the last field (15, key 0x7a) and the
+   * under LSK_BH_. The signature is the last field (15, key 0x7a) and the
    * canonical encoding always carries it, so this is a prefix of `bytes` and needs no encoding.
    */
   signingBytes(): Buffer {
@@ -148,7 +148,7 @@ export class BlockHeader implements BlockHeaderProps {
   }
 
   /**
-   * Static checks of a genesis header (lisk-chain BlockHeader.validateGenesis, protocol.md §8).
+   * Static checks of a genesis header (lisk-chain BlockHeader.validateGenesis, LIP 0060).
    * Throws InvalidBlockError (reason 'schema') listing every violated rule, as Block.validate does
    * for non-genesis blocks, so callers handle one error type for any refused block.
    */
@@ -171,7 +171,7 @@ export class BlockHeader implements BlockHeaderProps {
     }
   }
 
-  /** The JSON form (protocol.md §2.8), keys in lisk-sdk's order for byte-identical answers. */
+  /** The JSON form, keys in lisk-sdk's order for byte-identical answers. */
   toJSON(): BlockHeaderJSON {
     const { aggregateCommit } = this;
     return {

@@ -19,8 +19,8 @@ export interface BlockJSON {
 }
 
 /**
- * A block: header, transactions and assets (protocol.md §2.1). Decoding a block and encoding it
- * again gives the identical bytes for every block lisk-sdk produces.
+ * A block: header, transactions and assets (docs/protocol/blocks-and-transactions.md). Decoding a
+ * block and encoding it again gives the identical bytes for every block lisk-sdk produces.
  */
 export class Block {
   constructor(
@@ -56,8 +56,8 @@ export class Block {
   }
 
   /**
-   * Static validation of a non-genesis block (lisk-chain Block.validate + Chain.validateBlock,
-   * protocol.md §2.7): header, transactions, assets, roots, version and total transaction size.
+   * Static validation of a non-genesis block (lisk-chain Block.validate + Chain.validateBlock):
+   * header, transactions, assets, roots, version and total transaction size.
    */
   validate(maxTransactionsSize: number): void {
     const { height } = this.header;
@@ -92,7 +92,7 @@ export class Block {
     }
   }
 
-  /** Static validation of a genesis block (lisk-chain Block.validateGenesis, protocol.md §8). */
+  /** Static validation of a genesis block (lisk-chain Block.validateGenesis, LIP 0060). */
   validateGenesis(): void {
     this.header.validateGenesis();
     if (this.transactions.length !== 0) {

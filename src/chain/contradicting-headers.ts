@@ -7,10 +7,10 @@ export interface BftHeaderFields {
 }
 
 /**
- * Whether two distinct headers of the same chain position contradict each other (protocol.md
- * §7.3, LIP 0014 as lisk-sdk 6 applies it): the generator double-forged, or one header fails to
- * acknowledge the other. Headers of different generators never contradict. Callers handle the
- * "same block" case (equal IDs are not contradicting).
+ * Whether two distinct headers of the same chain position contradict each other (LIP 0014 as
+ * lisk-sdk 6 applies it in engine/bft/utils.ts; docs/protocol/bft.md): the generator
+ * double-forged, or one header fails to acknowledge the other. Headers of different generators
+ * never contradict. Callers handle the "same block" case (equal IDs are not contradicting).
  */
 export function areDistinctHeadersContradicting(a: BftHeaderFields, b: BftHeaderFields): boolean {
   const [earlier, later] = isLaterThan(a, b) ? [b, a] : [a, b];
@@ -23,14 +23,14 @@ export function areDistinctHeadersContradicting(a: BftHeaderFields, b: BftHeader
   return earlier.maxHeightPrevoted > later.maxHeightPrevoted;
 }
 
-/** The §7.3 ordering: by maxHeightGenerated, then maxHeightPrevoted, then height. */
+/** Which header counts as the later one: by maxHeightGenerated, then maxHeightPrevoted, then height. */
 function isLaterThan(a: BftHeaderFields, b: BftHeaderFields): boolean {
   if (a.maxHeightGenerated !== b.maxHeightGenerated) return a.maxHeightGenerated > b.maxHeightGenerated;
   if (a.maxHeightPrevoted !== b.maxHeightPrevoted) return a.maxHeightPrevoted > b.maxHeightPrevoted;
   return a.height > b.height;
 }
 
-/** `chain_areHeadersContradicting`: false for the same block, else the §7.3 rule. */
+/** `chain_areHeadersContradicting`: false for the same block, else the rule above. */
 export function areHeadersContradicting(
   a: BftHeaderFields & { readonly id: Buffer },
   b: BftHeaderFields & { readonly id: Buffer },

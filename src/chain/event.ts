@@ -21,10 +21,10 @@ export interface EventJSON {
   height: number;
 }
 
-/** Bytes of H(topic) used in an event SMT key (protocol.md §4.3). */
+/** Bytes of H(topic) used in an event SMT key (LIP 0065). */
 const TOPIC_HASH_BYTES = 8;
 
-/** The `/block/event` encoding (protocol.md §4.1); its hash is the event's SMT value. */
+/** The `/block/event` encoding (LIP 0065); its hash is the event's SMT value. */
 export function encodeEvent(event: EventProps): Buffer {
   return codec.encode(eventSchema, event);
 }
@@ -34,7 +34,7 @@ export function decodeEvent(bytes: Uint8Array): EventProps {
   return codec.decode<EventProps>(eventSchema, bytes);
 }
 
-/** The JSON form (protocol.md §4.1): data and topics as hex, in lisk-sdk's key order. */
+/** The JSON form: data and topics as hex, in lisk-sdk's key order. */
 export function eventToJSON(event: EventProps): EventJSON {
   return {
     data: event.data.toString('hex'),
@@ -47,8 +47,8 @@ export function eventToJSON(event: EventProps): EventJSON {
 }
 
 /**
- * The event SMT leaves of one event (protocol.md §4.3, LIP 0065): for each topic t, key =
- * H(topic)[0..8) ‖ uint32be((index << 2) + t), value = H(encoded event).
+ * The event SMT leaves of one event (LIP 0065; docs/protocol/state-and-events.md): for each topic
+ * t, key = H(topic)[0..8) ‖ uint32be((index << 2) + t), value = H(encoded event).
  */
 export function eventSmtLeaves(event: EventProps, encoded = encodeEvent(event)): { key: Buffer; value: Buffer }[] {
   const value = sha256(encoded);

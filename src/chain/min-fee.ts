@@ -29,7 +29,7 @@ export interface MinFeeOptions {
 }
 
 /**
- * The client-side minimum fee (lisk-transactions computeMinFee, protocol.md §3.4): the byte fee of
+ * The client-side minimum fee (lisk-transactions computeMinFee): the byte fee of
  * the transaction as it will be sent (with `numberOfSignatures` 64-byte and
  * `numberOfEmptySignatures` empty signatures) plus `additionalFee`. The fee field is part of the
  * size, so the fee is raised until its own varint length stops growing. The node's check

@@ -1,5 +1,5 @@
 /**
- * The protocol-level codec schemas of lisk-sdk 6.1 (protocol.md §2–§4; as dumped in
+ * The protocol-level codec schemas of lisk-sdk 6.1 (lisk-chain schema.ts; as dumped in
  * test/fixtures/codec/protocol_schemas.json). Field numbers and types define the wire format;
  * length limits are checked by the static validation of each object.
  */
@@ -61,7 +61,7 @@ const signingHeaderProperties = {
 
 const signingHeaderRequired = Object.keys(signingHeaderProperties);
 
-/** Header without its signature: the bytes the generator signs (protocol.md §2.2). */
+/** Header without its signature: the bytes the generator signs. */
 export const signingBlockHeaderSchema: Schema = {
   $id: '/block/header/signing/3',
   type: 'object',

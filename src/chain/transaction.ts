@@ -32,9 +32,10 @@ export interface TransactionJSON {
 }
 
 /**
- * A v6 transaction (LIP 0068, protocol.md §3). Immutable: the encoding, ID and sender address
- * are computed once on first use. The ID is the hash of the canonical re-encoding, so a
- * transaction decoded from a tolerated non-canonical encoding still gets the reference ID.
+ * A v6 transaction (LIP 0068; docs/protocol/blocks-and-transactions.md). Immutable: the encoding,
+ * ID and sender address are computed once on first use. The ID is the hash of the canonical
+ * re-encoding, so a transaction decoded from a tolerated non-canonical encoding still gets the
+ * reference ID.
  */
 export class Transaction implements TransactionProps {
   readonly module: string;
@@ -86,7 +87,7 @@ export class Transaction implements TransactionProps {
   }
 
   /**
-   * The encoding without signatures: what every signer signs under the LSK_TX_ tag (§3.2).
+   * The encoding without signatures: what every signer signs under the LSK_TX_ tag.
    * Signatures are the last field (7), so this is a prefix of the full encoding.
    */
   signingBytes(): Buffer {
@@ -120,7 +121,7 @@ export class Transaction implements TransactionProps {
   }
 
   /**
-   * The JSON form (protocol.md §2.8): bytes as hex, uint64 as decimal strings, plus `id`. Keys
+   * The JSON form: bytes as hex, uint64 as decimal strings, plus `id`. Keys
    * come in lisk-sdk's order so a serialized answer is byte-identical to the reference node's.
    */
   toJSON(): TransactionJSON {

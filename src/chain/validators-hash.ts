@@ -23,8 +23,8 @@ const validatorsHashInputSchema: Schema = {
 };
 
 /**
- * validatorsHash (protocol.md §7.5, LIP 0058): the hash of the validators with positive BFT
- * weight, sorted by BLS key bytewise, together with the certificate threshold.
+ * validatorsHash (LIP 0058; engine/bft/utils.ts computeValidatorsHash): the hash of the validators
+ * with positive BFT weight, sorted by BLS key bytewise, together with the certificate threshold.
  */
 export function computeValidatorsHash(validators: readonly { blsKey: Buffer; bftWeight: bigint }[], certificateThreshold: bigint): Buffer {
   const activeValidators = validators

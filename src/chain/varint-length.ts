@@ -1,5 +1,5 @@
 /**
- * Byte lengths of lisk-codec varints (protocol.md §1.2: 7 bits per byte). The chain room uses
+ * Byte lengths of lisk-codec varints (7 bits per byte, LIP 0027). The chain room uses
  * them to find where a trailing field starts in an encoding it already holds (signing bytes are
  * a prefix of the full encoding) and to size a fee without encoding it.
  */

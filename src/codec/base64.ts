@@ -1,5 +1,5 @@
 /**
- * Strict base64 for bytes properties with `format: 'base64'` (protocol.md §1.4). Only the
+ * Strict base64 for bytes properties with `format: 'base64'`. Only the
  * canonical padded standard alphabet is accepted, so every accepted string maps to exactly one
  * byte string and back.
  */

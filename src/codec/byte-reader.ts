@@ -1,7 +1,7 @@
 /**
  * A cursor over the input of one `decode` call with the strict primitive readers of lisk-codec
- * (protocol.md §1.3). Every read is bounded by `end`, the end of the enclosing object: the SDK
- * rejects any read that crosses an object boundary (its final "terminate index" check), so
+ * (docs/protocol/codec.md). Every read is bounded by `end`, the end of the enclosing object: the
+ * SDK rejects any read that crosses an object boundary (its final "terminate index" check), so
  * bounding each read gives the same accept/reject result with a clearer message, and never a
  * RangeError or a wrong value on truncated input.
  */

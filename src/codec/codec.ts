@@ -1,5 +1,5 @@
 /**
- * The lisk-codec API (protocol.md §1, LIP 0027 + LIP 0064): binary encode/decode and the
+ * The lisk-codec API (LIP 0027 + LIP 0064; docs/protocol/codec.md): binary encode/decode and the
  * codec JSON form. Each schema object is validated and compiled once; the compiled functions
  * are cached in a WeakMap keyed by the schema object itself (schema `$id`s are not unique
  * across fixture files and modules, so they cannot be the key). A schema must not be mutated
@@ -41,7 +41,7 @@ function compiled(schema: Schema): CompiledSchema {
 export const codec = {
   /**
    * Encodes a value (numbers for uint32/sint32, bigints for uint64/sint64, Uint8Array for bytes)
-   * into canonical lisk-codec bytes (protocol.md §1.2). Throws EncodeError naming the property
+   * into canonical lisk-codec bytes. Throws EncodeError naming the property
    * path for a wrong type, an out-of-range integer or a missing required property; throws
    * ValidationError for a malformed schema.
    */
@@ -50,19 +50,19 @@ export const codec = {
   },
 
   /**
-   * Decodes bytes with every acceptance rule of the SDK decoder (protocol.md §1.3); throws
+   * Decodes bytes with every acceptance rule of the SDK decoder (docs/protocol/codec.md); throws
    * DecodeError otherwise. Returned bytes fields are copies, never views into `bytes`.
    */
   decode<T = Record<string, unknown>>(schema: Schema, bytes: Uint8Array): T {
     return compiled(schema).decode(bytes) as T;
   },
 
-  /** Converts a decoded value to the codec JSON form (protocol.md §1.4). */
+  /** Converts a decoded value to the codec JSON form. */
   toJSON<T = Record<string, unknown>>(schema: Schema, value: object): T {
     return compiled(schema).toJSON(value) as T;
   },
 
-  /** Strictly converts the codec JSON form back to a value (protocol.md §1.4); throws FormatError. */
+  /** Strictly converts the codec JSON form back to a value; throws FormatError. */
   fromJSON<T = Record<string, unknown>>(schema: Schema, json: object): T {
     return compiled(schema).fromJSON(json) as T;
   },

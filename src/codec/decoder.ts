@@ -1,6 +1,6 @@
 /**
  * Compiles a schema layout into a decoder that accepts exactly what lisk-codec (SDK v6) accepts
- * (protocol.md §1.3), quirks included:
+ * (docs/protocol/codec.md), quirks included:
  * - fields are read strictly in fieldNumber order: missing, out-of-order, duplicate and unknown
  *   fields, trailing bytes and wrong wire types of scalar/object keys are rejected;
  * - an array whose key is not next decodes to `[]`; for the key that is there, only the field

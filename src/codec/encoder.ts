@@ -1,7 +1,8 @@
 /**
- * Compiles a schema layout into an encoder (protocol.md §1.2): fields in ascending fieldNumber
- * order, packed arrays for varint items, one key per element for bytes/string/object items,
- * nothing at all for empty arrays. Output is written into a single Buffer sized by a first pass.
+ * Compiles a schema layout into an encoder (docs/protocol/codec.md): fields in ascending
+ * fieldNumber order, packed arrays for varint items, one key per element for bytes/string/object
+ * items, nothing at all for empty arrays. Output is written into a single Buffer sized by a first
+ * pass.
  */
 import { EncodeError } from '../errors.js';
 import { EncodeContext } from './encode-context.js';

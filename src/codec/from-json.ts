@@ -1,5 +1,5 @@
 /**
- * Compiles `fromJSON` for a schema layout, the inverse of toJSON (protocol.md §1.4). Unlike the
+ * Compiles `fromJSON` for a schema layout, the inverse of toJSON. Unlike the
  * SDK (which trusts `Buffer.from(hex)` and `BigInt()`), it is strict: malformed hex, base64 or
  * lisk32, non-decimal integer strings, non-integer or out-of-range numbers and values of the
  * wrong JSON type all throw a FormatError naming the property path. Properties unknown to the

@@ -1,5 +1,5 @@
 /**
- * Hex helpers for the JSON edge (protocol.md §1.4: bytes are lowercase hex in JSON).
+ * Hex helpers for the JSON edge (bytes are lowercase hex in the codec JSON form).
  * Parsing is strict, unlike Node's `Buffer.from(s, 'hex')`, which silently stops at the
  * first bad character.
  */

@@ -1,5 +1,5 @@
 /**
- * Basalt's lisk-codec (protocol.md §1, LIP 0027 + LIP 0064): schema types, binary
+ * Basalt's lisk-codec (LIP 0027 + LIP 0064; docs/protocol/codec.md): schema types, binary
  * encode/decode, the codec JSON form, schema and value validation, and the hex / lisk32 helpers
  * used at the JSON edge.
  */

@@ -1,5 +1,5 @@
 /**
- * Decimal integer strings, the JSON form of uint64/sint64 (protocol.md §1.4). The accepted
+ * Decimal integer strings, the JSON form of uint64/sint64 (docs/protocol/codec.md). The accepted
  * grammar is the one lisk-validator's `uint64`/`int64` formats accept (an optional sign and
  * decimal digits), so anything an SDK endpoint schema lets through parses here too; hex,
  * exponents, blanks and empty strings are rejected (unlike `BigInt(string)`).

@@ -1,6 +1,6 @@
 /**
  * The compiled shape of a lisk-codec schema: every object's fields sorted by fieldNumber (the
- * wire order, protocol.md §1.2), with precomputed keys and error-message paths. The encoder,
+ * wire order), with precomputed keys and error-message paths. The encoder,
  * decoder and JSON converters are all built from this one structure.
  */
 import type { DataType, ObjectItems, Schema, SchemaProperty } from './types.js';

@@ -1,4 +1,4 @@
-/** Value ranges of the lisk-codec integer types and field numbers (protocol.md §1.1-§1.2). */
+/** Value ranges of the lisk-codec integer types and field numbers (LIP 0027; docs/protocol/codec.md). */
 
 export const MAX_UINT32 = 0xffff_ffff;
 export const MIN_SINT32 = -0x8000_0000;

@@ -1,7 +1,7 @@
 /**
- * lisk32 addresses (protocol.md §5.3, LIP 0018): "lsk" + 32 base32 characters for the 20 address
- * bytes (five-bit groups, most significant first) + 6 checksum characters from a BCH code over
- * the 32 data groups (no prefix expansion, unlike bech32).
+ * lisk32 addresses (LIP 0018; docs/protocol/crypto.md): "lsk" + 32 base32 characters for the 20
+ * address bytes (five-bit groups, most significant first) + 6 checksum characters from a BCH code
+ * over the 32 data groups (no prefix expansion, unlike bech32).
  *
  * The codec uses this for bytes with `format: 'lisk32'`; src/crypto re-exports it.
  */

@@ -1,6 +1,6 @@
 /**
- * Per-dataType value encoders (protocol.md §1.2): size of the value bytes (without the key) and
- * the writer. `size` returns -1 for a value of the wrong type or out of range, and `reason`
+ * Per-dataType value encoders (docs/protocol/codec.md): size of the value bytes (without the key)
+ * and the writer. `size` returns -1 for a value of the wrong type or out of range, and `reason`
  * then explains why, so the hot path does one check per value.
  */
 import type { DataType } from './types.js';
@@ -81,7 +81,7 @@ function asciiLength(text: string): number {
 const string: ScalarWriter = {
   size(value, ctx) {
     if (typeof value !== 'string') return -1;
-    // The SDK encodes the NFC form; the decoder rejects anything else (§1.2, §1.3). Most
+    // The SDK encodes the NFC form; the decoder rejects anything else. Most
     // protocol strings are short ASCII, which skips ICU normalisation and Buffer.byteLength.
     const ascii = asciiLength(value);
     const normalized = ascii >= 0 ? value : value.normalize('NFC');

@@ -1,5 +1,5 @@
 /**
- * Compiles `toJSON` for a schema layout (protocol.md §1.4): uint32/sint32 stay numbers,
+ * Compiles `toJSON` for a schema layout (docs/protocol/codec.md): uint32/sint32 stay numbers,
  * uint64/sint64 become decimal strings, bytes become lowercase hex (or lisk32 / base64 per
  * `format`). Properties unknown to the schema are dropped; the output keeps the key order of
  * the input value, as lisk-codec does (decoded values are in fieldNumber order).

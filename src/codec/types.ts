@@ -1,9 +1,9 @@
 /**
- * lisk-codec JSON schemas as TypeScript types (protocol.md §1.1, LIP 0027 / LIP 0064).
+ * lisk-codec JSON schemas as TypeScript types (LIP 0027 / LIP 0064).
  *
  * Scalars carry `dataType`; containers carry `type` ('object' | 'array'). Every property has a
  * `fieldNumber`. Other JSON-schema keywords (format, minLength, ...) are allowed and ignored by
- * the wire format; `format` only changes the JSON form of bytes (§1.4).
+ * the wire format; `format` only changes the JSON form of bytes.
  */
 
 /** The seven scalar types of lisk-codec. */

@@ -1,5 +1,5 @@
 /**
- * Well-formedness of a lisk-codec schema (protocol.md §1.1, LIP 0027 "Lisk JSON schemas"),
+ * Well-formedness of a lisk-codec schema (LIP 0027 "Lisk JSON schemas"),
  * checked once when a schema is first compiled. The rules follow what lisk-codec + its
  * meta-schema enforce, plus what the SDK only finds out later by crashing:
  * - the root is `type: 'object'` with a `properties` object (camelCase names, as the SDK's

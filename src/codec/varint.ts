@@ -1,5 +1,5 @@
 /**
- * Unsigned LEB128 varints, write side (protocol.md §1.2): 7 bits per byte, least significant
+ * Unsigned LEB128 varints, write side (LIP 0027): 7 bits per byte, least significant
  * group first, high bit set on every byte but the last. Sizes are computed without writing so
  * the encoder can allocate the output once.
  */

@@ -11,7 +11,7 @@ import type { PartialNodeConfig } from './node-config.js';
 export const DEFAULT_RPC_PORT = 7887;
 /** The P2P port of lisk-sdk (DEFAULT_PORT_P2P). */
 export const DEFAULT_P2P_PORT = 7667;
-/** The legacy forging API's port (lisk-sdk 1.x–3.x HTTP API default, spec/cli_migration.md §6.2). */
+/** The legacy forging API's port (Lisk Core 1.x–2.x HTTP API default). */
 export const DEFAULT_LEGACY_API_PORT = 4000;
 /** Where a preset's genesis block and keys live, relative to the data path (Lisk Core's layout). */
 export const DATA_DIR_GENESIS_FILE = './config/genesis_block.blob';

@@ -1,5 +1,5 @@
 /**
- * The `start` flags that set config values (spec/cli_migration.md §1.9), as one config layer on
+ * The `start` flags that set config values (Lisk Core v4's `start` flags), as one config layer on
  * top of the config file. They apply to this run only and are not stored in the data directory.
  */
 import { ConfigError } from './config-error.js';

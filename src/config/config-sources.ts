@@ -107,7 +107,7 @@ export function readGenesisBytes(
   throw new ConfigError(`.genesis.block.fromFile: genesis block file "${fromFile}" not found (looked at ${candidates.join(', ')}).`);
 }
 
-/** Decodes and statically validates a genesis block (protocol.md §8); ConfigError otherwise. */
+/** Decodes and statically validates a genesis block (LIP 0060); ConfigError otherwise. */
 export function decodeGenesis(bytes: Buffer, what: string): Block {
   try {
     const block = Block.fromBytes(bytes);

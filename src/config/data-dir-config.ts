@@ -1,7 +1,7 @@
 /**
- * The copy of the config and genesis block a node keeps in its data directory
- * (spec/cli_migration.md §1.9, Lisk Core v4's layout): `<dataPath>/config/config.json` and
- * `<dataPath>/config/genesis_block.blob`, plus the preset's keys file when the node uses one.
+ * The copy of the config and genesis block a node keeps in its data directory (Lisk Core v4's
+ * layout): `<dataPath>/config/config.json` and `<dataPath>/config/genesis_block.blob`, plus the
+ * preset's keys file when the node uses one.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

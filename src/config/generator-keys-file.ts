@@ -1,5 +1,5 @@
 /**
- * A first look at `generator.keys.fromFile`: a Lisk `keys.json` (spec/cli_migration.md §2.1,
+ * A first look at `generator.keys.fromFile`: a Lisk `keys.json` (docs/protocol/keys.md,
  * `{ "keys": [{ address, keyPath, publicKey, privateKey, plain, encrypted }] }`). Only the
  * shape is checked here, so that a wrong path or a wrong file fails at start-up with a clear
  * message; reading and decrypting the keys is the generator's job. Key material never appears

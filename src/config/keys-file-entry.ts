@@ -1,5 +1,5 @@
 /**
- * The entries of Lisk's validator key file, `keys.json` (cli_migration.md §2.1), with members in
+ * The entries of Lisk's validator key file, `keys.json` (docs/protocol/keys.md), with members in
  * the order Lisk's tools write them: the format keys:create writes and the devnet's key file uses.
  */
 import type { EncryptedMessageObject, ValidatorKeys } from '../crypto/index.js';
@@ -29,7 +29,7 @@ export interface KeysFile {
   keys: KeysFileEntry[];
 }
 
-/** An entry as keys:create writes it, from derived keys (cli_migration.md §2.1). */
+/** An entry as keys:create writes it, from derived keys. */
 export function keysFileEntry(keys: ValidatorKeys, encrypted?: EncryptedMessageObject): KeysFileEntry {
   return {
     address: keys.address,

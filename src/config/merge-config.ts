@@ -1,7 +1,7 @@
 /**
- * How config layers combine (lisk-sdk's objects.mergeDeep, spec/cli_migration.md §1.9): objects
- * merge key by key, arrays and scalars replace, `null` and `undefined` leave the lower value.
- * One Basalt rule on top: `genesis.block` is replaced whole, because it holds one of two
+ * How config layers combine (lisk-sdk's objects.mergeDeep, as lisk-commander's start uses it):
+ * objects merge key by key, arrays and scalars replace, `null` and `undefined` leave the lower
+ * value. One Basalt rule on top: `genesis.block` is replaced whole, because it holds one of two
  * alternatives (`fromFile` or `blob`) and merging a `blob` over a default `fromFile` would give
  * both (lisk-sdk then rejects its own merged config).
  */

@@ -84,7 +84,7 @@ export interface GenesisSectionConfig {
 }
 
 export interface GeneratorConfig {
-  /** `fromFile`: a Lisk `keys.json` (spec/cli_migration.md §2.1). */
+  /** `fromFile`: a Lisk `keys.json` (docs/protocol/keys.md). */
   keys: { fromFile?: string };
 }
 

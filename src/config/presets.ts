@@ -1,8 +1,9 @@
 /**
  * Network presets: the folders under the package's `config/` (as Lisk Core ships
- * `config/<network>/`), each with a Lisk-format `config.json` and, for the development
- * networks, the genesis block and the dev validators' keys. testnet and mainnet carry Lisk Core
- * v4's chain IDs and constants (spec/rpc.md §6) but no genesis block: the operator supplies it.
+ * `config/<network>/`), each with a Lisk-format `config.json` and, for the development networks,
+ * the genesis block and the dev validators' keys. testnet and mainnet carry Lisk Core v4's chain
+ * IDs and constants (lisk-core config/<network>/config.json) but no genesis block: the operator
+ * supplies it.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The config a node starts with (spec/cli_migration.md §1.9, Lisk Core v4's `start`): layers
+ * The config a node starts with (Lisk Core v4's `start`; docs/protocol/cli.md): layers
  * defaults ← network preset ← config file ← command-line flags, the genesis block, and the copy
  * of both kept in the data directory.
  *

@@ -1,7 +1,7 @@
 /**
- * The overwrite rule (spec/cli_migration.md §1.9): a data directory keeps the config and genesis
- * block it was started with, and a start with different ones is refused unless the operator
- * asks for the overwrite; the refusal names the first difference.
+ * The overwrite rule (Lisk Core v4 `start --overwrite-config`; docs/protocol/cli.md): a data
+ * directory keeps the config and genesis block it was started with, and a start with different ones
+ * is refused unless the operator asks for the overwrite; the refusal names the first difference.
  */
 import { Block } from '../chain/block.js';
 import { ConfigError } from './config-error.js';

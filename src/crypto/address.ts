@@ -1,4 +1,4 @@
-/** Account addresses (protocol.md §5.3, LIP 0018). */
+/** Account addresses (LIP 0018). */
 import { FormatError } from '../errors.js';
 import { ED25519_PUBLIC_KEY_LENGTH } from './ed25519.js';
 import { BINARY_ADDRESS_LENGTH, encodeLisk32 } from './lisk32.js';

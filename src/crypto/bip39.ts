@@ -1,5 +1,5 @@
 /**
- * BIP-39 seed from a mnemonic (cli_migration.md §2.2): PBKDF2-HMAC-SHA512 over the NFKD
+ * BIP-39 seed from a mnemonic (LIP 0066): PBKDF2-HMAC-SHA512 over the NFKD
  * mnemonic, salt "mnemonic" ‖ NFKD(password), 2048 iterations, 64 bytes.
  *
  * The mnemonic is NOT checked against the BIP-39 wordlist or its checksum: Lisk's tooling

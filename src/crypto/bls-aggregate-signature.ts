@@ -1,5 +1,5 @@
 /**
- * Aggregate signatures over a key list with an aggregation bitmap (LIP 0062, protocol.md §5.4):
+ * Aggregate signatures over a key list with an aggregation bitmap (LIP 0062):
  * key i of the list is selected by bit (i & 7) of byte (i >> 3), least significant bit first.
  * The bitmap has exactly ceil(n/8) bytes and sets no bit ≥ n.
  */

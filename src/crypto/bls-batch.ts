@@ -1,10 +1,11 @@
 /**
- * Many BLS checks at once (DESIGN.md "Verifier pattern", after Lodestar's chain/bls): the sets
- * go through one multi-pairing with random coefficients (blst verifyMultipleAggregateSignatures,
- * https://ethresear.ch/t/fast-verification-of-multiple-bls-signatures/5407), about half the
- * pairing work of checking them one by one. A failed batch says only that some check is bad, so
- * it is split in halves until each bad check is found alone (bisection); every answer given for a
- * single check comes from the exact function of bls.ts, so batching never changes an answer.
+ * Many BLS checks at once (the verifier pattern of docs/architecture.md, after Lodestar's
+ * chain/bls): the sets go through one multi-pairing with random coefficients (blst
+ * verifyMultipleAggregateSignatures,
+ * https://ethresear.ch/t/fast-verification-of-multiple-bls-signatures/5407), about half the pairing
+ * work of checking them one by one. A failed batch says only that some check is bad, so it is split
+ * in halves until each bad check is found alone (bisection); every answer given for a single check
+ * comes from the exact function of bls.ts, so batching never changes an answer.
  *
  * Only checks whose keys pass KeyValidate and whose aggregate key is not the identity enter a
  * batch: for points in the prime-order groups the batch equation holds exactly when every check

@@ -16,7 +16,7 @@ function scalarFromBytes(bytes: Uint8Array): bigint {
 
 /**
  * The canonical scalar (1 ≤ sk < r) of a 32-byte secret key. Throws CryptoError for a wrong
- * length and for 0, r and 2r (protocol.md §5.4).
+ * length and for 0, r and 2r (the keys lisk-cryptography refuses to sign with).
  */
 export function blsSecretScalar(secretKey: Uint8Array): bigint {
   if (secretKey.length !== BLS_SECRET_KEY_LENGTH) {

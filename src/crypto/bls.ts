@@ -1,7 +1,7 @@
 /**
  * BLS signatures, ciphersuite BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_ (minimal public key
  * size: keys in G1, 48 bytes; signatures in G2, 96 bytes), after LIP 0038 and LIP 0062
- * (protocol.md §5.4). Raw functions take the message as is; the tagged ones sign the 32-byte
+ * (docs/protocol/crypto.md). Raw functions take the message as is; the tagged ones sign the 32-byte
  * digest H(tag ‖ chainID ‖ message).
  *
  * Every verification returns false, never throws, on malformed input. Behaviour follows

@@ -1,6 +1,6 @@
 /**
  * Ed25519 key derivation from a BIP-39 seed (LIP 0066; SLIP-0010 for ed25519), as the SDK does
- * it (protocol.md §5.2, cli_migration.md §2.2): master = HMAC-SHA512("ed25519 seed", seed) →
+ * it (docs/protocol/crypto.md): master = HMAC-SHA512("ed25519 seed", seed) →
  * (key, chainCode); each path index i gives HMAC-SHA512(chainCode, 0x00 ‖ key ‖ uint32be(i)).
  * The SDK applies this "hardened" formula to every index, hardened or not, and adds nothing
  * for an index without an apostrophe; Basalt does the same so that keys match.

@@ -1,6 +1,6 @@
 /**
- * Ed25519 with libsodium semantics (protocol.md §5.2). Keys follow the SDK: the "private key"
- * is the 64-byte NaCl secret key (32-byte seed ‖ 32-byte public key).
+ * Ed25519 with libsodium semantics (docs/protocol/crypto.md). Keys follow the SDK: the "private
+ * key" is the 64-byte NaCl secret key (32-byte seed ‖ 32-byte public key).
  */
 import { CryptoError } from '../errors.js';
 import { taggedDigest } from './message.js';

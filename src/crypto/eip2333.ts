@@ -1,5 +1,5 @@
 /**
- * BLS key derivation (EIP-2333, LIP 0066; protocol.md §5.4): master = KeyGen(seed) of
+ * BLS key derivation (EIP-2333, LIP 0066): master = KeyGen(seed) of
  * draft-irtf-cfrg-bls-signature-04 (HKDF_mod_r), child(index) = KeyGen(compressed Lamport
  * public key of (parent, index)). Paths have no hardening; the SDK tooling uses
  * m/12381/134/<chainid>/<n>.

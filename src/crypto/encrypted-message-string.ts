@@ -1,6 +1,6 @@
 /**
  * The querystring form of an EncryptedMessageObject (SDK `stringifyEncryptedMessage` /
- * `parseEncryptedMessage`; cli_migration.md §2.3):
+ * `parseEncryptedMessage`):
  * kdf=…&cipher=…&version=…&ciphertext=…&mac=…&salt=…&iv=…&tag=…&iterations=…&parallelism=…&memorySize=…
  */
 import { parse, stringify } from 'node:querystring';

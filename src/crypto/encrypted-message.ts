@@ -1,6 +1,6 @@
 /**
  * Password encryption of Lisk v4 (SDK `encrypt.encryptMessageWithPassword`, version "1";
- * cli_migration.md §2.3): a key is derived from the password with argon2id (default) or
+ * docs/protocol/keys.md): a key is derived from the password with argon2id (default) or
  * PBKDF2-HMAC-SHA256; its first 16 bytes key AES-128-GCM with a 16-byte IV; `mac` =
  * SHA-256(key[16..32) ‖ ciphertext) is emitted for compatibility but, as in the SDK, never checked:
  * the GCM tag alone authenticates.
@@ -32,8 +32,8 @@ export interface EncryptedMessageObject {
 }
 
 /**
- * What decryption needs. The node's key store drops `mac` (cli_migration.md §2.5), and neither
- * `mac` nor `cipher` is used to decrypt, so both are optional here.
+ * What decryption needs. The node's key store drops `mac` (lisk-sdk generator_store.ts), and
+ * neither `mac` nor `cipher` is used to decrypt, so both are optional here.
  */
 export type EncryptedMessageInput = Omit<EncryptedMessageObject, 'mac' | 'cipher'> & {
   readonly mac?: string;
@@ -106,7 +106,7 @@ async function deriveKey(password: string, input: KdfInput): Promise<Buffer> {
   }
 }
 
-/** Encrypts `plaintext` under `password` (cli_migration.md §2.3). */
+/** Encrypts `plaintext` under `password` (lisk-cryptography encryptMessageWithPassword). */
 export async function encryptMessageWithPassword(
   plaintext: Uint8Array,
   password: string,

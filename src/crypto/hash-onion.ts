@@ -1,7 +1,7 @@
 /**
- * Hash onions for the random module's seed reveals (LIP 0046; protocol.md §5.5,
- * cli_migration.md §3): h₀ = seed, hᵢ = H(hᵢ₋₁)[0..16). A validator reveals h_count first and
- * walks back towards the seed, so each reveal r satisfies H(r)[0..16) = previous reveal.
+ * Hash onions for the random module's seed reveals (LIP 0046; docs/protocol/random.md): h₀ = seed,
+ * hᵢ = H(hᵢ₋₁)[0..16). A validator reveals h_count first and walks back towards the seed, so each
+ * reveal r satisfies H(r)[0..16) = previous reveal.
  */
 import { InvalidParamsError } from '../errors.js';
 import { randomBytes } from './random.js';

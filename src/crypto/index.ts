@@ -1,5 +1,5 @@
 /**
- * The cryptography room (protocol.md §5, cli_migration.md §2–3): hashing, message tags,
+ * The cryptography room (docs/protocol/crypto.md, docs/protocol/keys.md): hashing, message tags,
  * Ed25519 (libsodium), BLS (blst), addresses, key derivation, password encryption, hash onions.
  */
 export * from './sha256.js';

@@ -1,5 +1,5 @@
 /**
- * Pre-v4 ("legacy") account keys (protocol.md §5.2, cli_migration.md §2.2): the Ed25519 seed is
+ * Pre-v4 ("legacy") account keys (lisk-cryptography legacy.ts): the Ed25519 seed is
  * SHA-256 of the UTF-8 passphrase. Lisk Core v1–v3 validator keys are of this kind.
  */
 import { keyPairFromSeed, type Ed25519KeyPair } from './ed25519.js';

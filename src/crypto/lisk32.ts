@@ -1,5 +1,5 @@
 /**
- * lisk32 addresses (LIP 0018, protocol.md §5.3) under the crypto room's names. The one
+ * lisk32 addresses (LIP 0018) under the crypto room's names. The one
  * implementation lives in the codec, which needs it for the JSON form of `format: lisk32` bytes.
  */
 import { decodeLisk32Address, encodeLisk32Address, isValidLisk32Address } from '../codec/lisk32.js';

@@ -1,5 +1,5 @@
 /**
- * Tagged messages and their digests (LIP 0037 / LIP 0062, protocol.md §5.1): every protocol
+ * Tagged messages and their digests (LIP 0037 / LIP 0062): every protocol
  * signature, Ed25519 or BLS, is over H(ascii(tag) ‖ chainID ‖ message).
  */
 import { createHash } from 'node:crypto';

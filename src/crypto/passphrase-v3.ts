@@ -1,6 +1,6 @@
 /**
  * The Lisk Core 1.x–3.x `encryptedPassphrase` string (lisk-cryptography ≤ 3.x;
- * cli_migration.md §2.4): PBKDF2-HMAC-SHA256 (16-byte salt, default 1 000 000 iterations,
+ * docs/protocol/keys.md): PBKDF2-HMAC-SHA256 (16-byte salt, default 1 000 000 iterations,
  * 32-byte key) → AES-256-GCM (12-byte IV, 16-byte tag) over the UTF-8 passphrase, written as
  * iterations=…&cipherText=…&iv=…&salt=…&tag=…&version=1. The v4 format cannot read it.
  */

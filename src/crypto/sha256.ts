@@ -1,5 +1,5 @@
 /**
- * SHA-256, the hash H of the whole protocol (protocol.md §5). One-shot `crypto.hash` (Node
+ * SHA-256, the hash H of the whole protocol. One-shot `crypto.hash` (Node
  * ≥ 20.12) skips the Hash object that `createHash` allocates and is measurably faster for the
  * short inputs that dominate (tags, keys, tree nodes).
  */
@@ -16,7 +16,7 @@ export const SHA256_LENGTH = 32;
 /** sha256 of the empty input: e3b0c442…b855 (the empty Merkle root, among other uses). */
 export const EMPTY_HASH: Buffer = nodeCrypto.createHash('sha256').digest();
 
-/** H(data) = SHA-256(data), 32 bytes (protocol.md §5). */
+/** H(data) = SHA-256(data), 32 bytes. */
 export const sha256: (data: Uint8Array) => Buffer =
   oneShot === undefined ? (data) => nodeCrypto.createHash('sha256').update(data).digest() : (data) => oneShot('sha256', data, 'buffer');
 

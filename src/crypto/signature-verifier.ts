@@ -1,5 +1,5 @@
 /**
- * The signature verifier interface (DESIGN.md "Verifier pattern", after Lodestar's IBlsVerifier):
+ * The signature verifier interface (docs/architecture.md, after Lodestar's IBlsVerifier):
  * callers hand over whole sets of checks and never know whether they run here or in the worker
  * pool (src/workers/pool-signature-verifier.ts).
  *

@@ -2,7 +2,7 @@
  * The few libsodium (sodium-native) functions Basalt uses, with their types. sodium-native ships
  * no TypeScript declarations, so it is loaded through `require` and typed here, in one place.
  * libsodium is the library a Lisk node verifies with; its strict rules (canonical S, no
- * small-order keys or R) are consensus-relevant (protocol.md §5.2).
+ * small-order keys or R) are consensus-relevant (docs/protocol/crypto.md).
  */
 import { createRequire } from 'node:module';
 

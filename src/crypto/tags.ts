@@ -1,5 +1,5 @@
 /**
- * Message tags (LIP 0037, protocol.md §5.1): every signature is domain-separated by an ASCII
+ * Message tags (LIP 0037): every signature is domain-separated by an ASCII
  * tag `LSK_<DOMAIN>_` or `LSK_<DOMAIN>:<VERSION>_`.
  */
 import { FormatError } from '../errors.js';

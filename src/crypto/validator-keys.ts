@@ -1,6 +1,6 @@
 /**
  * The keys `lisk-core keys:create` derives for one validator from a passphrase
- * (cli_migration.md §1.1 and §2.1–2.2): account key m/44'/134'/n', generator key
+ * (LIP 0066; docs/protocol/keys.md): account key m/44'/134'/n', generator key
  * m/25519'/134'/<chainid>'/n', BLS key m/12381/134/<chainid>/n with its proof of possession.
  * <chainid> is the small integer of the CLI's --chainid flag (0 mainnet, 1 testnet, 4 in the
  * devnet examples), not the uint32 of the 4-byte chain ID that LIP 0066 describes.
@@ -48,7 +48,7 @@ function blsPart(bip39Seed: Buffer, blsKeyPath: string) {
   };
 }
 
-/** All keys of validator n, as keys:create writes them (cli_migration.md §1.1 step 4). */
+/** All keys of validator n, as keys:create writes them (lisk-commander keys/create.ts). */
 export function deriveValidatorKeys(passphrase: string, indexes: ValidatorKeyIndexes): ValidatorKeys {
   const { chainIndex, accountIndex } = indexes;
   const seed = mnemonicToSeed(passphrase);
@@ -69,7 +69,7 @@ export function deriveValidatorKeys(passphrase: string, indexes: ValidatorKeyInd
 }
 
 /**
- * The "legacy" entry of keys:create --add-legacy (cli_migration.md §1.1): the account key is
+ * The "legacy" entry of keys:create --add-legacy: the account key is
  * the legacy sha256(passphrase) key, reused as generator key; both paths read "legacy"; the BLS
  * key sits at index 99999.
  */

@@ -22,7 +22,7 @@ export interface TimedHeader extends ForkChoiceHeader {
   readonly receivedAt?: number;
 }
 
-/** Maps a timestamp to its slot (the Bft class fits; protocol.md §9: floor(timestamp / blockTime)). */
+/** Maps a timestamp to its slot (the Bft class fits: floor(timestamp / blockTime)). */
 export interface SlotClock {
   slotNumber(timestamp: number): number;
 }

@@ -1,6 +1,6 @@
 /**
- * Batch verification of transaction signatures ahead of their one-by-one verification (DESIGN.md
- * "Verifier pattern"), shared by block execution and the transaction pool.
+ * Batch verification of transaction signatures ahead of their one-by-one verification (the
+ * verifier pattern of docs/architecture.md), shared by block execution and the transaction pool.
  *
  * Planning the checks ahead, against the state before the transactions run, is only an
  * optimisation: a transaction whose sender's keys change on the way (a multisignature

@@ -1,5 +1,5 @@
 /**
- * The genesis block builder (protocol.md §8, LIP 0060; lisk-sdk genesis_block.ts
+ * The genesis block builder (LIP 0060; lisk-sdk genesis_block.ts
  * generateGenesisBlock as lisk-commander's genesis-block:create calls it). The roots that depend
  * on the genesis state are computed by running the node's own engine (block executor, state
  * machine, BFT, the mainchain modules) over an in-memory state, so a block built here is exactly
@@ -64,7 +64,7 @@ export class GenesisBuildError extends BasaltError {
 }
 
 /**
- * Builds a genesis block from module assets given in codec JSON (protocol.md §8): encodes every
+ * Builds a genesis block from module assets given in codec JSON: encodes every
  * asset with its schema, sorts the assets by module name, computes assetRoot, then executes the
  * genesis state to get stateRoot, eventRoot and validatorsHash. The lisk `legacy` module is
  * registered when the assets or the module configs have it, as the node does. Throws
@@ -136,7 +136,7 @@ function encodeAssets(inputs: readonly GenesisAssetInput[]): BlockAssets {
   return assets;
 }
 
-/** The state tree root over the genesis state (protocol.md §6.3), from the empty tree. */
+/** The state tree root over the genesis state (LIP 0040), from the empty tree. */
 function stateRootOf(changes: readonly StateChange[]): Buffer {
   const written = changes.filter((change) => change.value !== undefined);
   if (written.length === 0) return EMPTY_HASH;

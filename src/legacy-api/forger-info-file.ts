@@ -1,13 +1,13 @@
 /**
  * `forger_info.json` in the data dir: the forging status of the legacy delegates in Core's terms
- * (cli_migration.md §3.3 `forger:previouslyForged`, §5.8), so it can be copied to another node.
+ * (Core 3.x forger.db `forger:previouslyForged`), so it can be copied to another node.
  * The node's own record is the generator store (v4 generator info); this file mirrors it for
  * the configured delegates and is read when a delegate is enabled. Format:
  *
  *   { "forgerInfo": [ { "address": "lsk…", "height": 0, "maxHeightPrevoted": 0,
  *                       "maxHeightPreviouslyForged": 0 } ] }
  *
- * maxHeightPreviouslyForged is v4's maxHeightGenerated (§5.8). Written whole (temp file and
+ * maxHeightPreviouslyForged is v4's maxHeightGenerated. Written whole (temp file and
  * rename); entries of other addresses are kept. Meant for the forging toggle: on enable, resume
  * from `laterInfo(generator store, file)` and save after each toggle and at shutdown.
  */

@@ -1,5 +1,5 @@
 /**
- * The forging toggle of the legacy API (cli_migration.md §6.2 "Toggle semantics") on top of the
+ * The forging toggle of the legacy API (docs/protocol/legacy-forging-api.md) on top of the
  * engine's generator: the same Forger switch and GeneratorStore info that `generator_*` drives,
  * so forging status and v4 generator status are one thing.
  *
@@ -30,7 +30,7 @@ export const INVALID_PASSWORD_MESSAGE = 'Invalid password and public key combina
 export const DELEGATE_NOT_FOUND_MESSAGE = 'Delegate not found';
 export const NOT_SYNCED_MESSAGE = 'Failed to enable forging as the node is not synced to the network.';
 
-/** A refused toggle: Lisk Core 2.x answers 404 `{message}` for all of them (§6.2). */
+/** A refused toggle: Lisk Core 2.x answers 404 `{message}` for all of them. */
 export class ToggleError extends Error {}
 
 /** The part of the engine's Forger the toggle drives (see generator-endpoints.ts). */
@@ -44,7 +44,7 @@ export interface ForgingServiceOptions {
   readonly delegates: readonly LegacyDelegate[];
   readonly forger: ForgerSwitch;
   readonly store: Pick<GeneratorStore, 'getInfo' | 'setInfo'>;
-  /** The integer of the BLS key path m/12381/134/<chainIndex>/99999 (§2.2, keys:create --add-legacy). */
+  /** The integer of the BLS key path m/12381/134/<chainIndex>/99999 (as keys:create --add-legacy). */
   readonly chainIndex: number;
   /** True when the address is a registered validator (pos) — 2.x "account not a delegate". */
   readonly isValidator: (address: Buffer) => boolean;
@@ -66,7 +66,7 @@ export interface ForgingEntry {
 
 /**
  * PBKDF2 on libuv's thread pool: 1 000 000 iterations take about a second, which the event loop
- * (block production, RPC) must not wait for. Same algorithm as crypto/passphrase-v3.ts (§2.4).
+ * (block production, RPC) must not wait for. Same algorithm as crypto/passphrase-v3.ts.
  */
 async function decryptPassphrase(encrypted: string, password: string): Promise<string | undefined> {
   const parsed = parseEncryptedPassphraseV3(encrypted);
@@ -91,7 +91,7 @@ const addressOfEntry = (delegate: LegacyDelegate): Buffer =>
 export class ForgingService {
   constructor(private readonly options: ForgingServiceOptions) {}
 
-  /** Every configured delegate with whether its keys are enabled (§6.2 GET /node/status/forging). */
+  /** Every configured delegate with whether its keys are enabled (GET /node/status/forging). */
   status(publicKey?: string): ForgingEntry[] {
     const entries = publicKey === undefined ? this.options.delegates : this.options.delegates.filter((d) => d.publicKey === publicKey);
     return entries.map((delegate) => {
@@ -135,7 +135,7 @@ export class ForgingService {
   }
 
   /**
-   * §6.4 auto-load (`force` with `defaultPassword`): every delegate is enabled at start; one that
+   * Auto-load (`force` with `defaultPassword`): every delegate is enabled at start; one that
    * does not decrypt to its own key, or is no validator, stops the start, as in Lisk Core.
    */
   async enableAll(defaultPassword: string): Promise<void> {
@@ -159,14 +159,14 @@ export class ForgingService {
 
   private enable(delegate: LegacyDelegate, keys: ValidatorKeys, address: Buffer): void {
     const { forger, store, logger } = this.options;
-    // The v4 generator info (§5.8) resumes from the later of the store's and forger_info.json's
+    // The v4 generator info resumes from the later of the store's and forger_info.json's
     // (a file copied from another node must not let this one sign below what that one signed);
     // with neither it starts at zero, as generator_updateStatus requires for a first enable.
     const resumed = laterInfo(store.getInfo(address), this.options.forgerInfo?.get(address)) ?? ZERO_GENERATED_INFO;
     store.setInfo(address, resumed);
     const onion = delegate.hashOnion;
     if (onion !== undefined && this.options.hashOnions !== undefined) {
-      // §3.5: the same onion keeps the delegate's reveals valid on a new node.
+      // The same onion keeps the delegate's reveals valid on a new node.
       const { store: onions, state } = this.options.hashOnions;
       installHashOnion(onions, state(), address, {
         count: onion.count,

@@ -1,10 +1,11 @@
 /**
  * The delegate's hash onion from the legacy config becomes its source of seed reveals
- * (cli_migration.md §3.3–§3.5). Installing it on a node that has not used it yet (a new node, or
- * a restart: the node keeps onions in memory) continues from the delegate's last reveal on chain
- * when that reveal comes from this onion, so the next reveal hashes to it and the block reward
- * stays (§3.4 reward rule). Otherwise the onion starts at its outermost hash, as Core 3.x did.
- * Meant for the forging toggle, on enable, with the random module's store (chain.modules.random).
+ * (docs/protocol/random.md). Installing it on a node that has not used it yet (a new node, or a
+ * restart: the node keeps onions in memory) continues from the delegate's last reveal on chain when
+ * that reveal comes from this onion, so the next reveal hashes to it and the block reward stays
+ * (the random module's reward rule). Otherwise the onion starts at its outermost hash, as Core 3.x
+ * did. Meant for the forging toggle, on enable, with the random module's store
+ * (chain.modules.random).
  */
 import { hashOnionStep } from '../crypto/index.js';
 import type { HashOnionStore } from '../modules/random/hash-onion-store.js';

@@ -1,7 +1,7 @@
 /**
- * The legacy forging HTTP API for operators coming from Lisk Core 1.x–3.x (issue 8,
- * cli_migration.md §6): reads their previous config, serves §6.2's endpoints and switches block
- * generation through the engine's Forger and GeneratorStore.
+ * The legacy forging HTTP API for operators coming from Lisk Core 1.x–3.x
+ * (docs/protocol/legacy-forging-api.md): reads their previous config, serves Core 2.x's forging
+ * endpoints and switches block generation through the engine's Forger and GeneratorStore.
  */
 import type { LegacyApiConfig } from '../config/node-config.js';
 import type { Logger } from '../logger.js';
@@ -25,7 +25,7 @@ export interface LegacyApiDependencies {
   readonly chainID: Buffer;
   readonly isValidator: (address: Buffer) => boolean;
   readonly status: NodeStatusSource;
-  /** The data directory: forger_info.json lives there (§5.8). */
+  /** The data directory: forger_info.json lives there. */
   readonly dataPath: string;
   readonly hashOnions?: { readonly store: HashOnionStore; readonly state: () => StateReader };
   readonly logger: Logger;
@@ -70,7 +70,8 @@ export async function startLegacyApi(config: LegacyApiConfig, deps: LegacyApiDep
     logger: deps.logger,
   });
   if (legacy.defaultPassword !== undefined) {
-    // §6.4: forced forging in the old config: a delegate that does not load stops the start.
+    // Forced forging in the old config (`force` with `defaultPassword`): a delegate that does not
+    // load stops the start.
     try {
       await service.enableAll(legacy.defaultPassword);
     } catch (error) {

@@ -1,6 +1,6 @@
 /**
- * Reads an operator's Lisk Core 1.x–3.x config file as it is (cli_migration.md §6.4, §6.3): the
- * forging delegates and the whitelists of the forging HTTP API. Layouts read:
+ * Reads an operator's Lisk Core 1.x–3.x config file as it is (docs/protocol/legacy-forging-api.md):
+ * the forging delegates and the whitelists of the forging HTTP API. Layouts read:
  * - 1.x: `forging.delegates[{publicKey, encryptedPassphrase}]`, `forging.access.whiteList`,
  *   `api.access.{public, whiteList}`;
  * - 2.x: `modules.chain.forging.delegates`, `modules.http_api.forging.access.whiteList`,
@@ -34,25 +34,25 @@ export interface LegacyDelegate {
 }
 
 export interface LegacyAccess {
-  /** `access.public`: the general API gate lets everyone in (never the forging gate, §6.3). */
+  /** `access.public`: the general API gate lets everyone in (never the forging gate). */
   readonly public: boolean;
   readonly whiteList: unknown;
 }
 
 export interface LegacyForgingConfig {
   readonly delegates: readonly LegacyDelegate[];
-  /** The general API gate (§6.3 "General API gate"). */
+  /** The general API gate. */
   readonly apiAccess: LegacyAccess;
-  /** The forging gate: raw entries, parsed by whitelist.ts (invalid ones skipped, §6.3). */
+  /** The forging gate: raw entries, parsed by whitelist.ts (invalid ones skipped). */
   readonly forgingWhiteList: unknown;
   /**
-   * §6.4 auto-load: set only when `force` is true, `defaultPassword` is a string and delegates
+   * Auto-load: set only when `force` is true, `defaultPassword` is a string and delegates
    * exist; every delegate is then enabled at start with it. A secret: never logged.
    */
   readonly defaultPassword?: string;
 }
 
-/** §6.3 defaults: only localhost, API not public. */
+/** Core 1.x/2.x defaults: only localhost, API not public. */
 export const DEFAULT_WHITELIST = ['127.0.0.1'];
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
@@ -75,7 +75,7 @@ function parseHashOnion(value: unknown, where: string): LegacyHashOnion {
   const count = at(value, 'count');
   const distance = at(value, 'distance');
   const hashes = at(value, 'hashes');
-  // §6.4 3.x schema: count ≥ 1, distance ≥ 1, at least two hashes.
+  // Core 3.x config schema: count ≥ 1, distance ≥ 1, at least two hashes.
   if (!Number.isSafeInteger(count) || (count as number) < 1) throw new LegacyConfigError(`${where}.count must be an integer ≥ 1.`);
   if (!Number.isSafeInteger(distance) || (distance as number) < 1) throw new LegacyConfigError(`${where}.distance must be an integer ≥ 1.`);
   if (!Array.isArray(hashes) || hashes.length < 2 || !hashes.every((hash) => typeof hash === 'string' && HEX.test(hash))) {

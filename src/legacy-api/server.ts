@@ -1,9 +1,9 @@
 /**
- * The Lisk Core 1.x/2.x forging HTTP API (cli_migration.md §6.2) on uWebSockets.js:
+ * The Lisk Core 1.x/2.x forging HTTP API (docs/protocol/legacy-forging-api.md) on uWebSockets.js:
  * `GET /api/node/status`, `GET|PUT /api/node/status/forging`. Order of checks as 2.x's swagger
  * pipe: general API gate (403) → body size (413) → JSON parse and validation (400) → forging
  * whitelist (403) → action (200 / 404). So a malformed body from a non-whitelisted address gets
- * 400, not 403 (§6.2). Answers use 2.x's envelope `{meta, data, links}`.
+ * 400, not 403. Answers use 2.x's envelope `{meta, data, links}`.
  *
  * The client address is the socket's peer, or, only when `trustedProxyHeader` is configured, the
  * first address in that header (a reverse proxy's X-Forwarded-For). No request body is logged.
@@ -24,7 +24,7 @@ export interface NodeStatusSource {
   /** Hex id of the tip block; 2.x's broadhash is derived from the last blocks' ids. */
   readonly tipId: () => string;
   readonly syncing: () => boolean;
-  /** Most common height among connected peers, 0 without peers (§6.2). */
+  /** Most common height among connected peers, 0 without peers. */
   readonly networkHeight: () => number;
   readonly poolSize: () => number;
   /** Unix ms. */
@@ -36,7 +36,7 @@ export interface LegacyApiServerOptions {
   readonly port: number;
   readonly service: ForgingService;
   readonly status: NodeStatusSource;
-  /** The general API gate (§6.3): `access.public` opens non-forging endpoints to everyone. */
+  /** The general API gate: `access.public` opens non-forging endpoints to everyone. */
   readonly apiPublic: boolean;
   readonly apiWhitelist: Whitelist;
   readonly forgingWhitelist: Whitelist;
@@ -54,7 +54,7 @@ type ListenWithOptions = (
 ) => TemplatedApp;
 const LISTEN_EXCLUSIVE_PORT = (uWS as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT?: number }).LIBUS_LISTEN_EXCLUSIVE_PORT ?? 1;
 
-/** Lisk epoch (§6.2 secondsSinceEpoch): 2016-05-24T17:00:00Z. */
+/** Lisk epoch (2.x secondsSinceEpoch): 2016-05-24T17:00:00Z. */
 const LISK_EPOCH_MS = Date.UTC(2016, 4, 24, 17, 0, 0);
 
 const STATUS_TEXT: Record<number, string> = {
@@ -134,7 +134,7 @@ export class LegacyApiServer {
     return Buffer.from(res.getRemoteAddressAsText()).toString();
   }
 
-  /** General API gate (§6.3): forging endpoints pass it too, unless public. */
+  /** General API gate: forging endpoints pass it too, unless public. */
   private apiAllowed(address: string): boolean {
     return this.options.apiPublic || allowedBy(this.options.apiWhitelist, address);
   }

@@ -1,6 +1,7 @@
 /**
- * Request validation of the legacy forging API with Lisk Core 2.x's answer (cli_migration.md
- * §6.2): 400 `{"message":"Validation errors","errors":[{code,message,in,name,errors:[{code,message,path}]}]}`,
+ * Request validation of the legacy forging API with Lisk Core 2.x's answer (its http_api swagger
+ * pipeline): 400
+ * `{"message":"Validation errors","errors":[{code,message,in,name,errors:[{code,message,path}]}]}`,
  * the shape swagger-node-runner gives z-schema failures. The outer message is the single inner
  * message, or "Value failed JSON Schema validation" when there are several. Messages never
  * repeat a password.
@@ -57,7 +58,7 @@ const formatError = (format: string, value: string, path: string[]): SchemaError
   path,
 });
 
-/** `{publicKey: 64-hex, password: string ≥ 5 chars, forging: boolean}`, all required (§6.2). */
+/** `{publicKey: 64-hex, password: string ≥ 5 chars, forging: boolean}`, all required (2.x swagger.yml). */
 export function validateToggleBody(body: unknown): ForgingToggleRequest | ValidationFailure {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return failure('body', BODY_PARAMETER, [
@@ -96,7 +97,7 @@ export function validateToggleBody(body: unknown): ForgingToggleRequest | Valida
   return { publicKey: publicKey as string, password: password as string, forging: forging as boolean };
 }
 
-/** The optional `publicKey` query of GET /node/status/forging: "" or 64 hex (§6.2). */
+/** The optional `publicKey` query of GET /node/status/forging: "" or 64 hex (2.x swagger.yml). */
 export function validatePublicKeyQuery(value: string | undefined): string | undefined | ValidationFailure {
   if (value === undefined || value === '') return undefined;
   if (!PUBLIC_KEY.test(value)) return failure('query', 'publicKey', [formatError('publicKey', value, [])]);

@@ -1,8 +1,8 @@
 /**
- * Whitelists of the legacy forging API (cli_migration.md §6.3): entries are IPv4 or IPv6 hosts
- * (taken as /32 or /128) or CIDR ranges; invalid entries are skipped (and reported); an empty or
- * non-array list denies everyone. Basalt adds one rule: loopback callers (127.0.0.0/8, ::1) are
- * always let in, so a local operator needs no setup (issue 8).
+ * Whitelists of the legacy forging API (docs/protocol/legacy-forging-api.md): entries are IPv4 or
+ * IPv6 hosts (taken as /32 or /128) or CIDR ranges; invalid entries are skipped (and reported); an
+ * empty or non-array list denies everyone. Basalt adds one rule: loopback callers (127.0.0.0/8,
+ * ::1) are always let in, so a local operator needs no setup.
  */
 import { BlockList, isIP } from 'node:net';
 

@@ -4,7 +4,7 @@
  * native addon). Tree code never calls node:crypto itself.
  *
  * The prefixed hashes copy their inputs into one reusable scratch buffer instead of allocating a
- * concatenation per call: trees spend nearly all their time here (DESIGN.md, performance notes).
+ * concatenation per call: trees spend nearly all their time here (bench `smt`).
  * This is safe because hashing is synchronous and JavaScript runs one call at a time.
  */
 import { hash } from 'node:crypto';
@@ -24,7 +24,7 @@ export const HASH_LENGTH = 32;
 const RMT_LEAF_PREFIX = 0x00;
 const RMT_BRANCH_PREFIX = 0x01;
 
-/** LIP 0039 node prefixes as lisk-db uses them (protocol.md §6.2.1). */
+/** LIP 0039 node prefixes as lisk-db uses them (docs/protocol/merkle-trees.md). */
 const SMT_LEAF_PREFIX = Buffer.from('LSK_SMTL_', 'ascii');
 const SMT_BRANCH_PREFIX = Buffer.from('LSK_SMTB_', 'ascii');
 
@@ -36,7 +36,7 @@ function scratchOf(length: number): Buffer {
   return scratch;
 }
 
-/** RMT leaf hash `H(0x00 ‖ data)` (LIP 0031, protocol.md §6.1). */
+/** RMT leaf hash `H(0x00 ‖ data)` (LIP 0031). */
 export function leafHash(data: Uint8Array): Buffer {
   const buf = scratchOf(1 + data.length);
   buf[0] = RMT_LEAF_PREFIX;
@@ -44,7 +44,7 @@ export function leafHash(data: Uint8Array): Buffer {
   return sha256(buf.subarray(0, 1 + data.length));
 }
 
-/** RMT branch hash `H(0x01 ‖ left ‖ right)` (LIP 0031, protocol.md §6.1). */
+/** RMT branch hash `H(0x01 ‖ left ‖ right)` (LIP 0031). */
 export function branchHash(left: Uint8Array, right: Uint8Array): Buffer {
   const length = 1 + left.length + right.length;
   const buf = scratchOf(length);
@@ -54,7 +54,7 @@ export function branchHash(left: Uint8Array, right: Uint8Array): Buffer {
   return sha256(buf.subarray(0, length));
 }
 
-/** SMT leaf hash `H("LSK_SMTL_" ‖ key ‖ value)` (LIP 0039, protocol.md §6.2.2). */
+/** SMT leaf hash `H("LSK_SMTL_" ‖ key ‖ value)` (LIP 0039). */
 export function smtLeafHash(key: Uint8Array, value: Uint8Array): Buffer {
   const prefixLength = SMT_LEAF_PREFIX.length;
   const length = prefixLength + key.length + value.length;
@@ -65,7 +65,7 @@ export function smtLeafHash(key: Uint8Array, value: Uint8Array): Buffer {
   return sha256(buf.subarray(0, length));
 }
 
-/** SMT branch hash `H("LSK_SMTB_" ‖ leftHash ‖ rightHash)` (LIP 0039, protocol.md §6.2.2). */
+/** SMT branch hash `H("LSK_SMTB_" ‖ leftHash ‖ rightHash)` (LIP 0039). */
 export function smtBranchHash(left: Uint8Array, right: Uint8Array): Buffer {
   const prefixLength = SMT_BRANCH_PREFIX.length;
   const length = prefixLength + left.length + right.length;

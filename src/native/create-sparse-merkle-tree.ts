@@ -9,7 +9,7 @@ export interface SparseMerkleTreeOptions {
 }
 
 /**
- * A sparse Merkle tree over `store` (LIP 0039; protocol.md §6.2): native-backed when the addon is
+ * A sparse Merkle tree over `store` (LIP 0039): native-backed when the addon is
  * loaded, the TypeScript SparseMerkleTree otherwise. Both honour the same contract and give the
  * same results, so callers need not know which one they hold.
  */

@@ -1,5 +1,6 @@
 /**
- * Block eventRoot (protocol.md §2.6, §4.3) with the native SMT when the addon is loaded.
+ * Block eventRoot (LIP 0065; docs/protocol/state-and-events.md) with the native SMT when the addon
+ * is loaded.
  *
  * A full block emits hundreds of events, each one leaf per topic, and their tree is built from
  * scratch for every block, generated or received: in TypeScript that was a third of the time a

@@ -1,5 +1,5 @@
 /**
- * The native addon (native/, Rust behind hand-written N-API bindings; DESIGN.md "Shape") and its
+ * The native addon (native/, Rust behind hand-written N-API bindings; docs/architecture.md) and its
  * typed wrappers. Each function falls back to the TypeScript implementation when the addon is not
  * built, so importing this folder is always safe; `nativeAvailable` and `nativeStatus` say which
  * is in use.

@@ -10,11 +10,11 @@ import { PackedSmtUpdateResult, splitHashes } from './packed-update-result.js';
 const HASH_LENGTH = 32;
 
 /**
- * Sparse Merkle tree (LIP 0039 as lisk-db implements it; protocol.md §6.2) whose batch update and
- * proof generation run in the native addon (native/src/smt). It is a SparseMerkleTree in every
- * respect — same constructor, same results, same errors — and only `update` and `prove` differ,
- * in speed: the addon computes the same roots, the same write sets in the same order and the
- * same proofs (test/unit/native compares them on the fixtures and on random batches).
+ * Sparse Merkle tree (LIP 0039 as lisk-db implements it; docs/protocol/merkle-trees.md) whose batch
+ * update and proof generation run in the native addon (native/src/smt). It is a SparseMerkleTree in
+ * every respect — same constructor, same results, same errors — and only `update` and `prove`
+ * differ, in speed: the addon computes the same roots, the same write sets in the same order and
+ * the same proofs (test/unit/native compares them on the fixtures and on random batches).
  *
  * Over a NativeSmtNodeStore the addon reads the nodes directly. Over any other SmtNodeStore
  * (LMDB, InMemorySmtNodeStore) it reads them through `store.get`, a tree level at a time; that is
@@ -34,8 +34,8 @@ export class NativeSparseMerkleTree extends SparseMerkleTree {
   }
 
   /**
-   * SparseMerkleTree.update (LIP 0039 "Root Hash Calculation" + "Removing a Leaf Node";
-   * protocol.md §6.2.3) computed natively. The result's `writes` and `removed` are built on first
+   * SparseMerkleTree.update (LIP 0039 "Root Hash Calculation" + "Removing a Leaf Node")
+   * computed natively. The result's `writes` and `removed` are built on first
    * read (see PackedSmtUpdateResult).
    */
   override update(root: Uint8Array, keys: readonly Uint8Array[], values: readonly Uint8Array[]): SmtUpdateResult {
@@ -53,7 +53,7 @@ export class NativeSparseMerkleTree extends SparseMerkleTree {
     return new PackedSmtUpdateResult(output.root ?? start, output.writeHashes, output.writeData, output.writeEnds, output.removed);
   }
 
-  /** SparseMerkleTree.prove (LIP 0039 "Proof Construction"; protocol.md §6.2.4) computed natively. */
+  /** SparseMerkleTree.prove (LIP 0039 "Proof Construction") computed natively. */
   override prove(root: Uint8Array, queryKeys: readonly Uint8Array[]): SmtProof {
     if (queryKeys.length === 0) return { siblingHashes: [], queries: [] };
     this.checkKeys(queryKeys, 'query key');

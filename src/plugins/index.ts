@@ -1,5 +1,5 @@
 /**
- * Basalt's extension API (issue 6 "Extensibility"; src/plugins/README.md): what a plugin file
+ * Basalt's extension API (src/plugins/README.md): what a plugin file
  * imports to define RPC methods, events and custom state-machine modules, and the loader the
  * node's composition root uses. One import gives a plugin author everything a module needs.
  */

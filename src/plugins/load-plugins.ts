@@ -11,7 +11,7 @@ export interface PluginLoadContext {
 }
 
 /**
- * Loads the plugins the config's `plugins` section lists (issue 6 "Extensibility"; format in
+ * Loads the plugins the config's `plugins` section lists (format in
  * plugin-config.ts): imports each file, checks its default export and returns them ready for the
  * composition root (createModules → attach → start → notify → stop, see loaded-plugins.ts).
  * Nothing of a plugin runs here except its file's top-level code. Throws ConfigError naming the

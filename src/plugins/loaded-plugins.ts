@@ -1,6 +1,6 @@
 /**
- * The plugins of a node, loaded and checked, and everything the composition root does with them
- * (issue 6 "Extensibility"), in the order it does it:
+ * The plugins of a node, loaded and checked, and everything the composition root does with
+ * them, in the order it does it:
  *
  *   createModules  → before the chain opens: custom modules appended after the mainchain ones
  *   attach         → after it opened: the plugins' RPC methods and event names for the registry

@@ -1,5 +1,5 @@
 /**
- * The config's `plugins` section (issue 6 "Extensibility"): `{ "<name>": { "path": FILE, ...options } }`.
+ * The config's `plugins` section: `{ "<name>": { "path": FILE, ...options } }`.
  * The key is the plugin's name (its RPC namespace); `path` is the file to load; every other key
  * is handed to the plugin as its options. Lisk Core configs keep settings of Lisk's own plugins
  * here (no `path`): Basalt cannot run those, so such entries are skipped with a warning.

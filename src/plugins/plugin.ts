@@ -1,5 +1,5 @@
 /**
- * The plugin interface (issue 6 "Extensibility"; the role of lisk-sdk's BasePlugin and of
+ * The plugin interface (the role of lisk-sdk's BasePlugin and of
  * `app.registerModule`, reshaped for a node whose plugins run in its own process): what a file
  * listed under the config's `plugins` section exports. See src/plugins/README.md.
  */

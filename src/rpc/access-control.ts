@@ -1,6 +1,6 @@
 /**
- * Which sensitive methods the node config lets through (issue 6 "Access control"). Unlike
- * lisk-sdk (spec/rpc.md §1.5: an empty list denies everything), methods are public unless
+ * Which sensitive methods the node config lets through (README "JSON-RPC"). Unlike
+ * lisk-sdk (where an empty list denies everything), methods are public unless
  * registered as `sensitive`, and a sensitive method passes when `rpc.allowedMethods` holds its
  * namespace, its full `<namespace>_<name>`, or `*`.
  */

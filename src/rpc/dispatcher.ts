@@ -1,6 +1,6 @@
 /**
- * The JSON-RPC 2.0 dispatcher shared by every transport (spec/rpc.md §2 with the deliberate
- * differences of issue 6 "The envelope" and "Access control"): it parses a message, checks the
+ * The JSON-RPC 2.0 dispatcher shared by every transport (lisk-sdk's, with the deliberate
+ * differences listed in the README's "JSON-RPC" section): it parses a message, checks the
  * envelope, answers single requests, batches and notifications, looks methods up in the registry,
  * applies access control, validates params, calls the method and maps what it throws to standard
  * error objects. It never throws: every failure becomes an answer (or, for a notification, none).

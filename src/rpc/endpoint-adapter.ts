@@ -1,5 +1,5 @@
 /**
- * Serves module endpoints (`<module>_<name>`, rpc.md §3.0, §3.11) as RPC methods. lisk-sdk runs
+ * Serves module endpoints (`<module>_<name>`) as RPC methods. lisk-sdk runs
  * them as ABI queries against the state of the last block with `context.header` = the last
  * header; here each call gets a context built at call time from a provider: the committed state
  * reader and the tip header. Params reach the handler already checked by the dispatcher against

@@ -1,7 +1,7 @@
 /**
  * JSON-RPC 2.0 error codes Basalt answers with, and the ONE table that maps the stable codes of
- * src/errors.ts to them (issue 6 "The envelope"; DESIGN.md "Conventions"). lisk-sdk answers
- * -32600 for nearly everything (spec/rpc.md §2.3); Basalt uses the standard codes on purpose.
+ * src/errors.ts to them (README "Error codes"). lisk-sdk answers -32600 for nearly everything
+ * (lisk-sdk controller/jsonrpc/utils.ts); Basalt uses the standard codes on purpose.
  */
 import { BasaltError } from '../errors.js';
 

@@ -1,5 +1,5 @@
 /**
- * The HTTP transport: `POST /rpc` on uWebSockets.js (spec/rpc.md §1.2, issue 6 "Transports").
+ * The HTTP transport: `POST /rpc` on uWebSockets.js (lisk-sdk controller/http/http_server.ts).
  * JSON-RPC errors travel with status 200; 405 answers other methods on /rpc except OPTIONS, which
  * is a CORS preflight (lisk-sdk has none); every answer carries the CORS origin header; a body
  * above `maxBodyBytes` gets 413 and the connection is closed without reading the rest. A client

@@ -1,5 +1,5 @@
 /**
- * Basalt's JSON-RPC server (spec/rpc.md §1-§2, issue 6): registry, dispatcher, access control,
+ * Basalt's JSON-RPC server (README "JSON-RPC"): registry, dispatcher, access control,
  * HTTP and WebSocket transports on uWebSockets.js, and the extension point for other transports.
  */
 export { RpcRegistry, type RpcMethod } from './registry.js';

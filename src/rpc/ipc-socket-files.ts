@@ -1,8 +1,8 @@
 /**
  * Where the IPC transport's Unix domain sockets live and how their files are claimed and released
- * (spec/rpc.md §1.4): `<dataPath>/tmp/sockets`, the file names `@liskhq/lisk-api-client` connects
- * to, the removal of stale files left by a node that was killed, and the refusal to take over
- * the sockets of a node that is still running.
+ * (lisk-sdk controller/ipc/ipc_server.ts): `<dataPath>/tmp/sockets`, the file names
+ * `@liskhq/lisk-api-client` connects to, the removal of stale files left by a node that was killed,
+ * and the refusal to take over the sockets of a node that is still running.
  */
 import { lstat, mkdir, unlink } from 'node:fs/promises';
 import { createConnection } from 'node:net';
@@ -10,7 +10,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BasaltError } from '../errors.js';
 
-/** The client-facing socket files (spec/rpc.md §1.4 table); the names are fixed by Lisk's clients. */
+/** The client-facing socket files; the names are fixed by Lisk's clients. */
 export const IPC_SOCKET_FILE_NAMES = {
   /** ROUTER: requests in, answers out. */
   rpc: 'engine.external.rpc.ipc',
@@ -41,7 +41,7 @@ export interface FileIdentity {
 }
 
 /**
- * The socket directory of a data path (spec/rpc.md §1.4): `<dataPath>/tmp/sockets`, absolute,
+ * The socket directory of a data path: `<dataPath>/tmp/sockets`, absolute,
  * with a leading `~` (alone or followed by `/`) replaced by the home directory, as Lisk's
  * clients expect for the default `~/.lisk/lisk-core`.
  */

@@ -1,5 +1,5 @@
 /**
- * The IPC transport (mode `ipc`, spec/rpc.md §1.4 and §5; issue 6 "Transports"): Lisk's ZeroMQ
+ * The IPC transport (mode `ipc`; lisk-sdk controller/ipc/ipc_server.ts): Lisk's ZeroMQ
  * sockets under `<dataPath>/tmp/sockets`, so that `@liskhq/lisk-api-client`'s
  * `createIPCClient(dataPath)` and Lisk's tools talk to Basalt as to a Lisk node.
  *
@@ -85,7 +85,7 @@ const READ_RETRY_MS = 50;
 type TransportState = 'new' | 'starting' | 'running' | 'stopped';
 
 /**
- * Splits a message read from the ROUTER socket (spec/rpc.md §1.4). Frame 0 is the identity
+ * Splits a message read from the ROUTER socket. Frame 0 is the identity
  * ZeroMQ prepended. A DEALER client (the api-client) sends one body frame; a REQ client puts an
  * empty delimiter frame before it, which must be echoed. Returns undefined when there is no
  * frame after the identity.

@@ -1,5 +1,5 @@
 /**
- * Builds the node's RPC registry (issue 6 "Endpoints"; rpc.md §3-§4): the engine namespaces
+ * Builds the node's RPC registry (lisk-sdk engine/endpoint/*.ts): the engine namespaces
  * (chain, consensus, state, system, app), every endpoint of every registered module, any extra
  * methods (txpool, generator, plugins...) and the events the node publishes.
  */

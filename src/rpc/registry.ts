@@ -1,6 +1,6 @@
 /**
  * The RPC registry: every `<namespace>_<name>` method and every event name the node serves
- * (spec/rpc.md §3.0; issue 6 "Endpoints" and "Extensibility"). Engine rooms, modules and plugins
+ * (lisk-sdk engine/rpc/rpc_server.ts; src/plugins/README.md). Engine rooms, modules and plugins
  * register here; the dispatcher looks methods up here, and `app_getRegisteredEndpoints` /
  * `app_getRegisteredEvents` list what is here.
  */
@@ -15,13 +15,13 @@ export interface RpcMethod {
   readonly name: string;
   /** JSON schema of `params`, checked with the codec's `validate` before `invoke` runs. */
   readonly request?: object;
-  /** Refused (-32002) unless `rpc.allowedMethods` allows it (issue 6 "Access control"). */
+  /** Refused (-32002) unless `rpc.allowedMethods` allows it (README "JSON-RPC"). */
   readonly sensitive?: boolean;
   invoke(params: Record<string, unknown>): unknown | Promise<unknown>;
 }
 
 // A namespace or a method name: lisk-sdk's request-name rule restricted so that the first `_`
-// is always the separator (spec/rpc.md §2.1 steps 4-5).
+// is always the separator (lisk-sdk ignores segments after the second `_`).
 const NAME_PART = /^[a-zA-Z][a-zA-Z0-9]*$/;
 // Event names are `<namespace>_<event>` in Lisk, but plugins may publish others: only refuse what
 // cannot be a sensible topic (empty, control characters, absurd length).

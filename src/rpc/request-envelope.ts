@@ -1,6 +1,6 @@
 /**
- * The JSON-RPC 2.0 request envelope check (issue 6 "The envelope"; lisk-sdk's rules of
- * spec/rpc.md §2.1 step 3, except that a missing `id` makes a notification instead of an error).
+ * The JSON-RPC 2.0 request envelope check (lisk-sdk's rules of controller/jsonrpc/utils.ts, except
+ * that a missing `id` makes a notification instead of an error).
  */
 
 /** A request object that passed `envelopeProblem`. */
@@ -66,8 +66,8 @@ export function idJsonOf(value: unknown): string {
 const MAX_QUOTED_LENGTH = 64;
 
 /**
- * A client-supplied name fit for an error message: control characters removed (as lisk-sdk does,
- * spec/rpc.md §2.1 step 4) and cut to a short length so an answer never echoes a huge string.
+ * A client-supplied name fit for an error message: control characters removed (as lisk-sdk does)
+ * and cut to a short length so an answer never echoes a huge string.
  */
 export function quoteForMessage(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point

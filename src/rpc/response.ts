@@ -1,7 +1,7 @@
 /**
  * JSON-RPC 2.0 answers built as text: the id and the result are each stringified once and
- * spliced into a fixed frame, so a result is never serialized twice (spec/rpc.md §2.2 shapes,
- * with standard codes, issue 6 "The envelope").
+ * spliced into a fixed frame, so a result is never serialized twice (lisk-sdk's shapes,
+ * with standard codes; README "Error codes").
  */
 import { INVALID_REQUEST, PARSE_ERROR } from './error-codes.js';
 

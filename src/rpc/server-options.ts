@@ -1,6 +1,6 @@
 /**
- * Options of the RPC server: the `rpc` config keys of spec/rpc.md §1.1 plus Basalt's limits
- * (issue 6 "Transports"), with their defaults and the checks applied when the server is built.
+ * Options of the RPC server: the `rpc` config keys of lisk-sdk's application config plus
+ * Basalt's limits, with their defaults and the checks applied when the server is built.
  */
 import { InvalidParamsError } from '../errors.js';
 

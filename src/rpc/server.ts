@@ -1,6 +1,6 @@
 /**
  * The RPC server: one uWebSockets.js app serving the transports that `rpc.modes` selects on
- * `rpc.host:rpc.port` (spec/rpc.md §1, issue 6 "Transports"), all answering through one
+ * `rpc.host:rpc.port` (lisk-sdk engine/rpc/rpc_server.ts), all answering through one
  * dispatcher, plus the publication of events to subscribers. `http` and `ws` are built in;
  * other modes (`ipc`) plug in through `addTransport` (transport.ts).
  */

@@ -1,7 +1,7 @@
 /**
  * Methods that exist only on one connection (a WebSocket's `subscribe` / `unsubscribe`): a
  * transport passes its session to the dispatcher with each message. Session methods are looked
- * up before the registry and are not subject to `allowedMethods` (spec/rpc.md §1.3 point 4).
+ * up before the registry and are not subject to `allowedMethods` (as in lisk-sdk).
  */
 export type SessionMethod = (params: unknown) => unknown;
 

@@ -1,6 +1,6 @@
 /**
- * Event topics of WebSocket subscriptions (spec/rpc.md §1.3 "Event push"). lisk-sdk delivers an
- * event to a socket when some subscribed topic `t` satisfies `event.includes(t)`, so `chain`
+ * Event topics of WebSocket subscriptions (lisk-sdk controller/ws/ws_server.ts). lisk-sdk delivers
+ * an event to a socket when some subscribed topic `t` satisfies `event.includes(t)`, so `chain`
  * receives every `chain_*` event, `Block` receives chain_newBlock and chain_deleteBlock, and ``
  * receives everything. Basalt keeps that rule so that Lisk clients see the same events.
  */

@@ -1,6 +1,6 @@
 /**
- * The extension point for transports other than HTTP and WebSocket (spec/rpc.md §1.4: Lisk's
- * ZeroMQ IPC sockets, a separate piece of work). Such a transport answers requests with the
+ * The extension point for transports other than HTTP and WebSocket (such as Lisk's
+ * ZeroMQ IPC sockets, ipc-transport.ts). Such a transport answers requests with the
  * server's `dispatcher` and receives every published event already serialized, so each event is
  * stringified once whatever the number of transports and subscribers.
  */

@@ -1,5 +1,5 @@
 /**
- * The WebSocket transport: `/rpc-ws` on the RPC port (spec/rpc.md §1.3, issue 6 "Transports").
+ * The WebSocket transport: `/rpc-ws` on the RPC port (lisk-sdk controller/ws/ws_server.ts).
  * Requests and batches go through the shared dispatcher and are answered in a text frame;
  * `subscribe` / `unsubscribe` take `params.topics` and, unlike lisk-sdk, are answered with a
  * result. Events reach the sockets whose topics match (topics.ts). A socket whose client does

@@ -38,7 +38,7 @@ export function plainKeysFromJson(plain: Record<string, unknown>, what: string):
 }
 
 /**
- * Imports a Lisk `keys.json` (cli_migration.md §1.6 "Startup", §2.1) into the generator store,
+ * Imports a Lisk `keys.json` (docs/protocol/keys.md) into the generator store,
  * as lisk-sdk's generator does with `generator.keys.fromFile`: an entry with a non-empty
  * `encrypted` object is stored encrypted (its plain keys, if any, are NOT stored), otherwise
  * its plain keys are stored. Returns the keypairs of every plain key now in the store (see

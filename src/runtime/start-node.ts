@@ -235,7 +235,7 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
       logger.info({ count: transactions.length }, 'Submitted the network bootstrap transactions');
     }
     if (config.legacyApi.enabled) {
-      // Lisk Core 1.x–3.x forging API (issue 8, cli_migration.md §6), on the same Forger and store.
+      // Lisk Core 1.x–3.x forging API (docs/protocol/legacy-forging-api.md), on the same Forger and store.
       const legacyApi = await startLegacyApi(config.legacyApi, {
         forger,
         store: generatorStore,

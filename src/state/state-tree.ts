@@ -42,7 +42,7 @@ const REBUILD_BATCH = 1_000_000;
 const EMPTY_LEAF_VALUE = Buffer.alloc(0);
 
 /**
- * The state SMT (LIP 0039; protocol.md §6.2) of the committed state, held in memory: native
+ * The state SMT (LIP 0039) of the committed state, held in memory: native
  * memory when the addon is loaded, a JavaScript map otherwise.
  *
  * Why not in LMDB: nodes are keyed by hash, so each of the ~17 nodes a leaf update rewrites and

@@ -1,6 +1,6 @@
 /**
  * The read and read-write views of a key-value state that modules and the engine work on.
- * Keys are full state keys (protocol.md §6.3: module prefix ‖ substore prefix ‖ key); values are
+ * Keys are full state keys (LIP 0040: module prefix ‖ substore prefix ‖ key); values are
  * the encoded store values. Everything is synchronous: LMDB reads are synchronous, and keeping
  * the state machine free of awaits on every read is what makes block execution fast.
  */

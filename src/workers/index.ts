@@ -1,4 +1,4 @@
-/** The worker pool and the verifiers that run on it (DESIGN.md "Shape", "Verifier pattern"). */
+/** The worker pool and the verifiers that run on it (docs/architecture.md). */
 export { WorkerPool, WorkerPoolError, type WorkerPoolOptions } from './worker-pool.js';
 export { PoolSignatureVerifier, type PoolSignatureVerifierOptions } from './pool-signature-verifier.js';
 export { PoolStateTreeUpdater } from './pool-state-tree-updater.js';

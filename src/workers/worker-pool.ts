@@ -1,9 +1,9 @@
 /**
- * The node's worker threads (DESIGN.md "Shape": the main thread serves the network, CPU-heavy
- * work goes to a Piscina pool). One pool per process, sized to the cores; tasks are named and
- * listed in task-registry.ts.
+ * The node's worker threads (docs/architecture.md: the main thread serves the network,
+ * CPU-heavy work goes to a Piscina pool). One pool per process, sized to the cores; tasks are
+ * named and listed in task-registry.ts.
  *
- * Piscina costs 30-100 µs per task (DESIGN.md "Performance notes"), so callers send batches, never
+ * Piscina costs 30-100 µs per task (measured), so callers send batches, never
  * single items. From the TypeScript sources (tests, `npm start`) the threads load worker-entry.ts
  * through tsx; from dist/ they load the built worker-entry.js.
  */

@@ -1,6 +1,6 @@
 /**
  * Conformance of src/chain with blocks and events produced by real lisk-sdk 6.1 nodes
- * (protocol.md §2, §3, §4, §7.5): every block and event set of blocks/lisk_peer_blocks.json, and
+ * (LIP 0055, 0058, 0065, 0068): every block and event set of blocks/lisk_peer_blocks.json, and
  * every block and event set of the dev chain (chains/dev/blocks.ndjson, events.ndjson), with
  * every header signature checked against the generator key the BFT parameters held at that height.
  */
@@ -33,7 +33,7 @@ function eventFromJSON(json: EventJSON): EventProps {
   return codec.fromJSON<EventProps>(eventSchema, json);
 }
 
-/** All SMT leaves of a block's events, in event order (protocol.md §4.3). */
+/** All SMT leaves of a block's events, in event order (LIP 0065). */
 function leavesOf(events: readonly EventProps[]): { key: Buffer; value: Buffer }[] {
   return events.flatMap((event) => eventSmtLeaves(event));
 }
@@ -201,7 +201,7 @@ function bftParametersAt(height: number): BftParametersRange {
 }
 
 /**
- * Generator keys as the engine sees them (protocol.md §2.2): a block is checked against the key in
+ * Generator keys as the engine sees them (LIP 0058): a block is checked against the key in
  * the BFT parameters of its height, and those are set (with the validators' keys of that moment)
  * at the genesis block and at the end of each round. Keys change through successful
  * pos:registerValidator and pos:updateGeneratorKey transactions.

@@ -1,5 +1,5 @@
 /**
- * Conformance of src/chain with real lisk-sdk 6.1 genesis blocks (protocol.md §2, §7.5, §8): the
+ * Conformance of src/chain with real lisk-sdk 6.1 genesis blocks (LIP 0055, 0058, 0060): the
  * pos-mainchain example and Lisk Core devnet blobs against their expected.json (bytes, IDs, roots,
  * validatorsHash, every asset), and the dev chain's genesis blob against its block.toJSON() file
  * and the first line of blocks.ndjson.
@@ -57,7 +57,7 @@ interface PosGenesisAsset {
   genesisData: { initRounds: number; initValidators: Buffer[] };
 }
 
-/** The PoS genesis validators (protocol.md §8): init validators, bftWeight 1, threshold ⌊2n/3⌋+1. */
+/** The PoS genesis validators (lisk-sdk pos finalizeGenesisState): init validators, bftWeight 1, threshold ⌊2n/3⌋+1. */
 function genesisValidatorsHash(block: Block, assetsFile: GenesisAssetsFile): { hash: Buffer; count: number; threshold: bigint } {
   const posEntry = assetsFile.assets.find((asset) => asset.module === 'pos');
   const posData = block.assets.getAsset('pos');

@@ -1,5 +1,5 @@
 /**
- * Conformance of src/chain transactions with lisk-chain 0.6 / lisk-transactions 6.1 (protocol.md §3):
+ * Conformance of src/chain transactions with lisk-chain 0.6 / lisk-transactions 6.1 (LIP 0068):
  * every case of transactions/signed_transactions.json and of
  * transactions/multisignature_registration_transaction.json. Bytes round-trip, ID, size, signing
  * bytes and digest, every signature, params encoding, the JSON form, the client minimum fee and
@@ -71,7 +71,7 @@ interface RegisterMultisignatureParams {
   signatures: Buffer[];
 }
 
-/** `/auth/command/regMultisigMsg` (protocol.md §3.5): what every member signs under LSK_RMSG_. */
+/** `/auth/command/regMultisigMsg` (LIP 0041): what every member signs under LSK_RMSG_. */
 const registrationMessageSchema: Schema = {
   $id: '/test/auth/command/regMultisigMsg',
   type: 'object',
@@ -226,7 +226,7 @@ describe(SIGNED_FILE, () => {
       );
     }
 
-    // reportMisbehavior: the two headers in the params are signed and contradicting (§7.3).
+    // reportMisbehavior: the two headers in the params are signed and contradicting (docs/protocol/bft.md).
     if (testCase.headersInfo) {
       const { header1, header2 } = decodedParams as { header1: Buffer; header2: Buffer };
       const first = BlockHeader.fromBytes(header1);

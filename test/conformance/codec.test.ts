@@ -4,7 +4,7 @@
  *   `*_decodings.json`, `nested_array_encoding.json`, `peer_info_sample_encoding.json`);
  * - every case of codec/edge_cases.json (accept/reject, decoded object, re-encoded bytes);
  * - every schema of codec/protocol_schemas.json passes validateSchema;
- * - the protocol.md §1.5 all-types example and the LIP 0027 examples, written out here.
+ * - the all-types example of docs/protocol/codec.md and the LIP 0027 examples, written out here.
  * Each case uses a fresh schema object (straight from JSON.parse): `$id`s repeat across files
  * with different content, and the codec caches compiled schemas by object identity.
  */
@@ -175,7 +175,7 @@ describe('codec/protocol_schemas.json', () => {
   }
 });
 
-describe('protocol.md §1.5 all-types example (lisk-codec 0.5.0 output)', () => {
+describe('the all-types example of docs/protocol/codec.md (lisk-codec 0.5.0 output)', () => {
   const schema = (): Schema => ({
     $id: '/example/all',
     type: 'object',
@@ -236,7 +236,7 @@ describe('protocol.md §1.5 all-types example (lisk-codec 0.5.0 output)', () => 
     expect(codec.decode(s, bytes)).toEqual({ ...value, i: [], j: [], k: [] });
   });
 
-  it('reproduces the other §1.5 checks (sint32 limits, NFC)', () => {
+  it('reproduces the other checks of codec.md (sint32 limits, NFC)', () => {
     const s32: Schema = { type: 'object', required: ['a'], properties: { a: { dataType: 'sint32', fieldNumber: 1 } } };
     expect(codec.encode(s32, { a: 2147483647 }).toString('hex')).toBe('08feffffff0f');
     expect(codec.encode(s32, { a: -2147483648 }).toString('hex')).toBe('08ffffffff0f');

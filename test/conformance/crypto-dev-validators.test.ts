@@ -1,7 +1,7 @@
 /**
  * Conformance: genesis/<network>/dev-validators.json — all 103 entries of both files re-derived
  * from passphrase.json (account key, generator key, BLS key and proof of possession), as
- * keys:create would (cli_migration.md §1.1). Each entry costs one TypeScript PoP (tens of ms).
+ * keys:create would (lisk-commander keys/create.ts). Each entry costs one TypeScript PoP (tens of ms).
  */
 import { describe, expect, it } from 'vitest';
 import { deriveValidatorKeys } from '../../src/crypto/index.js';

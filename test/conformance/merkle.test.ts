@@ -1,6 +1,7 @@
 /**
  * Conformance of the merkle room with lisk-sdk 6.1 (lisk-tree) and lisk-db (SMT): every case of
- * every merkle fixture, plus the worked examples of protocol.md §6.1 and §4.5.
+ * every merkle fixture, plus the worked examples of docs/protocol/merkle-trees.md and
+ * state-and-events.md.
  */
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -106,7 +107,7 @@ describe('merkle/update_leaves_fixtures.json', () => {
   });
 });
 
-describe('protocol.md §6.1 RMT examples', () => {
+describe('the RMT examples of docs/protocol/merkle-trees.md', () => {
   const leaves = [1, 2, 3, 4, 5].map((byte) => Buffer.from([byte]));
   const leafHash = (data: Buffer): string =>
     createHash('sha256')
@@ -351,7 +352,7 @@ describe('merkle/smt/rust_smt_remove_keys_vectors.json', () => {
   );
 });
 
-describe('protocol.md §4.5 event SMT example', () => {
+describe('the event SMT example of docs/protocol/state-and-events.md', () => {
   const sha = (data: Buffer): Buffer => createHash('sha256').update(data).digest();
   const txId = hex('1ba36042c1303e116a782a5108065c27bc89d7ba198097ed344a32567477c250');
   const address = hex('ed629c34f72e276ba38be61b6f289f84627f2b81');
@@ -368,7 +369,7 @@ describe('protocol.md §4.5 event SMT example', () => {
     txTopic,
     hex('28013004'),
   ]);
-  /** §4.3: key = H(topic)[0..8) ‖ uint32be((index << 2) + topic position), value = H(event). */
+  /** LIP 0065: key = H(topic)[0..8) ‖ uint32be((index << 2) + topic position), value = H(event). */
   const leaf = (topic: Buffer, index: number, position: number, event: Buffer) => {
     const key = Buffer.alloc(12);
     sha(topic).copy(key, 0, 0, 8);

@@ -1,5 +1,5 @@
 /**
- * Issue 6, Proof 1: Lisk's own `@liskhq/lisk-api-client` against a real `basalt start` devnet
+ * Lisk's own `@liskhq/lisk-api-client` against a real `basalt start` devnet
  * process serving ipc + ws + http. Both clients connect (their init calls system_getMetadata,
  * system_getSchema and system_getNodeInfo), read blocks and accounts, create and sign a token
  * transfer with the client's own code, send it, and receive the chain_newBlock event of the
@@ -32,7 +32,7 @@ const LSK = '0400000000000000';
 const INITIAL_BALANCE = 100_000_000_000_000n; // 1,000,000 LSK in beddows
 const ALLOWED_ORIGIN = 'http://wallet.example';
 
-/** Methods issue 6 "Access control" makes sensitive, decided from the name alone. */
+/** Methods the README lists as sensitive, decided from the name alone. */
 const SYSTEM_PUBLIC = new Set(['getNodeInfo', 'getMetadata', 'getSchema']);
 const RANDOM_HASH_ONION = new Set(['setHashOnion', 'getHashOnionSeeds', 'setHashOnionUsage', 'getHashOnionUsage', 'hasHashOnion']);
 function sensitiveByIssue(fullName: string): boolean {
@@ -247,7 +247,7 @@ describe('@liskhq/lisk-api-client against a running devnet node', () => {
     expect(((await ws.invoke('auth_getAuthAccount', { address: senderAddress })) as { nonce: string }).nonce).toBe('1');
   });
 
-  it('marks exactly the methods issue 6 names as sensitive (-32002 with allowedMethods [])', async () => {
+  it('marks exactly the methods the README names as sensitive (-32002 with allowedMethods [])', async () => {
     const names = (await ws.invoke('app_getRegisteredEndpoints')) as string[];
     const disabled: string[] = [];
     for (const name of names) {

@@ -1,12 +1,12 @@
 /**
- * Issue 5 part 2 and issue 8's proof for the legacy module on Basalt's default devnet: a real
- * `basalt start` on an empty data dir finalizes blocks within about ten blocks (30 s) although
- * every genesis validator started banned and key-less; then the legacy validator that the
- * bootstrap left out registers its keys with `transaction:create legacy registerKeys 400000
- * --key-derivation-path=legacy --send`, answering its prompts on a pseudo-terminal exactly as
- * config/devnet/DEV_PASSPHRASES.md tells a newcomer, and is unbanned; the legacy account reclaims
- * its balance with `transaction:create legacy reclaimLSK`; certification starts at
- * genesis.minimumCertifyHeight; and no passphrase appears in anything the node or the tools print.
+ * The legacy module on Basalt's default devnet: a real `basalt start` on an empty data dir
+ * finalizes blocks within about ten blocks (30 s) although every genesis validator started banned
+ * and key-less; then the legacy validator that the bootstrap left out registers its keys with
+ * `transaction:create legacy registerKeys 400000 --key-derivation-path=legacy --send`, answering
+ * its prompts on a pseudo-terminal exactly as config/devnet/DEV_PASSPHRASES.md tells a newcomer,
+ * and is unbanned; the legacy account reclaims its balance with `transaction:create legacy
+ * reclaimLSK`; certification starts at genesis.minimumCertifyHeight; and no passphrase appears in
+ * anything the node or the tools print.
  *
  * The time from the start of the process to the first finalized block is printed (not asserted:
  * timing depends on the machine; the block count is asserted instead).

@@ -1,9 +1,9 @@
 /**
- * Issue 8 "Legacy forging HTTP API", end to end: a devnet node with `legacyApi` enabled reads a
- * Lisk Core 2.x config naming basalt_dev_legacy (its v3 encryptedPassphrase made here with
- * Basalt's own encryptPassphraseV3), and answers as cli_migration.md §6.2 lists: enable/disable
- * with the right password, wrong password (no state change), unknown key, a non-validator,
- * a non-whitelisted remote address (simulated through legacyApi.trustedProxyHeader), a malformed
+ * The legacy forging HTTP API end to end: a devnet node with `legacyApi` enabled reads a Lisk Core
+ * 2.x config naming basalt_dev_legacy (its v3 encryptedPassphrase made here with Basalt's own
+ * encryptPassphraseV3), and answers as docs/protocol/legacy-forging-api.md lists: enable/disable
+ * with the right password, wrong password (no state change), unknown key, a non-validator, a
+ * non-whitelisted remote address (simulated through legacyApi.trustedProxyHeader), a malformed
  * body. The switch is the engine's: generator_getStatus shows the same state.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +26,7 @@ const PASSWORD = 'elephant tree paris dragon chair galaxy';
 // Fewer PBKDF2 rounds than Lisk's default 1 000 000 keep the test light; the format is the same.
 const ITERATIONS = 100_000;
 const PROXY_HEADER = 'x-forwarded-for';
-// A Core 3.x-style hashOnion {count, distance, hashes} for the delegate (§6.4); hashes[last] is the seed.
+// A Core 3.x-style hashOnion {count, distance, hashes} for the delegate; hashes[last] is the seed.
 const ONION_SEED = Buffer.from('0f1e2d3c4b5a69788796a5b4c3d2e1f0', 'hex');
 const HASH_ONION = { count: 1000, distance: 100, hashes: generateHashOnion(ONION_SEED, 1000, 100).map((hash) => hash.toString('hex')) };
 
@@ -154,7 +154,7 @@ describe('legacy forging HTTP API (devnet)', () => {
     expect(again).toEqual(on);
     expect(await forgingOf(LEGACY_PUBLIC_KEY)).toBe(true);
     expect(await generatorEnabled()).toBe(true);
-    // The configured hash onion became the delegate's seed-reveal source (§3.5).
+    // The configured hash onion became the delegate's seed-reveal source.
     const { seeds } = await rpc<{ seeds: { address: string; seed: string; count: number; distance: number }[] }>(
       rpcPort,
       'random_getHashOnionSeeds',
@@ -217,7 +217,7 @@ describe('legacy forging HTTP API (devnet)', () => {
     ]);
     const tooLarge = await put({ publicKey: LEGACY_PUBLIC_KEY, password: 'x'.repeat(10_000), forging: true });
     expect(tooLarge).toEqual({ status: 413, body: { message: 'Request body too large' } });
-    // §6.2: validation comes before the forging whitelist.
+    // As in Core 2.x, validation comes before the forging whitelist.
     expect((await put('not json', { [PROXY_HEADER]: '10.9.9.9' })).status).toBe(400);
   });
 
@@ -245,7 +245,7 @@ describe('legacy forging HTTP API (devnet)', () => {
     expect(off.body.data).toEqual([{ publicKey: LEGACY_PUBLIC_KEY, forging: false }]);
     expect(await forgingOf(LEGACY_PUBLIC_KEY)).toBe(false);
     expect(await generatorEnabled()).toBe(false);
-    // The forging status in Core's terms, in the data dir, to be copied to another node (§5.8).
+    // The forging status in Core's terms, in the data dir, to be copied to another node.
     const file = JSON.parse(readFileSync(join(dir, 'data', 'forger_info.json'), 'utf8')) as { forgerInfo: { address: string }[] };
     expect(file.forgerInfo.map((entry) => entry.address)).toContain(LEGACY_ADDRESS);
     expect(Object.keys(file.forgerInfo[0] as object)).toEqual(['address', 'height', 'maxHeightPrevoted', 'maxHeightPreviouslyForged']);

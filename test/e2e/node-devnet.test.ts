@@ -1,5 +1,5 @@
 /**
- * Issue 5's proof: `basalt start` with default settings on an empty data dir gives a live devnet
+ * `basalt start` with default settings on an empty data dir gives a live devnet
  * — heights rise every block time, finality follows, a transfer sent over RPC lands in a block
  * with its events — and a restart continues the same chain. A second node on the same data dir
  * is refused without touching it.
@@ -64,7 +64,7 @@ describe('basalt start (devnet defaults)', () => {
       from: later.height - 2,
       to: later.height,
     });
-    // One block per 3 s slot: consecutive blocks sit in strictly later slots (protocol.md §9).
+    // One block per 3 s slot: consecutive blocks sit in strictly later slots.
     const slots = blocks.map((block) => Math.floor(block.header.timestamp / 3));
     for (let i = 0; i < slots.length - 1; i += 1) expect(slots[i] as number).toBeGreaterThan(slots[i + 1] as number);
   });

@@ -1,5 +1,5 @@
 /**
- * Issue 6 "Extensibility", end to end: `basalt start --config examples/hello/config.json` runs
+ * The plugin API end to end: `basalt start --config examples/hello/config.json` runs
  * the hello example (a custom `hello` module added through the plugin API, plus the helloFeed
  * plugin's methods and event). Lisk's api-client sends `hello:createHello`, sees the block's
  * `newHello` event, the plugin's `helloFeed_newHello` notification (WS and IPC) and the

@@ -1,5 +1,5 @@
 /**
- * Fuzz test of a live RpcServer over HTTP (issue 6 "Proof"): random and mutated requests, every
+ * Fuzz test of a live RpcServer over HTTP: random and mutated requests, every
  * answer must be well-formed JSON-RPC 2.0 or a documented HTTP status, the server must still
  * answer afterwards, and the heap must not grow with the number of requests.
  *

@@ -1,5 +1,5 @@
 /**
- * Issue 8's proof for the validator tooling: a real devnet node whose key file leaves out one
+ * The validator tooling end to end: a real devnet node whose key file leaves out one
  * dev validator; that validator's keys are derived with `keys:create` (passphrase and password
  * typed at hidden prompts on a pseudo-terminal driven by Python's pty module), imported with
  * `keys:import`, given a status with `generator_setStatus` through `endpoint:invoke`, enabled

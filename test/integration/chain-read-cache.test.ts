@@ -1,5 +1,5 @@
 /**
- * The chain endpoints' caches across a real fork switch (issue 7 item 3): on the replayed dev
+ * The chain endpoints' caches across a real fork switch: on the replayed dev
  * chain a node stores block A, its RPC serves A as the last block and A's transactions (now
  * cached), then B arrives in its slot and BlockReceiver reverts A and applies B (LIP 0014 case
  * 4, the path of test/integration/fork-choice.test.ts). From then on nothing of A is served: the

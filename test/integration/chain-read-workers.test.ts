@@ -1,5 +1,5 @@
 /**
- * Heavy chain reads in the worker pool (issue 7 item 3): on the replayed dev chain, the endpoints
+ * Heavy chain reads in the worker pool: on the replayed dev chain, the endpoints
  * with a real WorkerPool behind them (tasks opening the node's LMDB environment read-only) give
  * the main thread's answers byte for byte for long height spans, long ID lists, event proofs and
  * state proofs, and the tasks did run. Then the chain moves under the workers: a block stored

@@ -1,5 +1,5 @@
 /**
- * Issue 5's crash proof: a devnet node (`basalt start`, a real process) SIGKILLed at random
+ * Crash safety while producing: a devnet node (`basalt start`, a real process) SIGKILLed at random
  * moments while it produces blocks. After every kill the store reopens consistent, as it is and
  * again after a restart that grows the chain and a clean stop: every stored block complete with
  * its events, linked to its parent, the state at the tip's stateRoot, no stored block ever

@@ -1,5 +1,5 @@
 /**
- * Issue 4, crash safety: a replay SIGKILLed at a random moment leaves a store that reopens
+ * Crash safety: a replay SIGKILLed at a random moment leaves a store that reopens
  * consistent (every stored block complete, the state at the tip's stateRoot), and the next run
  * continues to the same final roots. BASALT_CRASH_RUNS sets the number of kills (the soak script
  * runs a dozen; CI runs a few).

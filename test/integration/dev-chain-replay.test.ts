@@ -1,5 +1,5 @@
 /**
- * Issue 3's proof: Basalt replays the real lisk-sdk 6.1 dev chain (421 blocks) and agrees on
+ * Basalt replays the real lisk-sdk 6.1 dev chain (421 blocks) and agrees on
  * every block ID, stateRoot, eventRoot, every stored event, and the endpoint answers at the tip.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

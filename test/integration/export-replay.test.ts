@@ -1,5 +1,5 @@
 /**
- * Issue 5's proof that production and validation share one path: the chain a real devnet node
+ * Production and validation share one path: the chain a real devnet node
  * produces, written out by `basalt blockchain:export`, replays with `basalt blockchain:replay`
  * into a fresh data dir to the same tip and stateRoot. The export format is checked byte for
  * byte against lisk-sdk's own dev chain, and its flags and refusals as a user meets them.

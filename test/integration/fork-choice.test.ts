@@ -1,5 +1,5 @@
 /**
- * Issue 5's fork proof, in process through the block-receive API: on top of the replayed dev
+ * Fork choice, in process through the block-receive API: on top of the replayed dev
  * chain two valid blocks compete for the same height (A by the validator of one slot, B by the
  * validator of the next). A node that got A late switches to B when B arrives in its slot (LIP
  * 0014 case 4): it reverts A with the stored diffs, applies B, and ends with exactly the state of

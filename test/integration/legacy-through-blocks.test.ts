@@ -1,5 +1,5 @@
 /**
- * Issue 4, the legacy module end to end through blocks (spec/cli_migration.md §4; lisk-core
+ * The legacy module end to end through blocks (docs/protocol/legacy.md; lisk-core
  * src/application/modules/legacy). A genesis built here with createGenesisBlock has the legacy
  * module and is shaped like a migrated Lisk Core v4 mainnet in miniature:
  *
@@ -137,7 +137,7 @@ function asset(module: string, schema: Schema, value: object): GenesisAssetInput
   return { module, data: codec.toJSON(schema, value) as Record<string, unknown>, schema };
 }
 
-/** The genesis assets as the v3 → v4 migration shapes them (cli_migration.md §5.5), in miniature. */
+/** The genesis assets as the v3 → v4 migration shapes them (LIP 0063), in miniature. */
 function genesisAssets(keys: Keys): GenesisAssetInput[] {
   const migratedAddress = addressFromPublicKey(keys.migrated.publicKey);
   const ordinary = keys.ordinary.map((k) => ({ address: addressFromPublicKey(k.publicKey), keys: k }));
@@ -245,7 +245,7 @@ function single(
 
 const decode = <T>(schema: Schema, event: EventProps): T => codec.decode<T>(schema, event.data);
 
-describe('the legacy module through blocks (issue 4)', () => {
+describe('the legacy module through blocks', () => {
   const keys = deriveKeys();
   const migratedAddress = addressFromPublicKey(keys.migrated.publicKey);
   const reclaimerAddress = addressFromPublicKey(keys.reclaimer.publicKey);

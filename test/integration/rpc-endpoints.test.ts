@@ -1,7 +1,7 @@
 /**
- * Issue 6's proof for the engine endpoints: replays the real lisk-sdk 6.1 dev chain, builds the
- * node's registry, starts a real RpcServer on 127.0.0.1 and compares, over HTTP, the answers with
- * what lisk-sdk recorded (blocks.ndjson, events.ndjson, final_state.json, metadata.json,
+ * The engine endpoints against lisk-sdk's answers: replays the real lisk-sdk 6.1 dev chain, builds
+ * the node's registry, starts a real RpcServer on 127.0.0.1 and compares, over HTTP, the answers
+ * with what lisk-sdk recorded (blocks.ndjson, events.ndjson, final_state.json, metadata.json,
  * schema.json), checks event and state proofs against the header roots, and the error cases.
  *
  * Envelope difference (documented in src/rpc/README.md): lisk-sdk records a module endpoint's

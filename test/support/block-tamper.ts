@@ -1,7 +1,7 @@
 /**
- * Helpers for the negative-path tests of issue 4: blocks that are valid except for ONE chosen
- * defect, signed transactions from the dev chain's funded accounts, and a snapshot of everything
- * a node stores, to prove that a refused block left no trace.
+ * Helpers for the negative-path tests of block processing: blocks that are valid except for ONE
+ * chosen defect, signed transactions from the dev chain's funded accounts, and a snapshot of
+ * everything a node stores, to prove that a refused block left no trace.
  *
  * A tampered header is re-signed with the generator key it claims, so that the check under test
  * (a root, a slot, a BFT property, ...) refuses it and not the header signature.
@@ -34,7 +34,7 @@ export interface HeaderSigner {
 
 /**
  * `block` with header fields replaced and the header signed again by `signer` (LSK_BH_ over the
- * signing bytes, protocol.md §2.2). Transactions and assets are kept as they are.
+ * signing bytes). Transactions and assets are kept as they are.
  */
 export function tamperHeader(block: Block, changes: Partial<BlockHeaderProps>, signer: HeaderSigner, chainID: Buffer): Block {
   const unsigned = block.header.with({ ...changes, signature: Buffer.alloc(64) });

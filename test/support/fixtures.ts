@@ -1,7 +1,7 @@
 /**
- * Access to the conformance data copied from ../shared/fixtures into test/fixtures/
- * (see test/fixtures/README.md for the provenance of every file). Loading fails loudly:
- * a fixture that cannot be read or parsed must fail the run, never skip silently.
+ * Access to the conformance data in test/fixtures/ (see test/fixtures/README.md for the provenance
+ * of every file). Loading fails loudly: a fixture that cannot be read or parsed must fail the run,
+ * never skip silently.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,4 +1,4 @@
-//! LIP 0039 node hashes (protocol.md §6.2.2) with lisk-db's prefixes.
+//! LIP 0039 node hashes with lisk-db's prefixes.
 
 use super::Hash;
 use crate::sha256;

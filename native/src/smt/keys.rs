@@ -1,4 +1,4 @@
-//! Bit access on keys and proof bitmaps (protocol.md §6.2.2, §6.2.4), as key-bits.ts.
+//! Bit access on keys and proof bitmaps (docs/protocol/merkle-trees.md), as key-bits.ts.
 
 /// Bit `index` of `key`, most significant bit first; 0 beyond the key (as in TypeScript, where
 /// reading past the end gives undefined → 0; only a corrupt tree gets there).

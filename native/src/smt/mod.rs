@@ -1,6 +1,6 @@
-//! Sparse Merkle tree of LIP 0039 as lisk-db implements it (protocol.md §6.2): batch update and
-//! multiproof generation, a port of src/merkle/smt (batch-update.ts, prove.ts) that produces the
-//! same roots, the same write sets in the same order, and the same proofs.
+//! Sparse Merkle tree of LIP 0039 as lisk-db implements it (docs/protocol/merkle-trees.md): batch
+//! update and multiproof generation, a port of src/merkle/smt (batch-update.ts, prove.ts) that
+//! produces the same roots, the same write sets in the same order, and the same proofs.
 //!
 //! Nodes are read from a `NodeMap`. For a node store that lives in JavaScript (LMDB, or any
 //! SmtNodeStore) the map starts empty and is filled through a `NodeSource`, asked for a whole

@@ -1,4 +1,4 @@
-//! SMT multiproofs (LIP 0039 "Proof Construction" as lisk-db builds them; protocol.md §6.2.4), a
+//! SMT multiproofs (LIP 0039 "Proof Construction" as lisk-db builds them), a
 //! port of prove.ts and the queue handling of path-query.ts: the same queries, the same sibling
 //! hashes in the same order.
 

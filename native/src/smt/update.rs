@@ -1,5 +1,5 @@
 //! One batch update of a sparse Merkle tree (LIP 0039 "Root Hash Calculation" and "Removing a
-//! Leaf Node" in one pass; protocol.md §6.2.3). A line-by-line port of batch-update.ts: the same
+//! Leaf Node" in one pass). A line-by-line port of batch-update.ts: the same
 //! recursion in the same order, so the write set lists the same nodes in the same order. See that
 //! file for the algorithm; the comments here are about what differs in Rust.
 //!

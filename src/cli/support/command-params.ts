@@ -1,9 +1,9 @@
 /**
- * The params of a transaction command, from JSON or from questions (cli_migration.md §1.8):
- * `--params` JSON, a params file, or one prompt per property of the command's params schema
- * (`Please enter: <name>: `; arrays of scalars comma-separated; arrays of objects one item per
- * prompt, `Want to enter another <name>? (y/N) ` after each), then checked and encoded with
- * the schema.
+ * The params of a transaction command, from JSON or from questions (commander
+ * transaction/create.ts): `--params` JSON, a params file, or one prompt per property of the
+ * command's params schema (`Please enter: <name>: `; arrays of scalars comma-separated; arrays of
+ * objects one item per prompt, `Want to enter another <name>? (y/N) ` after each), then checked and
+ * encoded with the schema.
  */
 import { codec, validate, type ObjectItems, type Schema, type SchemaProperty } from '../../codec/index.js';
 import { UsageError } from '../command.js';
@@ -68,7 +68,7 @@ async function askObjectItems(label: string, items: ObjectItems, prompter: Promp
   }
 }
 
-/** Asks for the params `schema` describes (cli_migration.md §1.8 "interactive prompts"). */
+/** Asks for the params `schema` describes (lisk-core transaction:create's prompts). */
 export function promptParams(schema: Schema, prompter: Prompter): Promise<Record<string, JsonValue>> {
   return askProperties(schema.properties, prompter, '');
 }

@@ -1,5 +1,5 @@
 /**
- * The data path of the node a command talks to (cli_migration.md §1.0): `--data-path`, else
+ * The data path of the node a command talks to (docs/protocol/cli.md): `--data-path`, else
  * `LISK_DATA_PATH`, else Basalt's default for the devnet, `~/.basalt/devnet` (the default of
  * `basalt start`). A leading `~` is the home directory.
  */

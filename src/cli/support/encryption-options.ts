@@ -1,8 +1,8 @@
 /**
- * The password-encryption settings of keys:create, keys:encrypt and passphrase:encrypt:
- * Lisk's defaults (argon2id, 1 iteration, parallelism 4, 2 097 023 KiB ≈ 2 GiB; §2.3), always,
- * except under a TEST-ONLY environment variable that lowers the argon2id memory so that tests
- * do not need 2 GiB and 15 s per encryption. The encrypted object records the memory it was
+ * The password-encryption settings of keys:create, keys:encrypt and passphrase:encrypt: Lisk's
+ * defaults (argon2id, 1 iteration, parallelism 4, 2 097 023 KiB ≈ 2 GiB; docs/protocol/keys.md),
+ * always, except under a TEST-ONLY environment variable that lowers the argon2id memory so that
+ * tests do not need 2 GiB and 15 s per encryption. The encrypted object records the memory it was
  * made with, so any node decrypts it; it is just far weaker against password guessing.
  */
 import type { EncryptMessageOptions } from '../../crypto/index.js';

@@ -1,5 +1,5 @@
 /** Shapes of the generator RPC answers the generator:* commands read, and their prompt text. */
-/** The answer of `generator_getStatus` (cli_migration.md §1.6). */
+/** The answer of `generator_getStatus` (lisk-sdk engine/generator/endpoint.ts). */
 export interface GeneratorStatusEntry {
   address: string;
   height: number;

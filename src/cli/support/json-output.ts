@@ -1,7 +1,7 @@
 /**
- * JSON output of the commands (cli_migration.md §1.0 "--pretty", "Files written"): data on
- * stdout, compact or with two-space indentation under --pretty; files in Lisk's form, one-space
- * indentation, mode 0600 (they may hold keys), the parent directory created.
+ * JSON output of the commands (docs/protocol/cli.md): data on stdout, compact or with two-space
+ * indentation under --pretty; files in Lisk's form, one-space indentation, mode 0600 (they may hold
+ * keys), the parent directory created.
  */
 import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';

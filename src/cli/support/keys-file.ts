@@ -1,5 +1,5 @@
 /**
- * Lisk's validator key file, `keys.json` (cli_migration.md §2.1): what keys:create writes,
+ * Lisk's validator key file, `keys.json` (docs/protocol/keys.md): what keys:create writes,
  * keys:encrypt rewrites, keys:import reads and keys:export/generator:export produce. Members
  * appear in the order Lisk's tools write them.
  */
@@ -67,7 +67,7 @@ export function hasEncryptedKeys(entry: KeysFileEntry): entry is KeysFileEntry &
   return typeof entry.encrypted === 'object' && entry.encrypted !== null && Object.keys(entry.encrypted).length > 0;
 }
 
-/** The plaintext Lisk encrypts for an entry: the codec bytes of the four plain keys (§2.3). */
+/** The plaintext Lisk encrypts for an entry: the codec bytes of the four plain keys. */
 export function plainKeysPlaintext(plain: PlainKeysJSON): Buffer {
   return codec.encode(plainGeneratorKeysSchema, {
     generatorKey: Buffer.from(plain.generatorKey, 'hex'),

@@ -1,5 +1,5 @@
 /**
- * BIP-39 mnemonics for passphrase:create (cli_migration.md §1.11): 256 bits of entropy, an
+ * BIP-39 mnemonics for passphrase:create (lisk-commander passphrase/create.ts): 256 bits of entropy, an
  * 8-bit SHA-256 checksum, 24 words of 11 bits each from the English wordlist, which comes from
  * @scure/bip39 (checked against the standard list's hash at first use).
  */

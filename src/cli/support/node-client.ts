@@ -1,5 +1,5 @@
 /**
- * A small JSON-RPC client for the commands that talk to a running node (cli_migration.md §1.0):
+ * A small JSON-RPC client for the commands that talk to a running node (docs/protocol/cli.md):
  * over IPC by default — Lisk's ZeroMQ socket `<dataPath>/tmp/sockets/engine.external.rpc.ipc`,
  * a DEALER sending one JSON frame per request — or over HTTP (`POST /rpc`) or WebSocket
  * (`/rpc-ws`) when the command is given `--url`.
@@ -39,7 +39,7 @@ function disabledHint(method: string): string {
   return `(add "${namespace}" or "${method}" to rpc.allowedMethods in the node's config and restart it with --overwrite-config)`;
 }
 
-/** Lisk's timeouts (cli_migration.md §1.0). */
+/** Lisk's timeouts (lisk-api-client ipc_channel.ts). */
 export const CONNECT_TIMEOUT_MS = 5_000;
 export const REQUEST_TIMEOUT_MS = 10_000;
 
@@ -90,7 +90,7 @@ export async function connectNode(options: ConnectOptions): Promise<NodeClient> 
 }
 
 /**
- * Lisk's "node running?" check (cli_migration.md §1.0) on Basalt's data-directory lock
+ * Lisk's "node running?" check (lisk-commander base_ipc_client.ts) on Basalt's data-directory lock
  * (`<dataPath>/basalt.lock`, holding the node's process id): missing, or its process gone,
  * means no node runs there.
  */

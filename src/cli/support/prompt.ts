@@ -1,9 +1,9 @@
 /**
- * Questions on the terminal (cli_migration.md §1.0 "Passphrase/password sources"): hidden
- * prompts for secrets and visible ones for command params. On a terminal a hidden answer is
- * read in raw mode, so the terminal never echoes it (not even as `*`, which would leak its
- * length). When stdin is a pipe, answers are read line by line from it, which lets scripts feed
- * secrets without putting them on the command line or in the shell history.
+ * Questions on the terminal (docs/protocol/cli.md): hidden prompts for secrets and visible ones for
+ * command params. On a terminal a hidden answer is read in raw mode, so the terminal never echoes
+ * it (not even as `*`, which would leak its length). When stdin is a pipe, answers are read line by
+ * line from it, which lets scripts feed secrets without putting them on the command line or in the
+ * shell history.
  *
  * Questions go to stderr: stdout carries only the command's data (JSON), so it can be piped.
  */

@@ -1,5 +1,5 @@
 /**
- * Where a command gets a passphrase or a password (cli_migration.md §1.0): a flag, an
+ * Where a command gets a passphrase or a password (docs/protocol/cli.md): a flag, an
  * environment variable, or a hidden prompt, in that order. Flags and environment variables
  * exist for scripts and are a risk: a flag's value is visible to every local user in the
  * process list and lands in the shell history; an environment variable is readable by the

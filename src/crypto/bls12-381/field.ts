@@ -1,11 +1,10 @@
 /**
- * Arithmetic in the BLS12-381 base field Fp and its quadratic extension Fp2 = Fp[u]/(u² + 1),
- * on plain bigints. This exists only because @chainsafe/blst 2.x exposes signing and
- * verification with the fixed signature DST, while Lisk's proof of possession (LIP 0038,
- * protocol.md §5.4) needs the `BLS_POP_` DST. It is never on a hot path (PoP checks happen once
- * per validator registration), so clarity wins over speed; constant-time behaviour is not needed
- * because the only secret ever multiplied here is during `popProve`, which runs on the key
- * owner's machine (see bls-pop.ts for that trade-off).
+ * Arithmetic in the BLS12-381 base field Fp and its quadratic extension Fp2 = Fp[u]/(u² + 1), on
+ * plain bigints. This exists only because @chainsafe/blst 2.x exposes signing and verification with
+ * the fixed signature DST, while Lisk's proof of possession (LIP 0038) needs the `BLS_POP_` DST. It
+ * is never on a hot path (PoP checks happen once per validator registration), so clarity wins over
+ * speed; constant-time behaviour is not needed because the only secret ever multiplied here is
+ * during `popProve`, which runs on the key owner's machine (see bls-pop.ts for that trade-off).
  */
 
 /** The field modulus p of BLS12-381. */

@@ -4,7 +4,7 @@ import { MESSAGE_TAG_CERTIFICATE, verifyBlsCheck, weightedAggSigCheck, type BlsC
 import type { StateReader } from '../../state/state-view.js';
 import type { Bft } from './bft/bft.js';
 
-/** The certificate fields signed by validators (protocol.md §2.3, LIP 0061). */
+/** The certificate fields signed by validators (LIP 0061). */
 export const unsignedCertificateSchema: Schema = {
   $id: '/consensus/unsignedCertificate',
   type: 'object',
@@ -38,7 +38,7 @@ export interface AggregateCommitEnvironment {
 }
 
 /**
- * Validity of a block's aggregate commit (protocol.md §2.3, lisk-sdk CommitPool
+ * Validity of a block's aggregate commit (docs/protocol/bft.md; lisk-sdk CommitPool
  * verifyAggregateCommit): an empty commit repeating maxHeightCertified, or a weighted aggregate
  * BLS signature over a stored, precommitted header above the last certified one.
  */

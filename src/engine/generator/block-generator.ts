@@ -101,8 +101,9 @@ export class BlockGenerator {
   }
 
   /**
-   * A validator may only sign a header that does not contradict what it signed before (protocol
-   * §7.3): in particular never twice at a height, which a revert or a restore could otherwise cause.
+   * A validator may only sign a header that does not contradict what it signed before
+   * (docs/protocol/bft.md): in particular never twice at a height, which a revert or a restore
+   * could otherwise cause.
    */
   private assertSafe(
     address: Buffer,

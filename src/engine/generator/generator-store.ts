@@ -50,8 +50,8 @@ export const plainGeneratorKeysSchema: Schema = {
 };
 
 /**
- * How the node stores an encrypted key object (lisk-sdk generator `encryptedMessageSchema`,
- * cli_migration.md §2.5): the EncryptedMessageObject of §2.3 with its hex values kept as
+ * How the node stores an encrypted key object (lisk-sdk generator `encryptedMessageSchema`;
+ * docs/protocol/keys.md): the EncryptedMessageObject with its hex values kept as
  * strings and WITHOUT `mac` (the SDK drops it here; decryption never needs it).
  */
 export const encryptedMessageStorageSchema: Schema = {
@@ -139,7 +139,7 @@ export interface StoredEncryptedKeys {
 }
 
 /**
- * The storage bytes of an encrypted key object (cli_migration.md §2.5). Members the schema does
+ * The storage bytes of an encrypted key object. Members the schema does
  * not know (`mac`) are dropped, as lisk-sdk's codec drops them.
  */
 export function encodeEncryptedKeys(encrypted: StoredEncryptedKeys): Buffer {
@@ -176,7 +176,7 @@ const INFO_PREFIX = Buffer.from([0, 0, 0, 0]);
 const KEYS_PREFIX = Buffer.from([0, 0, 0, 1]);
 
 /**
- * The generator's off-chain data (lisk-sdk generator.db, cli_migration.md §1.6): per validator
+ * The generator's off-chain data (lisk-sdk generator.db): per validator
  * address the last generated info, which keeps the node from signing contradicting headers
  * after a restart, and the generator keys. Written in its own small LMDB transactions, durably.
  */

@@ -15,7 +15,7 @@ import {
 } from '../../modules/base/index.js';
 import type { StateReader, StateWriter } from '../../state/state-view.js';
 
-/** Default first topics of each execution stage (protocol.md §4.2). */
+/** Default first topics of each execution stage (LIP 0065). */
 const TOPIC_INIT_GENESIS = Buffer.from([0]);
 const TOPIC_FINALIZE_GENESIS = Buffer.from([1]);
 const TOPIC_BEFORE_TRANSACTIONS = Buffer.from([2]);

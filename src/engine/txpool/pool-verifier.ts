@@ -1,7 +1,8 @@
 /**
- * How the pool checks transactions against the chain tip, behind a small interface (DESIGN.md
- * "Verifier pattern"): the implementation below runs the state machine, with the batch's
- * signature checks done at once through a SignatureVerifier (the worker pool) when it has one.
+ * How the pool checks transactions against the chain tip, behind a small interface (the verifier
+ * pattern of docs/architecture.md): the implementation below runs the state machine, with the
+ * batch's signature checks done at once through a SignatureVerifier (the worker pool) when it has
+ * one.
  */
 import type { Transaction } from '../../chain/transaction.js';
 import type { SignatureVerifier } from '../../crypto/signature-verifier.js';

@@ -5,7 +5,7 @@
  *
  * - pos: 7 init validators with equal self-stakes and 2 standby validators with smaller ones;
  *   every stake is its validator's own (the tokens are locked under `pos` in the token asset).
- *   As a migrated Lisk Core v4 mainchain has them (cli_migration.md §5.5), every validator is
+ *   As a migrated Lisk Core v4 mainchain has them (docs/protocol/legacy.md), every validator is
  *   banned and has the all-zero BLS key and proof of possession: with pos `useInvalidBLSKey`
  *   lisk-sdk registers every genesis validator without a BLS key (it cannot give some validators
  *   one and not others), and `legacy:registerKeys`, the only command that sets a BLS key later,

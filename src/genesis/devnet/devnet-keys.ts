@@ -1,6 +1,6 @@
 /**
  * The devnet's keys, derived from its public development passphrases exactly as
- * `lisk-core keys:create` derives them (spec/cli_migration.md §2.1–§2.2), and written as a Lisk
+ * `lisk-core keys:create` derives them (docs/protocol/keys.md), and written as a Lisk
  * keys.json so the node's generator (and Lisk Core) can load them unchanged.
  */
 import {

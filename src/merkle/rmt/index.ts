@@ -1,4 +1,4 @@
-/** Regular Merkle tree (LIP 0031, protocol.md §6.1). */
+/** Regular Merkle tree (LIP 0031; docs/protocol/merkle-trees.md). */
 export { merkleRoot } from './merkle-root.js';
 export { MerkleTree } from './merkle-tree.js';
 export { generateProof, verifyProof, verifyDataBlock } from './proof.js';

@@ -2,10 +2,10 @@ import { branchHash } from '../hash.js';
 
 /**
  * All node hashes of a regular Merkle tree, layer by layer from the leaf hashes up (LIP 0031,
- * protocol.md §6.1). An unpaired last node is not copied up: it waits until a later layer also
- * ends with an unpaired node and is then hashed as that node's right partner. This is why a
- * layer can be shorter than half of the one below, and why `layers[layer][position]` is exactly
- * the node that LIP 0031 index arithmetic (tree-shape.ts) points at.
+ * docs/protocol/merkle-trees.md). An unpaired last node is not copied up: it waits until a later
+ * layer also ends with an unpaired node and is then hashed as that node's right partner. This is
+ * why a layer can be shorter than half of the one below, and why `layers[layer][position]` is
+ * exactly the node that LIP 0031 index arithmetic (tree-shape.ts) points at.
  *
  * The top layer holds the root alone; an empty tree has one empty layer.
  */

@@ -1,7 +1,7 @@
 import { EMPTY_HASH, branchHash, leafHash } from '../hash.js';
 
 /**
- * Merkle root of a data array (LIP 0031 "Merkle Root", protocol.md §6.1): EMPTY_HASH for no
+ * Merkle root of a data array (LIP 0031 "Merkle Root"): EMPTY_HASH for no
  * leaves, the leaf hash `H(0x00 ‖ d)` for one, otherwise the branch hash of the roots of the
  * first k leaves and of the rest, k being the largest power of two strictly below the count.
  * Leaves are raw data (e.g. transaction IDs or encoded assets), never pre-hashed.

@@ -1,5 +1,5 @@
 /**
- * Shape arithmetic of the regular Merkle tree (LIP 0031 "Proof-of-Inclusion", protocol.md §6.1).
+ * Shape arithmetic of the regular Merkle tree (LIP 0031 "Proof-of-Inclusion").
  *
  * A node is addressed either by its location (layer, position in layer; layer 0 = leaves) or by
  * its LIP 0031 node index: the bit string `binary(position)` padded to `height − layer` bits with

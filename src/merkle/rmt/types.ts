@@ -1,7 +1,7 @@
 /**
- * LIP 0031 inclusion proof (protocol.md §6.1; serialised as size uint64 fn1, idxs array<uint64>
- * fn2, siblingHashes array<bytes> fn3). `idxs` are LIP 0031 node indexes in query order, 0 for a
- * query that is not in the tree; `siblingHashes` are in consumption order (bottom-up, left to right).
+ * LIP 0031 inclusion proof (serialised as size uint64 fn1, idxs array<uint64> fn2, siblingHashes
+ * array<bytes> fn3). `idxs` are LIP 0031 node indexes in query order, 0 for a query that is not in
+ * the tree; `siblingHashes` are in consumption order (bottom-up, left to right).
  */
 export interface MerkleProof {
   readonly size: number;

@@ -25,7 +25,7 @@ type NodeKind = typeof EMPTY | typeof LEAF | typeof BRANCH | typeof UNKNOWN;
 
 /**
  * One batch update of a sparse Merkle tree (LIP 0039 "Root Hash Calculation" and "Removing a Leaf
- * Node" folded into one pass; protocol.md §6.2.3).
+ * Node" folded into one pass; the shape is in docs/protocol/merkle-trees.md).
  *
  * The batch is sorted by key, so the keys below any node form a contiguous range, and the range is
  * split by the bit at the node's depth with a binary search. Walking down, only nodes on the paths

@@ -36,7 +36,7 @@ export function dedupeQueriesByPath(queries: SmtProofInput['queries']): PathQuer
 }
 
 /**
- * Root hash a multiproof stands for (LIP 0039 `calculateRoot`, protocol.md §6.2.5; lisk-db
+ * Root hash a multiproof stands for (LIP 0039 `calculateRoot`; lisk-db
  * `calculateRoot`). Throws InvalidParamsError when the proof is inconsistent or its sibling
  * hashes do not match its bitmaps.
  */

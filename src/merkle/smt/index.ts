@@ -1,4 +1,4 @@
-/** Sparse Merkle tree (LIP 0039 as implemented by lisk-db; protocol.md §6.2, §6.3, §4.3). */
+/** Sparse Merkle tree (LIP 0039 as implemented by lisk-db; docs/protocol/merkle-trees.md). */
 export { SparseMerkleTree } from './sparse-merkle-tree.js';
 export { InMemorySmtNodeStore } from './in-memory-node-store.js';
 export { calculateRoot } from './calculate-root.js';

@@ -1,5 +1,5 @@
 /**
- * Bit access on SMT keys and bitmaps (protocol.md §6.2.2, §6.2.4).
+ * Bit access on SMT keys and bitmaps (docs/protocol/merkle-trees.md).
  *
  * Key bit i is bit (7 − i % 8) of byte ⌊i / 8⌋ (most significant bit first); 0 means left.
  * A proof bitmap is a big-endian integer whose bit d (counting from the least significant bit)

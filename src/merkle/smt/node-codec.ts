@@ -1,5 +1,5 @@
 /**
- * Storage encoding of SMT nodes (Basalt's own; hashes follow LIP 0039, protocol.md §6.2.2).
+ * Storage encoding of SMT nodes (Basalt's own; hashes follow LIP 0039).
  * Nodes are stored under their hash. Empty nodes are never stored: EMPTY_HASH stands for them.
  *
  *   leaf:   0x00 ‖ key ‖ value        (key length is fixed per tree, value is the rest)

@@ -3,7 +3,7 @@ import { bitmapBit, commonPrefixBits } from './key-bits.js';
 
 /**
  * A proof query while a multiproof is built, checked or trimmed (LIP 0039 "Proof Construction" /
- * "Proof Verification"; protocol.md §6.2.4–6.2.5). It starts at the node its path ends in and
+ * "Proof Verification"). It starts at the node its path ends in and
  * climbs one level per step: `height` is its current depth, and the bitmap bit for depth
  * `height − 1` says whether the sibling it meets next is non-empty.
  */

@@ -9,9 +9,9 @@ import type { PathQuery } from './path-query.js';
 import type { SmtNodeStore, SmtProof, SmtQuery } from './types.js';
 
 /**
- * SMT multiproof for `queryKeys` under `root` (LIP 0039 "Proof Construction" as lisk-db builds
- * it; protocol.md §6.2.4). Queries keep the order of `queryKeys`. Each key's path is walked from
- * the root to a leaf or an empty node; then all paths are climbed together, deepest first and
+ * SMT multiproof for `queryKeys` under `root` (LIP 0039 "Proof Construction" as lisk-db builds it;
+ * docs/protocol/merkle-trees.md). Queries keep the order of `queryKeys`. Each key's path is walked
+ * from the root to a leaf or an empty node; then all paths are climbed together, deepest first and
  * left to right, and each non-empty sibling met is emitted once, unless it is a node on some
  * query's path (the verifier computes those itself).
  */

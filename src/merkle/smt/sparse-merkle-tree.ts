@@ -11,10 +11,10 @@ import { verify, verifyInclusionProof, verifyNonInclusionProof } from './verify.
 import type { SmtEntry, SmtNodeStore, SmtProof, SmtProofInput, SmtUpdateResult } from './types.js';
 
 /**
- * Sparse Merkle tree of LIP 0039 as lisk-db implements it (protocol.md §6.2), over any node
- * store. The tree object holds no root and writes nothing: `update` takes a root and returns the
- * new root with the nodes to store, so one store can serve many roots (state versions, per-block
- * event trees) and the caller decides when the write set is committed.
+ * Sparse Merkle tree of LIP 0039 as lisk-db implements it (docs/protocol/merkle-trees.md), over any
+ * node store. The tree object holds no root and writes nothing: `update` takes a root and returns
+ * the new root with the nodes to store, so one store can serve many roots (state versions,
+ * per-block event trees) and the caller decides when the write set is committed.
  *
  * Keys have a fixed length per tree (events 12, state 38, tests 32). An empty value deletes.
  */
@@ -29,11 +29,11 @@ export class SparseMerkleTree {
   }
 
   /**
-   * Applies a batch under `root` (LIP 0039 "Root Hash Calculation" + "Removing a Leaf Node";
-   * protocol.md §6.2.3). Keys may come in any order and repeat (the last write of a key wins);
-   * an empty value deletes its key, deleting an absent key changes nothing. The resulting root
-   * depends only on the final key-value set, never on how updates were batched or ordered.
-   * `root` may be empty bytes for the empty tree. The store is only read.
+   * Applies a batch under `root` (LIP 0039 "Root Hash Calculation" + "Removing a Leaf Node"). Keys
+   * may come in any order and repeat (the last write of a key wins); an empty value deletes its
+   * key, deleting an absent key changes nothing. The resulting root depends only on the final
+   * key-value set, never on how updates were batched or ordered. `root` may be empty bytes for the
+   * empty tree. The store is only read.
    */
   update(root: Uint8Array, keys: readonly Uint8Array[], values: readonly Uint8Array[]): SmtUpdateResult {
     if (keys.length !== values.length) {
@@ -71,13 +71,13 @@ export class SparseMerkleTree {
 
   /**
    * Multiproof of inclusion or non-inclusion for `queryKeys` under `root` (LIP 0039 "Proof
-   * Construction"; exact lisk-db format, protocol.md §6.2.4). Queries keep the order of the keys.
+   * Construction"; exact lisk-db format). Queries keep the order of the keys.
    */
   prove(root: Uint8Array, queryKeys: readonly Uint8Array[]): SmtProof {
     return generateSmtProof(this.store, this.keyLength, normalizeRoot(root), queryKeys);
   }
 
-  /** verify (protocol.md §6.2.6) with this tree's key length. */
+  /** verify (LIP 0039 "Proof Verification") with this tree's key length. */
   verify(queryKeys: readonly Uint8Array[], proof: SmtProofInput, root: Uint8Array): boolean {
     return verify(queryKeys, proof, root, this.keyLength);
   }

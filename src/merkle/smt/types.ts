@@ -35,7 +35,7 @@ export interface SmtUpdateResult extends SmtWriteSet {
 }
 
 /**
- * One query of an SMT multiproof (protocol.md §6.2.4; serialised as key bytes fn1, value bytes
+ * One query of an SMT multiproof (LIP 0039; serialised as key bytes fn1, value bytes
  * fn2, bitmap bytes fn3). For an inclusion proof `key` is the queried key and `value` its value;
  * for non-inclusion either `key` is the queried key and `value` is empty (the path ends in an
  * empty node) or `key`/`value` are those of the other leaf the path ends in.
@@ -46,7 +46,7 @@ export interface SmtQuery {
   readonly bitmap: Buffer;
 }
 
-/** SMT multiproof (protocol.md §6.2.4; siblingHashes array<bytes> fn1, queries fn2). */
+/** SMT multiproof (LIP 0039; siblingHashes array<bytes> fn1, queries fn2). */
 export interface SmtProof {
   readonly siblingHashes: readonly Buffer[];
   readonly queries: readonly SmtQuery[];

@@ -17,7 +17,7 @@ export function isInclusionProofForQueryKey(queryKey: Uint8Array, query: ProofQu
 
 /**
  * Checks an SMT multiproof for `queryKeys` against `root` (LIP 0039 "Proof Verification", lisk-db
- * `verify`; protocol.md §6.2.6). True for a valid proof of inclusion, of non-inclusion, or a mix;
+ * `verify`). True for a valid proof of inclusion, of non-inclusion, or a mix;
  * use verifyInclusionProof / verifyNonInclusionProof to require one kind. Never throws.
  *
  * Checks, per query in query-key order: keys have `keyLength` bytes; the bitmap has no leading

@@ -1,5 +1,5 @@
 /**
- * Nonce rule of transaction verification (LIP 0041, protocol.md §3.3 item 2; lisk-sdk auth/utils.ts
+ * Nonce rule of transaction verification (LIP 0041; lisk-sdk auth/utils.ts
  * verifyNonce): a nonce below the account's is spent (FAIL), above it is a future transaction
  * (PENDING: the pool may keep it, a block may not contain it), equal is the next one (OK).
  */

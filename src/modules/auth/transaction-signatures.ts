@@ -1,5 +1,5 @@
 /**
- * Transaction signature rules (LIP 0041 "Transaction verification", protocol.md §3.3 item 3;
+ * Transaction signature rules (LIP 0041 "Transaction verification";
  * lisk-sdk auth/utils.ts verifySignatures). This is the hottest code of block processing: the
  * signing digest H("LSK_TX_" ‖ chainID ‖ signingBytes) is computed once per transaction and
  * every signature is checked against it directly (libsodium strict verification).
@@ -63,7 +63,7 @@ export function planTransactionSignatures(transaction: ExecutionTransaction, acc
   return { checks };
 }
 
-/** The signing digest every signer of `transaction` signs on chain `chainID` (protocol.md §3.2). */
+/** The signing digest every signer of `transaction` signs on chain `chainID` (LIP 0068). */
 export function transactionSigningDigest(transaction: ExecutionTransaction, chainID: Buffer): Buffer {
   return taggedDigest(MESSAGE_TAG_TRANSACTION, chainID, transaction.signingBytes());
 }

@@ -1,7 +1,7 @@
 /**
- * The block's single ordered list of events (LIP 0065, protocol.md §4.2), shared by every stage
- * of block execution. Stage- and transaction-scoped views prepend their default topic
- * (`02` before transactions, `04 ‖ txID` inside a transaction, ...) to each event they add.
+ * The block's single ordered list of events (LIP 0065; docs/protocol/state-and-events.md), shared
+ * by every stage of block execution. Stage- and transaction-scoped views prepend their default
+ * topic (`02` before transactions, `04 ‖ txID` inside a transaction, ...) to each event they add.
  */
 export interface QueuedEvent {
   readonly module: string;

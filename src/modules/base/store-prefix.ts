@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Module store prefix (LIP 0040, protocol.md §6.3): the first 4 bytes of sha256(module name)
+ * Module store prefix (LIP 0040): the first 4 bytes of sha256(module name)
  * with the top bit cleared, which keeps module keys away from the engine's own prefixes.
  */
 export function computeStorePrefix(moduleName: string): Buffer {
@@ -11,8 +11,8 @@ export function computeStorePrefix(moduleName: string): Buffer {
 }
 
 /**
- * Substore prefix (protocol.md §6.3): the 16-bit bit-reversal of the substore's index, so that
- * index 0 → 0000, 1 → 8000, 2 → 4000, 3 → c000.
+ * Substore prefix (lisk-sdk base_store.ts computeSubstorePrefix): the 16-bit bit-reversal of the
+ * substore's index, so that index 0 → 0000, 1 → 8000, 2 → 4000, 3 → c000.
  */
 export function computeSubstorePrefix(index: number): Buffer {
   if (!Number.isInteger(index) || index < 0 || index > 0xffff) {

@@ -1,5 +1,5 @@
 /**
- * The minimum fee of a transaction (LIP 0048 "Minimum fee", protocol.md §3.4): minFeePerByte ×
+ * The minimum fee of a transaction (LIP 0048 "Minimum fee"): minFeePerByte ×
  * its encoded size (signatures included), or 0 below maxBlockHeightZeroFeePerByte.
  */
 import type { FeeConfig } from './config.js';

@@ -1,6 +1,6 @@
 /**
- * Constants of Lisk Core v4's legacy module (lisk-core src/application/modules/legacy/constants.ts;
- * cli_migration.md §4).
+ * Constants of Lisk Core v4's legacy module (lisk-core
+ * src/application/modules/legacy/constants.ts).
  */
 import { sha256 } from '../../crypto/index.js';
 

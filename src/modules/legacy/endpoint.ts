@@ -1,4 +1,4 @@
-/** RPC endpoint `legacy_getLegacyAccount` (lisk-core legacy/endpoint.ts; rpc.md §3.11). */
+/** RPC endpoint `legacy_getLegacyAccount` (lisk-core legacy/endpoint.ts). */
 import { validate } from '../../codec/index.js';
 import type { EndpointContext, EndpointHandler } from '../base/index.js';
 import { legacyAddressOfPublicKey } from './legacy-address.js';

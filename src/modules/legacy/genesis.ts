@@ -1,5 +1,5 @@
 /**
- * The legacy genesis asset (lisk-core legacy/module.ts initGenesisState; cli_migration.md §4):
+ * The legacy genesis asset (lisk-core legacy/module.ts initGenesisState):
  * the unreclaimed pre-v4 balances, whose sum must be exactly what the token module holds locked
  * under module `legacy` on the legacy reserve account.
  */

@@ -1,5 +1,5 @@
 /**
- * Lisk Core v4's legacy module (lisk-core src/application/modules/legacy; cli_migration.md §4):
+ * Lisk Core v4's legacy module (lisk-core src/application/modules/legacy; docs/protocol/legacy.md):
  * the balances of pre-v4 accounts that had no public key at the v3 → v4 migration, reclaimable
  * with `reclaimLSK`, and `registerKeys`, with which a migrated validator registers its BLS and
  * generator keys and is unbanned. Lisk Core registers it after all lisk-sdk modules, so its

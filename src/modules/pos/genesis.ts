@@ -4,7 +4,7 @@
  * checks and stores them (in lisk-sdk's order, so the same asset fails with the same error);
  * finalize registers the validators' keys, checks that stakes are locked in the token module,
  * and gives BFT the first validator set: the init validators sorted by address, weight 1 each,
- * thresholds ⌊2n/3⌋ + 1 (protocol.md §8).
+ * thresholds ⌊2n/3⌋ + 1.
  */
 import { codec, MAX_UINT64, validate } from '../../codec/index.js';
 import { encodeLisk32 } from '../../crypto/index.js';

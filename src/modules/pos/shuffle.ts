@@ -1,5 +1,5 @@
 /**
- * Validator order within a round (LIP 0057 "Shuffling", protocol.md §9; lisk-sdk 6.1
+ * Validator order within a round (LIP 0057 "Shuffling"; lisk-sdk 6.1
  * modules/utils/shuffleValidatorList.ts): ascending by sha256(randomSeed ‖ address), ties by
  * address. Verified against test/fixtures/pos/uniformly_shuffled_validator_list.json.
  */

@@ -1,5 +1,5 @@
 /**
- * RPC endpoints `random_*` (lisk-sdk random/endpoint.ts, cli_migration.md §3.4). Params arrive
+ * RPC endpoints `random_*` (lisk-sdk random/endpoint.ts). Params arrive
  * validated against the request schemas by the RPC layer. All but isSeedRevealValid touch the
  * node's own hash onions (secrets that make its future reveals predictable), hence `sensitive`.
  */

@@ -1,6 +1,6 @@
 /**
  * Where block generation gets the next seed reveal of a local validator (lisk-sdk
- * RandomModule.insertAssets / _getNextHashOnion, cli_migration.md §3.2 and §3.4).
+ * RandomModule.insertAssets / _getNextHashOnion; docs/protocol/random.md).
  */
 import { generateHashOnionSeed, hashOnionStep } from '../../crypto/index.js';
 import { InvalidParamsError } from '../../errors.js';
@@ -68,7 +68,7 @@ export class StoredHashOnionSource implements HashOnionSource {
 }
 
 /**
- * The reveal for use-count `count` (cli_migration.md §3.2): H^(onion.count − count)(seed), taken
+ * The reveal for use-count `count`: H^(onion.count − count)(seed), taken
  * from checkpoint ⌈count/distance⌉ hashed `distance − count mod distance` more times.
  */
 export function revealAtCount(onion: HashOnionCheckpoints, count: number): Buffer {

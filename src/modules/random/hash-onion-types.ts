@@ -1,7 +1,7 @@
 /** Shapes of the off-chain hash onion data (lisk-sdk random/stores/hash_onion.ts, used_hash_onions.ts). */
 
 /**
- * A validator's hash onion as checkpoints (cli_migration.md §3.1): `hashes` = [H^count(seed),
+ * A validator's hash onion as checkpoints (lisk-cryptography hashOnion): `hashes` = [H^count(seed),
  * H^(count−distance)(seed), …, seed], count/distance + 1 entries of 16 bytes.
  */
 export interface HashOnionCheckpoints {

@@ -1,7 +1,7 @@
 /**
- * Bookkeeping of hash onion use (lisk-sdk random/stores/used_hash_onions.ts getLatest/setLatest,
- * cli_migration.md §3.4): one record per block a validator generated, pruned at finalization.
- * The record order matters because `random_getHashOnionUsage` shows it, so it follows lisk-sdk.
+ * Bookkeeping of hash onion use (lisk-sdk random/stores/used_hash_onions.ts getLatest/setLatest):
+ * one record per block a validator generated, pruned at finalization. The record order matters
+ * because `random_getHashOnionUsage` shows it, so it follows lisk-sdk.
  */
 import type { UsedHashOnion } from './hash-onion-types.js';
 

@@ -1,5 +1,5 @@
 /**
- * Random seed derivation (LIP 0046 getRandomBytes, protocol.md §5.5; lisk-sdk random/utils.ts
+ * Random seed derivation (LIP 0046 getRandomBytes; lisk-sdk random/utils.ts
  * getRandomSeed), with lisk-sdk's error conditions in its order.
  */
 import { sha256 } from '../../crypto/index.js';

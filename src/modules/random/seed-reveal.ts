@@ -1,5 +1,5 @@
 /**
- * The seed reveal validity rule (LIP 0046, protocol.md §5.5; lisk-sdk random/utils.ts
+ * The seed reveal validity rule (LIP 0046; lisk-sdk random/utils.ts
  * isSeedValidInput): a reveal continues its generator's hash onion when it hashes to the
  * generator's most recent reveal in validatorReveals.
  */

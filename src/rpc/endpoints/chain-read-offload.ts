@@ -1,6 +1,6 @@
 /**
- * Sends the heavy chain reads to the worker pool (issue 7 item 3; DESIGN.md "LMDB is read by
- * workers"), where tasks open the same LMDB environment read-only and build the same JSON text
+ * Sends the heavy chain reads to the worker pool (so they do not hold up the network thread), where
+ * tasks open the same LMDB environment read-only and build the same JSON text
  * (src/workers/tasks/chain-read-*.ts). Small requests stay on the main thread: a pool round trip
  * costs the main thread a message each way plus copying the answer, and adds queueing latency,
  * which a read of a few cached or small blocks does not repay.

@@ -1,5 +1,5 @@
 /**
- * Params schemas of the engine's `chain_*` and `state_*` methods (rpc.md §3.2, §3.4). lisk-sdk
+ * Params schemas of the engine's `chain_*` and `state_*` methods. lisk-sdk
  * checks most of these by hand with terse messages; Basalt validates them once, through the
  * dispatcher, so every bad value is a -32602 naming the field (`params.height: must be >= 0`).
  */

@@ -19,9 +19,9 @@ export interface BftParametersJSON {
   validatorsHash: string;
 }
 
-/** `consensus_getBFTParameters` JSON (protocol.md §7.6): the generator keys are not returned. */
+/** `consensus_getBFTParameters` JSON (lisk-sdk engine/endpoint/consensus.ts): the generator keys are not returned. */
 export function bftParametersToJSON(parameters: BftParameters, onlyActive = false): BftParametersJSON {
-  // Key order as lisk-sdk emits it (rpc.md §3.3).
+  // Key order as lisk-sdk emits it.
   return {
     validators: parameters.validators
       .filter((validator) => !onlyActive || validator.bftWeight > 0n)
@@ -37,7 +37,7 @@ export function bftParametersToJSON(parameters: BftParameters, onlyActive = fals
   };
 }
 
-/** The engine's `consensus` namespace (rpc.md §3.3), reading the committed engine state. */
+/** The engine's `consensus` namespace (docs/protocol/bft.md), reading the committed engine state. */
 export function createConsensusEndpoints(bft: Bft, engineState: () => StateReader): Record<string, EndpointHandler> {
   return {
     getBFTParameters: {

@@ -1,6 +1,6 @@
 /**
- * The events the node publishes to RPC subscribers (rpc.md §4; issue 6), with builders for their
- * payloads in lisk-sdk's shape and key order. Module events (token `transfer`, ...) are not
+ * The events the node publishes to RPC subscribers (lisk-sdk engine/events.ts), with builders for
+ * their payloads in lisk-sdk's shape and key order. Module events (token `transfer`, ...) are not
  * pushed: clients read them with `chain_getEvents` on each `chain_newBlock`, as in lisk-sdk.
  */
 import type { BlockHeader } from '../../chain/block-header.js';
@@ -52,7 +52,7 @@ export function transactionAnnouncementPayload(ids: readonly Buffer[]): { transa
 }
 
 /**
- * chain_validatorsChanged (rpc.md §4): the next validators with their keys and weights, and the
+ * chain_validatorsChanged: the next validators with their keys and weights, and the
  * thresholds; lisk-sdk spells the first one `preCommitThreshold` (capital C) here.
  */
 export function validatorsChangedPayload(

@@ -1,8 +1,9 @@
 /**
- * The engine's `generator` namespace (cli_migration.md §1.6; lisk-sdk 6.1 generator endpoint):
- * the block-generation status of the validators whose keys this node holds, their keys, and
- * the switch that enables block generation for one of them. Every method is sensitive: the
- * dispatcher answers -32002 unless `rpc.allowedMethods` names `generator` or the method.
+ * The engine's `generator` namespace (lisk-sdk 6.1 engine/generator/endpoint.ts;
+ * docs/protocol/cli.md): the block-generation status of the validators whose keys this node holds,
+ * their keys, and the switch that enables block generation for one of them. Every method is
+ * sensitive: the dispatcher answers -32002 unless `rpc.allowedMethods` names `generator` or the
+ * method.
  *
  * Errors keep lisk-sdk's messages. Where lisk-sdk answers -32600 for everything, Basalt answers
  * -32001 (NotFoundError) for an address without keys and -32602 (InvalidParamsError) for a

@@ -10,7 +10,7 @@ export interface GeneratorListJSON {
 }
 
 /**
- * `chain_getGeneratorList` (protocol.md §9, rpc.md §3.2): the validators of the parameters in
+ * `chain_getGeneratorList` (docs/protocol/bft.md): the validators of the parameters in
  * force at the next height, rotated so that the list starts with the owner of the current slot,
  * each with the start time of its next slot (one blockTime apart).
  *

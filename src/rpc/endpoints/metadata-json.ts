@@ -9,8 +9,8 @@ import {
 import type { Module } from '../../modules/base/index.js';
 
 /**
- * `system_getMetadata` as JSON text (rpc.md §3.5, App. B): `{modules}` sorted by name with
- * `localeCompare` as lisk-sdk does, each module's metadata with `name` added, members in
+ * `system_getMetadata` as JSON text (lisk-sdk engine/endpoint/system.ts): `{modules}` sorted by
+ * name with `localeCompare` as lisk-sdk does, each module's metadata with `name` added, members in
  * lisk-sdk's order (commands, events, stores, endpoints, assets, name) whatever order a module
  * builds them in, so the text is byte-identical to lisk-sdk's for the same modules.
  */
@@ -32,7 +32,7 @@ export function metadataJson(modules: readonly Pick<Module, 'name' | 'metadata'>
 }
 
 /**
- * `system_getSchema` as JSON text (rpc.md §3.5, App. A): the protocol schemas of lisk-chain.
+ * `system_getSchema` as JSON text: the protocol schemas of lisk-chain.
  * lisk-chain declares `required` after `properties` in its block and header schemas (and before
  * them in the others); the text follows it so that it is byte-identical to lisk-sdk's answer.
  */

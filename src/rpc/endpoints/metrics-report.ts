@@ -1,5 +1,5 @@
 /**
- * The two forms of `system_getMetricsReport` (rpc.md §3.5): lisk-sdk serves its prom-client
+ * The two forms of `system_getMetricsReport`: lisk-sdk serves its prom-client
  * registry, as `getMetricsAsJSON()` by default and as the Prometheus text exposition format when
  * `inString` is true. Basalt keeps both shapes so that dashboards and scrapers written for Lisk
  * read it unchanged.

@@ -1,6 +1,6 @@
 import type { GenesisConfig } from '../../config/genesis-config.js';
 
-/** The `network` object of `system_getNodeInfo` (rpc.md §3.5); undefined members are left out. */
+/** The `network` object of `system_getNodeInfo` (lisk-sdk engine/endpoint/system.ts); undefined members are left out. */
 export interface NodeInfoNetwork {
   readonly version: string;
   readonly port: number;
@@ -12,7 +12,7 @@ export interface NodeInfoNetwork {
 }
 
 /**
- * What `system_getNodeInfo` reports besides the chain store's heights (rpc.md §3.5): the node's
+ * What `system_getNodeInfo` reports besides the chain store's heights: the node's
  * config and two live values the node owns (sync state, pool size).
  */
 export interface NodeInfoSource {

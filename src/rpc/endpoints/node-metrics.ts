@@ -6,7 +6,7 @@ export interface CounterCell {
 }
 
 /**
- * The node's own counters for `system_getMetricsReport` (rpc.md §3.5; issue 6). Plain numbers
+ * The node's own counters for `system_getMetricsReport`. Plain numbers
  * incremented where things happen: the block pipeline calls `recordBlock` / `recordRevert`, the
  * registry builder counts RPC calls per method. Reading them costs nothing until a report is
  * asked for, so the counters stay on even when nobody reads them.

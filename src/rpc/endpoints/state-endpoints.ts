@@ -1,6 +1,6 @@
 /**
- * The engine's `state` namespace (rpc.md §3.4): `state_prove`, a multiproof of state entries
- * against the stateRoot of the last block.
+ * The engine's `state` namespace (lisk-sdk engine/endpoint/state.ts): `state_prove`, a multiproof
+ * of state entries against the stateRoot of the last block.
  *
  * The query keys are SMT keys, as lisk-sdk 6.1 takes them: its endpoint passes them unchanged to
  * lisk-db's StateDB.prove, which walks the 38-byte-key tree without hashing them, and lisk-sdk's
@@ -38,7 +38,7 @@ export interface StateEndpointsOptions {
   readonly maxQueryKeys?: number;
 }
 
-/** Builds `state_prove` (rpc.md §3.4): `{queryKeys: hex[]}` → `{proof: ProofJSON}`. */
+/** Builds `state_prove`: `{queryKeys: hex[]}` → `{proof: ProofJSON}`. */
 export function createStateEndpoints(options: StateEndpointsOptions): RpcMethod[] {
   const { prover } = options;
   return [

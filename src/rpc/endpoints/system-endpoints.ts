@@ -1,7 +1,7 @@
 /**
- * The engine's `system` namespace (rpc.md §3.5): node info, module metadata, protocol schemas and
- * the metrics report. getNodeInfo, getMetadata and getSchema are public (the api-client calls
- * them on connect, §5); getMetricsReport is sensitive (issue 6 "Access control").
+ * The engine's `system` namespace (lisk-sdk engine/endpoint/system.ts): node info, module metadata,
+ * protocol schemas and the metrics report. getNodeInfo, getMetadata and getSchema are public (the
+ * api-client calls them on connect); getMetricsReport is sensitive.
  */
 import type { ChainStore } from '../../chain/chain-store.js';
 import type { Module } from '../../modules/base/index.js';
@@ -32,7 +32,7 @@ const metricsRequest = {
   properties: { inString: { type: 'boolean' } },
 } as const;
 
-/** Builds the `system_*` methods (rpc.md §3.5). */
+/** Builds the `system_*` methods. */
 export function createSystemEndpoints(options: SystemEndpointsOptions): RpcMethod[] {
   const { chainStore, nodeInfo, metrics } = options;
   const chainID = options.chainID.toString('hex');

@@ -1,6 +1,6 @@
 /**
- * The engine's `txpool` namespace (rpc.md §3.6): post a transaction to the pool, list pooled
- * transactions, and dry-run a transaction on a throw-away copy of the tip state.
+ * The engine's `txpool` namespace (lisk-sdk engine/endpoint/txpool.ts): post a transaction to the
+ * pool, list pooled transactions, and dry-run a transaction on a throw-away copy of the tip state.
  */
 import type { ChainStore } from '../../chain/chain-store.js';
 import { eventToJSON, type EventJSON } from '../../chain/event.js';

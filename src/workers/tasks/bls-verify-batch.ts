@@ -2,7 +2,7 @@
  * BLS checks in bulk on a worker thread (bls-batch.ts: one multi-pairing, bisection when it
  * fails). Each thread keeps its own cache of decoded public keys (bls-public-key-cache.ts is one
  * per thread), so after the first certificate of a validator set its 101 keys cost nothing to
- * decode again (DESIGN.md: 7.6 ms uncached).
+ * decode again (101 keys take about 7.6 ms to decode uncached).
  */
 import { verifyBlsChecks, type BlsCheck } from '../../crypto/bls-batch.js';
 import type { WorkerTask } from '../task-registry.js';

@@ -1,6 +1,6 @@
 /**
- * The worker's read-only view of the node's LMDB environment (DESIGN.md: "only the main thread
- * writes; workers open the same environment read-only"). Opened lazily, once per worker thread
+ * The worker's read-only view of the node's LMDB environment (only the main thread
+ * writes; workers open the same environment read-only). Opened lazily, once per worker thread
  * and data directory, with the path and options of node.ts `openChain` (an environment opened
  * with other options, mapSize above all, could disagree with the writer on the map), and the
  * stores' own constructors, so the named databases are the main thread's.

@@ -1,6 +1,6 @@
 /**
- * Worker task: chain_proveEvents (rpc.md §3.2). Rebuilding a block's event tree is SHA-256 work
- * that grows with the block's events (DESIGN.md: the main thread does no bulk hashing), so the
+ * Worker task: chain_proveEvents. Rebuilding a block's event tree is SHA-256 work
+ * that grows with the block's events (the main thread does no bulk hashing), so the
  * main thread sends every event proof here when it has a pool.
  */
 import { eventProofJsonText } from './chain-read-proofs.js';

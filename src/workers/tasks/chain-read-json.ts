@@ -1,5 +1,5 @@
 /**
- * The JSON texts of the `chain_*` answers (rpc.md §3.2, lisk-sdk 6.1 shapes and key order), built
+ * The JSON texts of the `chain_*` answers (lisk-sdk 6.1 shapes and key order), built
  * from a chain store. Shared by the main-thread endpoints (src/rpc/endpoints/chain-json-reader.ts)
  * and the chain-read worker tasks, so a worker's answer is the main thread's, byte for byte. It
  * lives here, below the rpc room, because worker tasks may import chain/state/codec but not rpc.

@@ -1,18 +1,18 @@
 /**
- * Proofs as the RPC answers them (rpc.md §3.1 ProofJSON, §3.2 chain_proveEvents, §3.4
- * state_prove). Shared by the main-thread endpoints and the chain-read worker tasks, so both give
+ * Proofs as the RPC answers them (chain_proveEvents, state_prove; lisk-sdk engine/endpoint/chain.ts
+ * and state.ts). Shared by the main-thread endpoints and the chain-read worker tasks, so both give
  * the same text; here, below the rpc room, because worker tasks may not import rpc.
  */
 import { eventSmtLeaves, type EventProps } from '../../chain/event.js';
 import { EMPTY_HASH, EVENT_KEY_LENGTH, InMemorySmtNodeStore, SparseMerkleTree, type SmtProof } from '../../merkle/index.js';
 
-/** A sparse Merkle multiproof as the RPC shows it (rpc.md §3.1 ProofJSON), keys in lisk's order. */
+/** A sparse Merkle multiproof as the RPC shows it (ProofJSON), keys in lisk's order. */
 export interface ProofJSON {
   queries: { bitmap: string; key: string; value: string }[];
   siblingHashes: string[];
 }
 
-/** The JSON form of an SMT multiproof (rpc.md §3.1): every byte string as hex. */
+/** The JSON form of an SMT multiproof : every byte string as hex. */
 export function smtProofToJSON(proof: SmtProof): ProofJSON {
   return {
     queries: proof.queries.map((query) => ({
@@ -25,8 +25,8 @@ export function smtProofToJSON(proof: SmtProof): ProofJSON {
 }
 
 /**
- * Multiproof for `queryKeys` in the event tree of one block (rpc.md §3.2 `chain_proveEvents`;
- * protocol.md §4.3, LIP 0065): the tree is rebuilt from the block's events, whose root is the
+ * Multiproof for `queryKeys` in the event tree of one block (`chain_proveEvents`;
+ * LIP 0065): the tree is rebuilt from the block's events, whose root is the
  * header's eventRoot, then proved like any SMT. Query keys are 12-byte event keys
  * (8 bytes of H(topic) ‖ uint32be(index << 2 + topic index)); a key of another length throws
  * FormatError.

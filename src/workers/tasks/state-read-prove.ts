@@ -1,5 +1,5 @@
 /**
- * Worker task: state_prove (rpc.md §3.4) for many query keys. The state tree lives in the main
+ * Worker task: state_prove for many query keys. The state tree lives in the main
  * thread's native memory (src/state/state-tree.ts); this thread attaches to that same store by
  * its share id and builds the proof and its JSON here, so the main thread only forwards text.
  *

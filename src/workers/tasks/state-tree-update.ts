@@ -1,7 +1,7 @@
 /**
  * Worker task: the state tree's batch update for one block (StateTree.prepare, in a worker). The
  * raw state keys and values travel packed; the worker hashes them into SMT keys and leaf values
- * (protocol.md §6.3) and runs the native update on the main thread's shared tree, which it only
+ * (LIP 0040) and runs the native update on the main thread's shared tree, which it only
  * reads. The write set comes back as the addon's flat buffers (structured clone copies them: a
  * few memcpys, where an object per node would cost more than the update); the main thread
  * applies it once the block is committed.

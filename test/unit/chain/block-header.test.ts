@@ -1,6 +1,6 @@
 /**
- * BlockHeader (protocol.md §2.2–§2.4): the worked example's signing bytes, signature, header bytes,
- * ID and unsigned certificate; JSON round trip; bad input.
+ * BlockHeader (docs/protocol/blocks-and-transactions.md): the worked example's signing bytes,
+ * signature, header bytes, ID and unsigned certificate; JSON round trip; bad input.
  */
 import { describe, expect, it } from 'vitest';
 import { BlockHeader } from '../../../src/chain/block-header.js';
@@ -33,7 +33,7 @@ const SIGNATURE_HEX =
   'a286d412a8a65a1977f86f76b2621310b4e418d893e95604b2221ca36259d4dea96cf1784bc1fb714057896cbd9ff173c019c7e24a7cafc599d61639d4f24403';
 const BLOCK_ID_HEX = '28ab1aa5fd50508121662fd8a2b03de5609eeb840450ac294c6beb7ccd521af5';
 
-/** `/consensus/unsignedCertificate` (protocol.md §2.3). */
+/** `/consensus/unsignedCertificate` (LIP 0061). */
 const unsignedCertificateSchema: Schema = {
   $id: '/test/consensus/unsignedCertificate',
   type: 'object',
@@ -47,7 +47,7 @@ const unsignedCertificateSchema: Schema = {
   },
 };
 
-describe('protocol.md §2.4 header example', () => {
+describe('the header example', () => {
   const header = signHeader(new BlockHeader(unsignedHeaderProps()));
 
   it('has the 250 signing bytes', () => {
@@ -76,7 +76,7 @@ describe('protocol.md §2.4 header example', () => {
     expect(toHex(BlockHeader.fromBytes(header.bytes).id)).toBe(BLOCK_ID_HEX);
   });
 
-  it('gives the unsigned certificate of §2.4', () => {
+  it('gives the unsigned certificate of the example', () => {
     const certificate = codec.encode(unsignedCertificateSchema, {
       blockID: header.id,
       height: header.height,

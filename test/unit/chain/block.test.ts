@@ -1,6 +1,6 @@
 /**
- * Block static validation (protocol.md §2.5–§2.7, §8): each rule of Block.validate and
- * Block.validateGenesis refuses with InvalidBlockError and the right reason; bad bytes give
+ * Block static validation (docs/protocol/blocks-and-transactions.md): each rule of Block.validate
+ * and Block.validateGenesis refuses with InvalidBlockError and the right reason; bad bytes give
  * DecodeError; assets keep their order rules.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
- * areHeadersContradicting (protocol.md §7.3, lisk-sdk bft/utils areDistinctHeadersContradicting):
- * every verified case of the spec, in both argument orders, plus the same-block rule.
+ * areHeadersContradicting (lisk-sdk bft/utils areDistinctHeadersContradicting): every verified case
+ * listed in docs/protocol/bft.md, in both argument orders, plus the same-block rule.
  */
 import { describe, expect, it } from 'vitest';
 import { areDistinctHeadersContradicting, areHeadersContradicting } from '../../../src/chain/contradicting-headers.js';
@@ -19,7 +19,7 @@ function bft(height: number, maxHeightGenerated: number, maxHeightPrevoted: numb
   };
 }
 
-describe('protocol.md §7.3 verified cases', () => {
+describe('the verified cases of docs/protocol/bft.md', () => {
   const cases = [
     { name: '(100,90,80) vs the same values by another generator', a: bft(100, 90, 80), b: bft(100, 90, 80, OTHER), contradicting: false },
     {

@@ -1,8 +1,8 @@
 /**
  * Property tests: bytes from a peer (blocks, headers, transactions) either decode to an object
  * whose canonical encoding is those very bytes, or raise DecodeError — never another exception
- * (protocol.md §1.3). Inputs: a real dev-chain block with random bytes changed, cut or appended,
- * and plain random bytes.
+ * (docs/protocol/codec.md). Inputs: a real dev-chain block with random bytes changed, cut or
+ * appended, and plain random bytes.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

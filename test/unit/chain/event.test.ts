@@ -1,6 +1,6 @@
 /**
- * Events (protocol.md §4): the §4.5 example's encodings, SMT keys and values, the event root over
- * them and its inclusion / non-inclusion proofs; JSON form; bad bytes.
+ * Events (LIP 0065): the example of docs/protocol/state-and-events.md: encodings, SMT keys and
+ * values, the event root over them and its inclusion / non-inclusion proofs; JSON form; bad bytes.
  */
 import { describe, expect, it } from 'vitest';
 import { decodeEvent, encodeEvent, eventSmtLeaves, eventToJSON, type EventProps } from '../../../src/chain/event.js';
@@ -51,7 +51,7 @@ const TRANSFER_EVENT_HEX = [
   '3003',
 ].join('');
 
-describe('protocol.md §4.5 example', () => {
+describe('the event example of docs/protocol/state-and-events.md', () => {
   it('encodes the transfer event, with the SMT value H(encoding) and one key per topic', () => {
     expect(toHex(txID)).toBe('1ba36042c1303e116a782a5108065c27bc89d7ba198097ed344a32567477c250');
     const encoded = encodeEvent(transferEvent);
@@ -87,7 +87,7 @@ describe('protocol.md §4.5 example', () => {
     expect(computeEventRoot([]).equals(EMPTY_HASH)).toBe(true);
   });
 
-  it('proves inclusion and non-inclusion as §4.5 lists', () => {
+  it('proves inclusion and non-inclusion as the example lists', () => {
     const store = new InMemorySmtNodeStore();
     const tree = new SparseMerkleTree(store, EVENT_KEY_LENGTH);
     const update = tree.updateEntries(EMPTY_HASH, leaves);

@@ -1,7 +1,7 @@
 /**
- * The worked examples of protocol.md as builders: the §2.4 key (LIP 0066 test phrase 1 at
- * m/44'/134'/0'), the §3.6 (a) token transfer and the §2.4 header, so every chain unit test starts
- * from verified values.
+ * The worked examples of docs/protocol/blocks-and-transactions.md as builders: the key (LIP 0066
+ * test phrase 1 at m/44'/134'/0'), the token transfer and the header, so every chain unit test
+ * starts from verified values.
  */
 import { BlockAssets } from '../../../src/chain/block-assets.js';
 import { BlockHeader, type BlockHeaderProps } from '../../../src/chain/block-header.js';
@@ -13,11 +13,11 @@ import { merkleRoot } from '../../../src/merkle/index.js';
 
 export const CHAIN_ID = Buffer.from('04000000', 'hex');
 
-/** protocol.md §5.2 vector: seed of "target cancel … patrol" at m/44'/134'/0'. */
+/** LIP 0066 vector: seed of "target cancel … patrol" at m/44'/134'/0'. */
 export const KEY = keyPairFromSeed(Buffer.from('c465dfb15018d3aef0d94d411df048e240e87a3ec9cd6d422cea903bfc101f61', 'hex'));
 export const ADDRESS = Buffer.from('ed629c34f72e276ba38be61b6f289f84627f2b81', 'hex');
 
-/** Token transfer params (protocol.md §3.6): tokenID bytes(8), amount uint64, recipient bytes(20), data string. */
+/** Token transfer params (LIP 0051): tokenID bytes(8), amount uint64, recipient bytes(20), data string. */
 export const transferParamsSchema: Schema = {
   $id: '/test/chain/transferParams',
   type: 'object',
@@ -30,7 +30,7 @@ export const transferParamsSchema: Schema = {
   },
 };
 
-/** The §3.6 (a) transfer, unsigned: 1 LSK to self, data "hi", nonce 0, fee 200000. */
+/** The example transfer, unsigned: 1 LSK to self, data "hi", nonce 0, fee 200000. */
 export function unsignedTransfer(): Transaction {
   return new Transaction({
     module: 'token',
@@ -53,7 +53,7 @@ export function signedTransfer(): Transaction {
   return unsigned.withSignatures([signData(MESSAGE_TAG_TRANSACTION, CHAIN_ID, unsigned.signingBytes(), KEY.privateKey)]);
 }
 
-/** The §2.4 header over one transaction (the §3.6 transfer), with an empty signature. */
+/** The example header over one transaction (the example transfer), with an empty signature. */
 export function unsignedHeaderProps(transactions: readonly Transaction[] = [signedTransfer()]): BlockHeaderProps {
   return {
     version: 2,

@@ -1,6 +1,6 @@
 /**
- * Transaction (protocol.md §3): the §3.6 worked example, the LIP 0068 appendix vector, static
- * validation failures, bad bytes, and the client minimum fee (§3.4).
+ * Transaction (LIP 0068): the worked example of docs/protocol/blocks-and-transactions.md, the LIP
+ * 0068 appendix vector, static validation failures, bad bytes, and the client minimum fee.
  */
 import { describe, expect, it } from 'vitest';
 import { computeMinFee } from '../../../src/chain/min-fee.js';
@@ -18,7 +18,7 @@ const SIGNATURE_HEX =
   '6f8b18b9c9da6761050dbf78d3af083b46b3c80e0636767fcf5381be1e7cb24115a74dd21b515b9086b1b94103ae648bbbeb88279bcfde1224e750f5a4d8910d';
 const ID_HEX = '1ba36042c1303e116a782a5108065c27bc89d7ba198097ed344a32567477c250';
 
-describe('protocol.md §3.6 (a) token transfer', () => {
+describe('the token transfer example', () => {
   const tx = signedTransfer();
 
   it('encodes the params', () => {
@@ -185,7 +185,7 @@ describe('Transaction bad bytes', () => {
   });
 });
 
-describe('computeMinFee (protocol.md §3.4, lisk-transactions computeMinFee)', () => {
+describe('computeMinFee (lisk-transactions computeMinFee)', () => {
   const tx = unsignedTransfer();
 
   it('counts 64-byte placeholder signatures and empty ones', () => {

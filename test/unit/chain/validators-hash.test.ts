@@ -1,5 +1,5 @@
 /**
- * validatorsHash (protocol.md §7.5, LIP 0058): the worked example, and the rules that make it
+ * validatorsHash (LIP 0058; docs/protocol/bft.md): the worked example, and the rules that make it
  * independent of list order and of validators without BFT weight.
  */
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ const key22 = Buffer.alloc(48, 0x22);
 const EXAMPLE = '2ddcf4986338f63dcc0ac03ae0f3e3b0d358aea4501e075f984f40bd28434ff7';
 
 describe('computeValidatorsHash', () => {
-  it('reproduces the §7.5 example and its encoded input', () => {
+  it('reproduces the bft.md example and its encoded input', () => {
     const input = Buffer.from(`0a340a30${'11'.repeat(48)}10010a340a30${'22'.repeat(48)}10021003`, 'hex');
     expect(toHex(sha256(input))).toBe(EXAMPLE);
     const validators = [

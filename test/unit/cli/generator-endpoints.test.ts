@@ -1,7 +1,7 @@
 /**
- * The `generator_*` methods (cli_migration.md §1.6) through the real dispatcher, on a real LMDB
- * generator store: request schemas, lisk-sdk's checks and messages, the enabled set, the
- * encrypted-key storage without `mac`, estimateSafeStatus, and access control (sensitive).
+ * The `generator_*` methods (lisk-sdk engine/generator/endpoint.ts) through the real dispatcher, on
+ * a real LMDB generator store: request schemas, lisk-sdk's checks and messages, the enabled set,
+ * the encrypted-key storage without `mac`, estimateSafeStatus, and access control (sensitive).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,8 +1,8 @@
 /**
- * Start-up import of `generator.keys.fromFile` (cli_migration.md §1.6 "Startup"): encrypted
- * entries are stored encrypted (their plain keys are not), other entries plain; every stored
- * plain key is returned for enabling; inconsistent or malformed keys are refused without
- * echoing key material.
+ * Start-up import of `generator.keys.fromFile` (lisk-sdk generator.ts loading
+ * generator.keys.fromFile): encrypted entries are stored encrypted (their plain keys are not),
+ * other entries plain; every stored plain key is returned for enabling; inconsistent or malformed
+ * keys are refused without echoing key material.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
 /**
- * keys:create and keys:encrypt (cli_migration.md §1.1, §1.2, §2.1-2.3) run in-process with
- * stdin fed from a pipe: the derivation vectors of §2.2, --add-legacy's counting, the key file
+ * keys:create and keys:encrypt (docs/protocol/keys.md) run in-process with
+ * stdin fed from a pipe: the derivation vectors of keys.md, --add-legacy's counting, the key file
  * (0600, Lisk's member order), encryption that decrypts to the plain keys, and prompt errors.
  */
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -27,7 +27,7 @@ async function create(args: string[], input: string) {
 }
 
 describe('keys:create', () => {
-  it('derives the keys of the §2.2 vectors (chainid 0, n = 0) and prints them with --output -', async () => {
+  it('derives the keys of the keys.md vectors (chainid 0, n = 0) and prints them with --output -', async () => {
     const { code, io } = await create(['--no-encrypt', '--output', '-'], twice(PHRASE));
     expect(code).toBe(0);
     const { keys } = JSON.parse(io.out()) as { keys: KeysFileEntry[] };
@@ -63,7 +63,7 @@ describe('keys:create', () => {
     expect(io.err()).toBe('Please enter passphrase: \nPlease re-enter passphrase: \n');
   });
 
-  it('--chainid changes the generator path: chainid 1 gives the §2.2 testnet generator key', async () => {
+  it('--chainid changes the generator path: chainid 1 gives the keys.md testnet generator key', async () => {
     const { io } = await create(['--no-encrypt', '--output', '-', '--chainid', '1', '--passphrase', PHRASE], '');
     const [entry] = (JSON.parse(io.out()) as { keys: KeysFileEntry[] }).keys as [KeysFileEntry];
     expect(entry.plain?.generatorKey).toBe('0899767862e47608f810957979122476246fb2e9690dd604ee2c8d32923bad86');

@@ -1,6 +1,6 @@
 /**
- * Commands that need no node: hash-onion (§1.10, §3.1), passphrase:create/encrypt/decrypt
- * (§1.11, §2.3, §2.4: v4 object, its string form and the v3 string), config:create/show.
+ * Commands that need no node: hash-onion, passphrase:create/encrypt/decrypt
+ * (docs/protocol/keys.md: v4 object, its string form and the v3 string), config:create/show.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -107,7 +107,7 @@ describe('passphrase:encrypt and passphrase:decrypt', () => {
     );
   });
 
-  it('decrypts the §2.3 v4 vector and the §2.4 v3 vector', async () => {
+  it('decrypts the v4 and v3 vectors of docs/protocol/keys.md', async () => {
     const v4 = join(dir, 'vector-v4.json');
     writeFileSync(
       v4,

@@ -1,5 +1,5 @@
 /**
- * transaction:create offline (cli_migration.md §1.8): the signed bytes equal a transaction
+ * transaction:create offline (lisk-core transaction:create): the signed bytes equal a transaction
  * built and signed independently, --json decodes the params, params come from --params (numbers
  * accepted for uint64), a file, or prompts (scalars, arrays of scalars, arrays of objects), and
  * lisk-core's errors.

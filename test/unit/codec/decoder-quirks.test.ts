@@ -1,7 +1,7 @@
 /**
- * Decoder behaviour that follows lisk-codec 0.5.0 where it departs from a plain reading of
- * LIP 0027 (protocol.md §1.3, read from elements/lisk-codec/src/collection.ts). Inputs the SDK
- * accepts must be accepted with the same value (IDs are hashes of the re-encoded bytes).
+ * Decoder behaviour that follows lisk-codec 0.5.0 where it departs from a plain reading of LIP 0027
+ * (docs/protocol/codec.md, read from elements/lisk-codec/src/collection.ts). Inputs the SDK accepts
+ * must be accepted with the same value (IDs are hashes of the re-encoded bytes).
  */
 import { describe, expect, it } from 'vitest';
 import { codec } from '../../../src/codec/index.js';

@@ -1,4 +1,4 @@
-/** Encoder behaviour: canonical output, range and type checks with property paths (protocol.md §1.2). */
+/** Encoder behaviour: canonical output, range and type checks with property paths (LIP 0027). */
 import { describe, expect, it } from 'vitest';
 import { codec } from '../../../src/codec/index.js';
 import type { Schema } from '../../../src/codec/index.js';

@@ -1,4 +1,4 @@
-/** hex helpers (src/codec/hex.ts) and lisk32 addresses (protocol.md §5.3, src/codec/lisk32.ts). */
+/** hex helpers (src/codec/hex.ts) and lisk32 addresses (LIP 0018, src/codec/lisk32.ts). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -56,7 +56,7 @@ describe('lisk32', () => {
   const address = Buffer.from('ed629c34f72e276ba38be61b6f289f84627f2b81', 'hex');
   const text = 'lskhqy429nwm2tew3j5j29ef6pguyynf6jxcmgrh2';
 
-  it('reproduces the protocol.md §5.3 examples', () => {
+  it('reproduces the lisk32 examples of docs/protocol/crypto.md', () => {
     expect(encodeLisk32Address(address)).toBe(text);
     expect(decodeLisk32Address(text)).toEqual(address);
     expect(encodeLisk32Address(Buffer.alloc(20))).toBe('lskzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz5fw596');

@@ -1,4 +1,4 @@
-/** toJSON / fromJSON (protocol.md §1.4); fromJSON is strict, unlike the SDK. */
+/** toJSON / fromJSON (docs/protocol/codec.md); fromJSON is strict, unlike the SDK. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { codec, encodeLisk32Address } from '../../../src/codec/index.js';

@@ -1,6 +1,6 @@
 /**
  * Property tests: the decoder rejects non-canonical encodings made by mutating valid ones, and
- * truncated input only ever raises DecodeError (protocol.md §1.3).
+ * truncated input only ever raises DecodeError (docs/protocol/codec.md).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

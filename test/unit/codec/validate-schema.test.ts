@@ -1,4 +1,4 @@
-/** validateSchema: lisk-codec schema well-formedness (protocol.md §1.1, LIP 0027 Appendix A). */
+/** validateSchema: lisk-codec schema well-formedness (LIP 0027 Appendix A). */
 import { describe, expect, it } from 'vitest';
 import { validateSchema } from '../../../src/codec/index.js';
 import { ValidationError } from '../../../src/errors.js';

@@ -1,6 +1,7 @@
 /**
  * The shipped network presets: each is a valid config over the defaults, with Lisk Core v4's chain
- * IDs and constants (spec/rpc.md §6) for testnet and mainnet, and Basalt's devnets.
+ * IDs and constants (lisk-core config/<network>/config.json) for testnet and mainnet, and Basalt's
+ * devnets.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

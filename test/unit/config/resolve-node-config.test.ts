@@ -1,6 +1,6 @@
 /**
  * resolveNodeConfig on real temporary data directories: layer order, the copy kept in the data
- * directory, the overwrite rules of spec/cli_migration.md §1.9, and refusals that name the key
+ * directory, the overwrite rules of Lisk Core v4's start, and refusals that name the key
  * and leave the data directory untouched.
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';

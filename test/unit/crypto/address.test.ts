@@ -24,7 +24,7 @@ function reasonOf(text: string): string {
   throw new Error('expected a FormatError');
 }
 
-describe('addresses (protocol.md §5.3)', () => {
+describe('addresses (LIP 0018)', () => {
   it('derives the binary, lisk32 and legacy addresses of the spec example', () => {
     expect(addressFromPublicKey(PUBLIC_KEY).toString('hex')).toBe('ed629c34f72e276ba38be61b6f289f84627f2b81');
     expect(lisk32FromPublicKey(PUBLIC_KEY)).toBe(VALID);

@@ -48,7 +48,7 @@ function flipFirstHexDigit(value: string): string {
   return (value[0] === '0' ? '1' : '0') + value.slice(1);
 }
 
-describe('v4 encryptMessageWithPassword (cli_migration.md §2.3)', () => {
+describe('v4 encryptMessageWithPassword', () => {
   it('round-trips with argon2id and is reproducible with injected salt and IV', async () => {
     const plaintext = Buffer.from(PLAINTEXT);
     const a = await encryptMessageWithPassword(plaintext, PASSWORD, CHEAP);
@@ -154,7 +154,7 @@ describe('v4 string form', () => {
   });
 });
 
-describe('v3 encryptedPassphrase (cli_migration.md §2.4)', () => {
+describe('v3 encryptedPassphrase', () => {
   const SALT16 = Buffer.from('e3c1f8580b6c1b41b610eb24ca61c52f', 'hex');
   const IV12 = Buffer.from('95f5611522278829623079cb', 'hex');
   const SPEC_STRING =

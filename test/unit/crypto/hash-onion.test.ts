@@ -4,7 +4,7 @@ import { InvalidParamsError } from '../../../src/errors.js';
 
 const SEED = Buffer.from('00112233445566778899aabbccddeeff', 'hex');
 
-describe('hash onion (protocol.md §5.5, cli_migration.md §3)', () => {
+describe('hash onion (LIP 0046)', () => {
   it('reproduces the spec example (count 10, distance 5)', () => {
     expect(generateHashOnion(SEED, 10, 5).map((x) => x.toString('hex'))).toEqual([
       '82b1b3e46a145d137dc78cdd2e6a897b',

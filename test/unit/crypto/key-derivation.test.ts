@@ -59,7 +59,7 @@ describe('BIP-39 seed', () => {
   });
 });
 
-describe('EIP-2333 (protocol.md §5.4)', () => {
+describe('EIP-2333 (LIP 0066)', () => {
   it('reproduces test case 0', () => {
     const seed = Buffer.from(
       'c55257c360c07c72029aebc1b53c05ed0362ada38ead3e3e9efa3708e53495531f09a6987599d18264c1e1c92f2cf141630c7a3c4ab7c81b2f001698e7463b04',
@@ -78,7 +78,7 @@ describe('EIP-2333 (protocol.md §5.4)', () => {
   });
 });
 
-describe('validator keys (cli_migration.md §2.2)', () => {
+describe('validator keys (keys:create)', () => {
   it('derives the keys:create example for chainid 0, n 0', () => {
     const keys = deriveValidatorKeys(PHRASE, { chainIndex: 0, accountIndex: 0 });
     expect(keys.publicKey.toString('hex')).toBe('c6bae83af23540096ac58d5121b00f33be6f02f05df785766725acdd5d48be9d');

@@ -234,7 +234,7 @@ describe('chain endpoints', () => {
       const eventRoot = Buffer.from(withTransactions.blockJson.header.eventRoot as string, 'hex');
       const keys = withTransactions.events.flatMap((event) => eventSmtLeaves(event).map((leaf) => leaf.key)).slice(0, 3);
       const answer = await call('chain_proveEvents', { height: 2, queries: keys.map((k) => k.toString('hex')) });
-      // No `proof` wrapper, as lisk-sdk (rpc.md §3.2).
+      // No `proof` wrapper, as lisk-sdk.
       expect(Object.keys(answer.result as object)).toEqual(['queries', 'siblingHashes']);
       expect(verifyInclusionProof(keys, proofFromJSON(answer.result), eventRoot, EVENT_KEY_LENGTH)).toBe(true);
       const absent = [Buffer.alloc(12, 7)];

@@ -1,5 +1,5 @@
 /**
- * The immutable-answer caches of the chain endpoints (issue 7 item 3) over a real ChainStore
+ * The immutable-answer caches of the chain endpoints over a real ChainStore
  * holding dev-chain heights 0..4 (transactions at 2 and 3; finalized up to 1): the tip's JSON is
  * built once per tip, transactions once per ID, finalized events once per height, every answer
  * byte-equal to lisk-sdk's recorded JSON, and nothing of a deleted block is served afterwards.

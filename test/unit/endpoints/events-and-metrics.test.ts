@@ -1,5 +1,5 @@
 /**
- * Event payload builders (rpc.md §4, lisk-sdk shapes and key order), the metrics report formats
+ * Event payload builders (lisk-sdk shapes and key order), the metrics report formats
  * (prom-client JSON, Prometheus text) and the node's counters.
  */
 import { describe, expect, it } from 'vitest';

@@ -3,11 +3,11 @@
  * src/genesis/devnet and config.json, the genesis block is valid and opens a real chain, and its
  * validators, keys, accounts and legacy account are what DEV_PASSPHRASES.md says.
  *
- * The devnet is a migrated Lisk Core v4 mainchain in miniature (issue 5 part 2): every genesis
- * validator is banned and key-less (pos useInvalidBLSKey), the bootstrap transactions register
- * the keys of all validators but the legacy one, and certification starts at the last height of
- * the first elected round. The last test runs the bootstrap through generated blocks up to the
- * first certificate.
+ * The devnet is a migrated Lisk Core v4 mainchain in miniature (docs/protocol/legacy.md): every
+ * genesis validator is banned and key-less (pos useInvalidBLSKey), the bootstrap transactions
+ * register the keys of all validators but the legacy one, and certification starts at the last
+ * height of the first elected round. The last test runs the bootstrap through generated blocks up
+ * to the first certificate.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -151,7 +151,7 @@ describe('createGenesisBlock errors', () => {
     await expect(createGenesisBlock({ genesisConfig, assets, timestamp: 0 })).rejects.toThrow('The genesis state sets no validators.');
   });
 
-  it('gives a header with the genesis rules of protocol.md §8', async () => {
+  it('gives a header with the genesis rules of LIP 0060', async () => {
     const { block } = await createGenesisBlock({
       genesisConfig,
       assets: loadJsonFixture<{ assets: GenesisAssetInput[] }>('chains/dev/genesis_assets.json').assets,

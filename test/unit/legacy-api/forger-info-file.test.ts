@@ -1,6 +1,6 @@
 /**
- * forger_info.json (cli_migration.md §3.3, §5.8): Core's forging status per delegate, copied
- * between nodes, read as v4 generator info (maxHeightPreviouslyForged → maxHeightGenerated).
+ * forger_info.json (docs/protocol/legacy-forging-api.md): Core's forging status per delegate,
+ * copied between nodes, read as v4 generator info (maxHeightPreviouslyForged → maxHeightGenerated).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

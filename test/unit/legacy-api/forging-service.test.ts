@@ -1,7 +1,8 @@
 /**
- * The toggle's rules (cli_migration.md §6.2): entry lookup, decryption of the v3 string (§2.4's
- * own example), key check, validator check, sync refusal, idempotence, and the generator info it
- * leaves in the store. The forger side is a plain keypair map, the shape the engine's Forger has.
+ * The toggle's rules (docs/protocol/legacy-forging-api.md): entry lookup, decryption of the v3
+ * string (the example of keys.md), key check, validator check, sync refusal, idempotence, and the
+ * generator info it leaves in the store. The forger side is a plain keypair map, the shape the
+ * engine's Forger has.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,7 @@ import { ForgingService, ToggleError } from '../../../src/legacy-api/forging-ser
 import type { LegacyDelegate } from '../../../src/legacy-api/legacy-config.js';
 import { silentLogger } from '../../../src/logger.js';
 
-// §2.4's example: password "password" → "some passphrase".
+// The keys.md example: password "password" → "some passphrase".
 const SPEC_ENCRYPTED =
   'iterations=1000000&cipherText=86206bab954e7c4a4be30ffe6a56dd&iv=95f5611522278829623079cb&salt=e3c1f8580b6c1b41b610eb24ca61c52f&tag=681a67787312999aa824559a804ec398&version=1';
 const SPEC_KEY = legacyKeyPairFromPassphrase('some passphrase').publicKey.toString('hex');
@@ -57,7 +58,7 @@ const refusal = async (promise: Promise<unknown>): Promise<string> => {
 };
 
 describe('ForgingService', () => {
-  it("decrypts §2.4's example, enables the legacy key with zero generator info, idempotently, and disables it", async () => {
+  it('decrypts the keys.md example, enables the legacy key with zero generator info, idempotently, and disables it', async () => {
     const address = addressFromPublicKey(Buffer.from(SPEC_KEY, 'hex'));
     const { service, keypairs, info } = setup({
       delegates: [{ publicKey: SPEC_KEY, encryptedPassphrase: SPEC_ENCRYPTED }],
@@ -143,7 +144,7 @@ describe('ForgingService', () => {
     }
   });
 
-  it('auto-loads every delegate with forging.defaultPassword (§6.4) and stops on one that does not load', async () => {
+  it('auto-loads every delegate with forging.defaultPassword (forced forging) and stops on one that does not load', async () => {
     const address = addressFromPublicKey(OTHER_KEY);
     const encrypted = encryptPassphraseV3(OTHER_PASSPHRASE, 'default pw', { iterations: 10 });
     const ok = setup({ delegates: [{ address: address.toString('hex'), encryptedPassphrase: encrypted }], validators: [address] });

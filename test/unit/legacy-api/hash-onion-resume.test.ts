@@ -1,5 +1,5 @@
 /**
- * The legacy config's hash onion as the delegate's seed-reveal source (cli_migration.md §3.2–§3.4):
+ * The legacy config's hash onion as the delegate's seed-reveal source (docs/protocol/random.md):
  * the use-count of an on-chain reveal is found in the onion, and the random module's own reveal
  * source then continues so that the next reveal hashes to the last one on chain.
  */
@@ -30,7 +30,7 @@ function stateWithReveals(reveals: { generatorAddress: Buffer; seedReveal: Buffe
 }
 
 describe('findUseCount', () => {
-  it('finds every use-count of the §3.1 vector onion, and nothing for a foreign value', () => {
+  it('finds every use-count of the random.md vector onion, and nothing for a foreign value', () => {
     expect(onion.hashes.map((hash) => hash.toString('hex'))).toEqual([
       '82b1b3e46a145d137dc78cdd2e6a897b',
       '6888ea66fc663023490329db8924f0b1',

@@ -1,6 +1,6 @@
 /**
- * The reader of an operator's Lisk Core 1.x–3.x config (cli_migration.md §6.3, §6.4): the three
- * layouts, defaults, and errors that name the place but never the secret.
+ * The reader of an operator's Lisk Core 1.x–3.x config (docs/protocol/legacy-forging-api.md): the
+ * three layouts, defaults, and errors that name the place but never the secret.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { encryptPassphraseV3 } from '../../../src/crypto/passphrase-v3.js';
 import { LegacyConfigError, parseLegacyConfig, readLegacyConfig } from '../../../src/legacy-api/legacy-config.js';
 
-// §2.4's example encryptedPassphrase (password "password" → "some passphrase").
+// The keys.md example encryptedPassphrase (password "password" → "some passphrase").
 const ENCRYPTED =
   'iterations=1000000&cipherText=86206bab954e7c4a4be30ffe6a56dd&iv=95f5611522278829623079cb&salt=e3c1f8580b6c1b41b610eb24ca61c52f&tag=681a67787312999aa824559a804ec398&version=1';
 const PK = 'ab'.repeat(32);
@@ -50,7 +50,7 @@ describe('parseLegacyConfig', () => {
     expect(config.apiAccess).toEqual({ public: false, whiteList: ['127.0.0.1'] });
   });
 
-  it('keeps defaultPassword only for forced forging with delegates (§6.4 auto-load)', () => {
+  it('keeps defaultPassword only for forced forging with delegates (forced forging)', () => {
     const delegates = [{ publicKey: PK, encryptedPassphrase: ENCRYPTED }];
     expect(parseLegacyConfig({ forging: { force: true, defaultPassword: 'pw123', delegates } }).defaultPassword).toBe('pw123');
     expect(

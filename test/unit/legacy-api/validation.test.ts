@@ -1,4 +1,4 @@
-/** Body and query validation of the legacy forging API, with Lisk Core 2.x's 400 shape (§6.2). */
+/** Body and query validation of the legacy forging API, with Lisk Core 2.x's 400 shape. */
 import { describe, expect, it } from 'vitest';
 import {
   isValidationFailure,
@@ -17,7 +17,7 @@ describe('validateToggleBody', () => {
       password: 'secret',
       forging: true,
     });
-    // Upper-case hex passes the format check (the toggle then finds no entry, §6.2).
+    // Upper-case hex passes the format check (the toggle then finds no entry).
     expect(isValidationFailure(validateToggleBody({ publicKey: PK.toUpperCase(), password: 'secret', forging: false }))).toBe(false);
   });
 

@@ -1,4 +1,4 @@
-/** Whitelists of the legacy forging API (cli_migration.md §6.3) plus Basalt's loopback rule. */
+/** Whitelists of the legacy forging API plus Basalt's loopback rule. */
 import { describe, expect, it } from 'vitest';
 import { allowedBy, normalizeAddress, parseWhitelist } from '../../../src/legacy-api/whitelist.js';
 

@@ -1,4 +1,4 @@
-/** Small SMT helpers: state keys (§6.3), the event root (§4.3), bitmap and key bit arithmetic. */
+/** Small SMT helpers: state keys (LIP 0040), the event root (LIP 0065), bitmap and key bit arithmetic. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../../src/errors.js';
@@ -13,7 +13,7 @@ import {
 import { bitmapBit, bitmapHeight, commonPrefixBits, encodeBitmap, keyBit } from '../../../src/merkle/smt/key-bits.js';
 import { referenceRoot, sha } from './smt-reference.js';
 
-describe('state key format (protocol.md §6.3)', () => {
+describe('state key format (LIP 0040)', () => {
   it('keeps the 6 prefix bytes and hashes the rest', () => {
     const raw = Buffer.from('8000000a0000' + 'ed629c34f72e276ba38be61b6f289f84627f2b81', 'hex');
     const key = smtKeyFromStateKey(raw);
@@ -29,7 +29,7 @@ describe('state key format (protocol.md §6.3)', () => {
   });
 });
 
-describe('event root (protocol.md §4.3)', () => {
+describe('event root (LIP 0065)', () => {
   it('is EMPTY_HASH without events and the root of the 12-byte-key tree otherwise', () => {
     expect(computeEventRoot([]).equals(EMPTY_HASH)).toBe(true);
     fc.assert(
@@ -56,7 +56,7 @@ describe('event root (protocol.md §4.3)', () => {
   });
 });
 
-describe('key and bitmap bits (protocol.md §6.2.2, §6.2.4)', () => {
+describe('key and bitmap bits (LIP 0039)', () => {
   it('reads key bits most significant first', () => {
     const key = Buffer.from('8001', 'hex');
     expect([0, 1, 7, 8, 15].map((i) => keyBit(key, i))).toEqual([1, 0, 0, 0, 1]);
@@ -66,7 +66,7 @@ describe('key and bitmap bits (protocol.md §6.2.2, §6.2.4)', () => {
   });
 
   it('encodes bitmaps with the root level as the lowest bit', () => {
-    // §4.5: depth 0 and depth 91 set → 12 bytes 08 00 .. 01.
+    // The event-root example of state-and-events.md: depth 0 and depth 91 set → 12 bytes 08 00 .. 01.
     const flags = Array.from({ length: 92 }, (_, d) => (d === 0 || d === 91 ? 1 : 0));
     expect(encodeBitmap(flags).toString('hex')).toBe('080000000000000000000001');
     expect(encodeBitmap([]).length).toBe(0);

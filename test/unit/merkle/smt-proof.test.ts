@@ -1,5 +1,5 @@
 /**
- * Sparse Merkle tree multiproofs (protocol.md §6.2.4–6.2.6): every generated proof verifies and
+ * Sparse Merkle tree multiproofs (LIP 0039, lisk-db's format): every generated proof verifies and
  * tells inclusion from non-inclusion correctly; any alteration (a sibling byte, a bitmap bit, a
  * value, a dropped sibling) makes it fail; removing keys from a proof keeps it valid.
  */

@@ -1,6 +1,7 @@
 /**
- * A naive sparse Merkle tree written straight from the recursive definition of protocol.md
- * §6.2.3, used as the reference in property tests: node(S, depth) = Empty if |S| = 0, Leaf if
+ * A naive sparse Merkle tree written straight from the recursive definition in
+ * docs/protocol/merkle-trees.md, used as the reference in property tests: node(S, depth) = Empty if
+ * |S| = 0, Leaf if
  * |S| = 1, else Branch(node(S_bit0, depth + 1), node(S_bit1, depth + 1)). Its hashing uses
  * node:crypto directly so that it shares no code with src/merkle.
  */

@@ -1,5 +1,5 @@
 /**
- * Sparse Merkle tree updates (protocol.md §6.2.3): whatever the batching and order of inserts,
+ * Sparse Merkle tree updates (LIP 0039): whatever the batching and order of inserts,
  * updates and deletes, the root is that of the final data set under the naive recursive
  * definition, and the write sets keep a pruned node store holding exactly the live tree.
  */

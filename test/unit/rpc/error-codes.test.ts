@@ -26,7 +26,7 @@ describe('jsonRpcCodeOf: the one table from src/errors.ts codes to JSON-RPC code
     ['InvalidBlockError', new InvalidBlockError('height', 'x'), -32603],
     ['BasaltError with another code', new BasaltError('ERR_SOMETHING', 'x'), -32603],
     ['plain Error', new Error('x'), -32603],
-    // Codes are the contract (DESIGN.md), so a copy of the error classes (a plugin importing
+    // Codes are the contract (src/errors.ts), so a copy of the error classes (a plugin importing
     // Basalt's sources while the node runs from dist/) still maps by its stable code.
     ['Error carrying a table code without being a BasaltError', Object.assign(new Error('x'), { code: 'ERR_NOT_FOUND' }), -32001],
     ['Error carrying a foreign code', Object.assign(new Error('x'), { code: 'ENOENT' }), -32603],

@@ -1,7 +1,7 @@
 /**
- * The frame layout of the IPC transport (spec/rpc.md §1.4): how a ROUTER message splits into
- * routing frames and body, the frames of an answer, the two frames of an event, and the
- * transport's option checks.
+ * The frame layout of the IPC transport (lisk-sdk controller/ipc/ipc_server.ts): how a ROUTER
+ * message splits into routing frames and body, the frames of an answer, the two frames of an event,
+ * and the transport's option checks.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

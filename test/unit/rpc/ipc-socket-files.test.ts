@@ -1,7 +1,8 @@
 /**
- * Where the IPC sockets live and how their files are claimed and released (spec/rpc.md §1.4):
- * the directory of a data path, the file names, the path length limit, stale-file removal, the
- * refusal to touch a live socket or a non-socket file, and removal of our own files only.
+ * Where the IPC sockets live and how their files are claimed and released (lisk-sdk
+ * controller/ipc/ipc_server.ts): the directory of a data path, the file names, the path length
+ * limit, stale-file removal, the refusal to touch a live socket or a non-socket file, and removal
+ * of our own files only.
  */
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';

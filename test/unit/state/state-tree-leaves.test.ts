@@ -1,6 +1,6 @@
 /**
  * stateTreeLeaves, the batched form of smtKeyFromStateKey / smtValueFromStateValue the state
- * tree uses, must give exactly the one-at-a-time results (protocol.md §6.3) for any mix of key
+ * tree uses, must give exactly the one-at-a-time results (LIP 0040) for any mix of key
  * lengths, empty values and deletions.
  */
 import { randomBytes } from 'node:crypto';

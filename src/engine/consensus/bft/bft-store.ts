@@ -4,7 +4,7 @@ import type { StateReader, StateWriter } from '../../../state/state-view.js';
 import { bftParametersSchema, bftVotesSchema, type BftParameters, type BftVotes } from './schemas.js';
 
 /**
- * The engine's BFT store, kept outside the state tree (protocol.md §6.3/§7.2) under lisk-sdk's
+ * The engine's BFT store, kept outside the state tree (LIP 0058) under lisk-sdk's
  * key layout: prefix 00000000, substore 0000 for parameters keyed by uint32be(first height),
  * substore 8000 for the votes. Stored in the engine state, which reverts with its block.
  */

@@ -17,7 +17,7 @@ import {
 import { insertBlockBftInfo, updateMaxHeightPrecommitted, updateMaxHeightPrevoted, updatePrevotesPrecommits } from './bft-votes.js';
 import type { BftParameters, BftValidator, BftVotes } from './schemas.js';
 
-/** The header fields BFT reads (protocol.md §7.1). */
+/** The header fields BFT reads (LIP 0058). */
 export interface BftHeader {
   readonly height: number;
   readonly generatorAddress: Buffer;
@@ -175,7 +175,7 @@ export class Bft {
     return { maxHeightPrevoted, maxHeightPrecommitted, maxHeightCertified };
   }
 
-  /** impliesMaxPrevotes (protocol.md §7.4). Throws when `header` does not extend the tip. */
+  /** impliesMaxPrevotes (docs/protocol/bft.md). Throws when `header` does not extend the tip. */
   impliesMaximalPrevotes(state: StateReader, header: Pick<BftHeader, 'height' | 'generatorAddress' | 'maxHeightGenerated'>): boolean {
     const { blockBFTInfos } = this.viewVotes(state);
     const tip = blockBFTInfos[0];
@@ -189,7 +189,7 @@ export class Bft {
     return (blockBFTInfos[offset] as { generatorAddress: Buffer }).generatorAddress.equals(header.generatorAddress);
   }
 
-  /** Whether `header` contradicts the most recent stored block of the same generator (§7.3). */
+  /** Whether `header` contradicts the most recent stored block of the same generator (docs/protocol/bft.md). */
   isHeaderContradictingChain(state: StateReader, header: BftHeader): boolean {
     const previous = this.viewVotes(state).blockBFTInfos.find((info) => info.generatorAddress.equals(header.generatorAddress));
     return previous !== undefined && areDistinctHeadersContradicting(previous, header);
@@ -216,7 +216,7 @@ export class Bft {
     return slot * this.blockTime;
   }
 
-  /** The validator allowed to generate at `timestamp` for a block at `height` (protocol.md §9). */
+  /** The validator allowed to generate at `timestamp` for a block at `height` (lisk-sdk BFTMethod.getGeneratorAtTimestamp). */
   generatorAtTimestamp(state: StateReader, height: number, timestamp: number): BftValidator {
     const { validators } = readParameters(state, height);
     return validators[this.slotNumber(timestamp) % validators.length] as BftValidator;

@@ -1,6 +1,6 @@
 import type { Schema } from '../../../codec/index.js';
 
-/** BFT parameters valid from a height on (protocol.md §7.2, lisk-sdk engine/bft/schemas.ts). */
+/** BFT parameters valid from a height on (LIP 0058, lisk-sdk engine/bft/schemas.ts). */
 export interface BftValidator {
   readonly address: Buffer;
   readonly bftWeight: bigint;

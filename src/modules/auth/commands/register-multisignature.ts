@@ -1,5 +1,5 @@
 /**
- * `auth:registerMultisignature` (LIP 0041 "Register Multisignature Group", protocol.md §3.5;
+ * `auth:registerMultisignature` (LIP 0041 "Register Multisignature Group";
  * lisk-sdk auth/commands/register_multisignature.ts): turns the sender's account into a
  * multisignature account once every member has signed the registration message.
  */

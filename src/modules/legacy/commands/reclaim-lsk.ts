@@ -1,5 +1,5 @@
 /**
- * `legacy:reclaimLSK` (lisk-core legacy/commands/reclaim.ts; cli_migration.md §4): the owner of
+ * `legacy:reclaimLSK` (lisk-core legacy/commands/reclaim.ts): the owner of
  * a pre-v4 account that had no public key at migration proves ownership by signing with that key
  * and receives the account's whole balance from the legacy reserve.
  */

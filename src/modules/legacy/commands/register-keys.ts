@@ -1,5 +1,5 @@
 /**
- * `legacy:registerKeys` (lisk-core legacy/commands/register_keys.ts; cli_migration.md §4): a
+ * `legacy:registerKeys` (lisk-core legacy/commands/register_keys.ts): a
  * validator migrated from Lisk Core v3 (registered with the all-zero BLS key and banned at
  * genesis) registers its generator key and BLS key, which also lifts its ban.
  */

@@ -1,8 +1,8 @@
 /**
  * pos:reportMisbehavior (LIP 0057 "Report Misbehavior Command"; lisk-sdk 6.1
  * pos/commands/report_misbehavior.ts): two contradicting headers signed by the same validator
- * (protocol.md §7.3) punish it — its misbehavior height is recorded, part of its self-stake goes
- * to the reporter, and after reportMisbehaviorLimitBanned punishments it is banned.
+ * (docs/protocol/bft.md) punish it — its misbehavior height is recorded, part of its self-stake
+ * goes to the reporter, and after reportMisbehaviorLimitBanned punishments it is banned.
  */
 import { BlockHeader } from '../../../chain/block-header.js';
 import { areDistinctHeadersContradicting } from '../../../chain/contradicting-headers.js';

@@ -1,7 +1,7 @@
 /**
  * A deliberately naive lisk-codec encoder for tests: recursive, Buffer.concat everywhere, bigint
- * arithmetic for every integer, written from protocol.md §1.2 without looking at src/codec.
- * It serves two purposes:
+ * arithmetic for every integer, written from LIP 0027 and docs/protocol/codec.md without looking at
+ * src/codec. It serves two purposes:
  * - an oracle: without faults its output must equal `codec.encode` byte for byte;
  * - a fault injector: it can make exactly one part of a valid encoding non-canonical (a
  *   non-shortest varint, two fields swapped, a field written twice, a bad boolean byte, an

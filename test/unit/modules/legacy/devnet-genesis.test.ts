@@ -90,7 +90,7 @@ describe('legacy module on the Lisk Core v4 devnet genesis block', () => {
     expect(world.modules.token.method.getLockedAmount({ state }, ADDRESS_LEGACY_RESERVE, DEVNET_LSK, 'legacy')).toBe(total);
   });
 
-  it('the reserve address is sha256("legacyReserve")[0..20) (cli_migration.md §4)', () => {
+  it('the reserve address is sha256("legacyReserve")[0..20) (lisk-core legacy/constants.ts)', () => {
     expect(ADDRESS_LEGACY_RESERVE.toString('hex')).toBe('02e87c669d633481fc99f2b2d5cb2f587d96fbac');
   });
 });

@@ -1,5 +1,5 @@
 /**
- * `legacy_getLegacyAccount` (lisk-core legacy/endpoint.ts, its endpoint.spec.ts; rpc.md §3.11)
+ * `legacy_getLegacyAccount` (lisk-core legacy/endpoint.ts, its endpoint.spec.ts)
  * over the devnet legacy genesis state.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

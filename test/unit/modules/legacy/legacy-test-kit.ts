@@ -255,12 +255,12 @@ export const UNBANNED_VALIDATOR_INDEX = 101;
 export const PERMANENTLY_BANNED_VALIDATOR_INDEX = 102;
 
 /**
- * The devnet genesis as the v3 → v4 migrator would have built it for mainnet
- * (cli_migration.md §5.5): every validator with 48 zero bytes as BLS key and 96 zero bytes as
+ * The devnet genesis as the v3 → v4 migrator would have built it for mainnet (LIP 0063,
+ * docs/protocol/legacy.md): every validator with 48 zero bytes as BLS key and 96 zero bytes as
  * proof of possession, banned, and pos configured with useInvalidBLSKey (validators registered
  * without a BLS key). Two exceptions to exercise unbanValidator's refusals: genesis_101 is not
- * banned, genesis_102 has 5 misbehavior reports. Token, legacy and interoperability assets are
- * the blob's own bytes.
+ * banned, genesis_102 has 5 misbehavior reports. Token, legacy and interoperability assets are the
+ * blob's own bytes.
  */
 export async function migratedDevnetGenesis(): Promise<{ world: LegacyWorld; genesis: GenesisOutcome; header: ExecutionHeader }> {
   const block = devnetGenesisBlock();

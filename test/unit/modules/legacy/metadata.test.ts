@@ -2,7 +2,8 @@
  * metadata() of the legacy module: the `legacy` entry of `system_getMetadata` on a Lisk Core v4
  * node, derived from lisk-core's LegacyModule.metadata() (module.ts: endpoints, commands, events,
  * assets, stores — stores empty), its schemas.ts, events/*.ts and stores/legacyAccount.ts, and
- * cross-checked with rpc.md Appendix B (Core 4.0.6) and the devnet genesis_assets.json schema.
+ * cross-checked with a Lisk Core 4.0.6 node's system_getMetadata and the devnet genesis_assets.json
+ * schema.
  */
 import { describe, expect, it } from 'vitest';
 import { LegacyModule } from '../../../../src/modules/legacy/index.js';

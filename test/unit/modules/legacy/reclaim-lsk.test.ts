@@ -1,6 +1,6 @@
 /**
  * `legacy:reclaimLSK` (lisk-core legacy/commands/reclaim.ts and its
- * test/application/modules/legacy/commands/reclaim.spec.ts; cli_migration.md §4) on the devnet
+ * test/application/modules/legacy/commands/reclaim.spec.ts) on the devnet
  * legacy and token genesis state, with the REAL token module (unlock and transfer from the
  * legacy reserve).
  */

@@ -1,6 +1,6 @@
 /**
  * `legacy:registerKeys` (lisk-core legacy/commands/register_keys.ts and its
- * test/application/modules/legacy/commands/register_keys.spec.ts; cli_migration.md §4) on a
+ * test/application/modules/legacy/commands/register_keys.spec.ts) on a
  * migrated-style devnet genesis (validators registered without BLS keys and banned), with the
  * REAL validators, pos and token modules, the devnet validators' real keys and proofs of
  * possession from dev-validators.json.

@@ -54,7 +54,7 @@ describe('pos afterTransactionsExecute: productivity and fail-safe bans', () => 
   const [a, b, c] = addresses as [Buffer, Buffer, Buffer];
   const baseSlot = T0 / BLOCK_TIME;
 
-  // Epoch slots (protocol.md §9): slot s belongs to [a, b, c][s mod 3].
+  // Epoch slots (slot = ⌊timestamp / blockTime⌋): slot s belongs to [a, b, c][s mod 3].
   const slotOwner = (slot: number) => [a, b, c][slot % 3]!;
   /** The first slot count after T0 whose owner is `generator`, and who missed the slots between. */
   const nextBlockOf = (generator: Buffer) => {

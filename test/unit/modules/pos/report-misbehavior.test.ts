@@ -1,7 +1,7 @@
 /**
  * pos:reportMisbehavior (lisk-sdk 6.1 pos/commands/report_misbehavior.ts) with real signed
  * headers: every verify check in lisk-sdk's order (throwing ones and the FAIL result), the
- * contradiction rule of protocol.md §7.3, punishment (reward to the reporter out of the
+ * contradiction rule (docs/protocol/bft.md), punishment (reward to the reporter out of the
  * self-stake, misbehavior heights, eligible index), and banning after reportMisbehaviorLimitBanned.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -99,7 +99,7 @@ describe('pos:reportMisbehavior', () => {
     it('fails (does not throw) for the same header twice and for headers that do not contradict', () => {
       const header = signedHeader({ height: 990 });
       expect(verify({ header1: header, header2: header })).toMatchObject({ status: VerifyStatus.FAIL });
-      // (100,90,80) then (105,100,85): the later one acknowledges the earlier (protocol.md §7.3).
+      // (100,90,80) then (105,100,85): the later one acknowledges the earlier (lisk-sdk areDistinctHeadersContradicting).
       const result = verify({
         header1: signedHeader({ height: 990, maxHeightGenerated: 900, maxHeightPrevoted: 800 }),
         header2: signedHeader({ height: 995, maxHeightGenerated: 990, maxHeightPrevoted: 805 }),
@@ -108,7 +108,7 @@ describe('pos:reportMisbehavior', () => {
       expect(result.error?.message).toBe('BlockHeaders are not contradicting as per BFT violation rules.');
     });
 
-    it('accepts the §7.3 contradictions: prevote decrease and unacknowledged earlier block', () => {
+    it('accepts the BFT contradictions: prevote decrease and unacknowledged earlier block', () => {
       expect(
         verify({
           header1: signedHeader({ height: 990, maxHeightGenerated: 900, maxHeightPrevoted: 850 }),

@@ -1,6 +1,6 @@
 /**
- * Round order of validators (protocol.md §9; lisk-sdk modules/utils/shuffleValidatorList.ts),
- * checked against lisk-sdk's protocol-spec output test/fixtures/pos/uniformly_shuffled_validator_list.json.
+ * Round order of validators (LIP 0057; lisk-sdk modules/utils/shuffleValidatorList.ts), checked
+ * against lisk-sdk's protocol-spec output test/fixtures/pos/uniformly_shuffled_validator_list.json.
  */
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../../../src/crypto/index.js';

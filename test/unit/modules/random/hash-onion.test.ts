@@ -1,7 +1,7 @@
 /**
  * Hash onion use and the `random_*` hash onion endpoints, after lisk-sdk v6.1
  * framework/src/modules/random/{module.ts (_getNextHashOnion), endpoint.ts,
- * stores/used_hash_onions.ts} and cli_migration.md §3 (vector: seed 00112233…eeff, count 10,
+ * stores/used_hash_onions.ts} and docs/protocol/random.md (vector: seed 00112233…eeff, count 10,
  * distance 5).
  */
 import { createHash } from 'node:crypto';
@@ -35,7 +35,7 @@ function layer(n: number, seed = SEED): Buffer {
 const ONION = { count: 10, distance: 5, hashes: [layer(10), layer(5), SEED] };
 
 describe('revealAtCount', () => {
-  it('gives H^(count − c)(seed) for every use-count c, from checkpoints (cli_migration.md §3.2 vector)', () => {
+  it('gives H^(count − c)(seed) for every use-count c, from checkpoints (the random.md vector)', () => {
     expect(ONION.hashes.map((hash) => hash.toString('hex'))).toEqual([
       '82b1b3e46a145d137dc78cdd2e6a897b',
       '6888ea66fc663023490329db8924f0b1',

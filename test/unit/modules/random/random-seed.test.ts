@@ -1,7 +1,7 @@
 /**
- * Seed reveal validity and random seeds (LIP 0046, protocol.md §5.5; lisk-sdk
- * framework/src/modules/random/utils.ts isSeedValidInput / getRandomSeed and method.ts).
- * Expected seeds were computed by hand (Python hashlib): H(x) = sha256(x)[0..16), XOR bytewise.
+ * Seed reveal validity and random seeds (LIP 0046; lisk-sdk framework/src/modules/random/utils.ts
+ * isSeedValidInput / getRandomSeed and method.ts). Expected seeds were computed by hand (Python
+ * hashlib): H(x) = sha256(x)[0..16), XOR bytewise.
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
