@@ -2,8 +2,13 @@
  * The HTTP transport: `POST /rpc` on uWebSockets.js (lisk-sdk controller/http/http_server.ts).
  * JSON-RPC errors travel with status 200; 405 answers other methods on /rpc except OPTIONS, which
  * is a CORS preflight (lisk-sdk has none); every answer carries the CORS origin header; a body
- * above `maxBodyBytes` gets 413 and the connection is closed without reading the rest. A client
- * may disconnect at any moment: uWS then runs onAborted and the response must not be touched.
+ * above `maxBodyBytes` gets 413 and the connection is closed. A client may disconnect at any
+ * moment: uWS then runs onAborted and the response must not be touched.
+ *
+ * An oversized body of moderate size is read to its end and dropped before the 413 is sent: a
+ * client still writing its body when the server closes gets a broken pipe instead of the answer
+ * (HTTP/1.1 servers call this a lingering close). Past `DRAIN_FACTOR` times the limit the server
+ * stops reading and closes at once, so a huge upload costs no more than that.
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import type { Logger } from '../logger.js';
@@ -22,12 +27,16 @@ export interface HttpTransportOptions {
 
 const ALLOWED_METHODS = 'POST, OPTIONS';
 const PREFLIGHT_MAX_AGE_SECONDS = '86400';
+/** How many times `maxBodyBytes` an oversized body may be read (and dropped) before its 413. */
+const DRAIN_FACTOR = 4;
 
 /** One POST whose body is being read or whose answer is being computed. */
 class PendingPost {
   aborted = false;
   finished = false;
   received = 0;
+  /** The body is over the limit: its remaining chunks are dropped until the 413 is sent. */
+  draining = false;
   /** Copies of the chunks before the last (uWS reuses a chunk's memory after its callback). */
   chunks: Buffer[] | undefined;
 
@@ -51,12 +60,14 @@ export class HttpTransport {
   private post(res: HttpResponse, req: HttpRequest): void {
     const header = req.getHeader('content-length');
     const contentLength = header === '' ? -1 : Number(header);
-    if (contentLength > this.options.maxBodyBytes) {
-      // Known to be too large: answer at once and close instead of reading a body we refuse.
+    if (contentLength > this.options.maxBodyBytes * DRAIN_FACTOR) {
+      // Far too large: answer at once and close rather than read a body we refuse.
       this.writeTooLarge(res);
       return;
     }
     const pending = new PendingPost(res);
+    // Known to be too large, yet small enough to read to its end before the 413.
+    pending.draining = contentLength > this.options.maxBodyBytes;
     res.onAborted(() => {
       pending.aborted = true;
     });
@@ -67,11 +78,14 @@ export class HttpTransport {
     if (pending.finished || pending.aborted) return;
     const size = chunk.byteLength;
     pending.received += size;
-    if (pending.received > this.options.maxBodyBytes) {
-      // Chunked bodies have no Content-Length: the limit is found while reading.
-      pending.finished = true;
+    // Chunked bodies have no Content-Length: the limit is found while reading.
+    if (pending.received > this.options.maxBodyBytes) pending.draining = true;
+    if (pending.draining) {
       pending.chunks = undefined;
-      this.writeTooLarge(pending.res);
+      if (isLast || pending.received > this.options.maxBodyBytes * DRAIN_FACTOR) {
+        pending.finished = true;
+        this.writeTooLarge(pending.res);
+      }
       return;
     }
     if (!isLast) {
