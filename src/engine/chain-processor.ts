@@ -1,6 +1,7 @@
 import type { BlockHeader } from '../chain/block-header.js';
 import type { Block } from '../chain/block.js';
 import type { ChainStore } from '../chain/chain-store.js';
+import type { TempBlockStore } from '../chain/temp-block-store.js';
 import { encodeEvent, eventSmtLeaves, type EventProps } from '../chain/event.js';
 import type { GenesisConfig } from '../config/genesis-config.js';
 import { InvalidBlockError } from '../errors.js';
@@ -43,7 +44,8 @@ export interface ProcessedBlock {
  */
 export interface TipWriter {
   processBlock(block: Block): Promise<ProcessedBlock>;
-  revertTip(): Block;
+  /** Deletes the tip block; with `keepIn`, the block is kept there in the same transaction. */
+  revertTip(keepIn?: TempBlockStore): Block;
 }
 
 /**
@@ -60,7 +62,7 @@ export class ChainProcessor {
   private tipChanges = 0;
   private readonly writer: TipWriter = {
     processBlock: (block) => this.applyBlock(block),
-    revertTip: () => this.revertTip(),
+    revertTip: (keepIn) => this.revertTip(keepIn),
   };
 
   constructor(private readonly options: ChainProcessorOptions) {
@@ -158,9 +160,10 @@ export class ChainProcessor {
 
   /**
    * Deletes the tip block and restores the state before it (non-finalized blocks only). Not
-   * queued behind the tip lock (it is synchronous); a block executing meanwhile is refused.
+   * queued behind the tip lock (it is synchronous); a block executing meanwhile is refused. With
+   * `keepIn`, the deleted block is saved there atomically with its deletion (sync's temp blocks).
    */
-  revertTip(): Block {
+  revertTip(keepIn?: TempBlockStore): Block {
     const { chainStore, stateDb } = this.options;
     const height = chainStore.tipHeight();
     if (height <= chainStore.finalizedHeight()) {
@@ -170,7 +173,9 @@ export class ChainProcessor {
     const update = stateDb.prepareRevert(height, parent.stateRoot);
     const deleted = stateDb.transaction(() => {
       stateDb.revert(height, update);
-      return chainStore.deleteTipBlock();
+      const block = chainStore.deleteTipBlock();
+      keepIn?.save(block);
+      return block;
     });
     this.tipChanges += 1;
     return deleted;
