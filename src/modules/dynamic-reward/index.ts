@@ -35,8 +35,8 @@ import { dynamicRewardStores, endOfRoundTimestampStore } from './stores.js';
 export class DynamicRewardModule implements Module {
   readonly name = DYNAMIC_REWARD_MODULE_NAME;
   readonly commands: readonly Command<unknown>[] = [];
-  readonly stores: readonly ModuleStore<object>[] = dynamicRewardStores as unknown as readonly ModuleStore<object>[];
-  readonly events: readonly ModuleEvent<object>[] = dynamicRewardEvents as unknown as readonly ModuleEvent<object>[];
+  readonly stores: readonly ModuleStore<object>[] = dynamicRewardStores;
+  readonly events: readonly ModuleEvent<object>[] = dynamicRewardEvents;
   readonly endpoints: Readonly<Record<string, EndpointHandler>>;
   readonly method = new DynamicRewardMethod();
 

@@ -30,8 +30,8 @@ import { interoperabilityStores } from './stores.js';
 export class InteroperabilityModule implements Module {
   readonly name = INTEROPERABILITY_MODULE_NAME;
   readonly commands: readonly Command<unknown>[];
-  readonly stores: readonly ModuleStore<object>[] = interoperabilityStores as unknown as readonly ModuleStore<object>[];
-  readonly events: readonly ModuleEvent<object>[] = interoperabilityEvents as unknown as readonly ModuleEvent<object>[];
+  readonly stores: readonly ModuleStore<object>[] = interoperabilityStores;
+  readonly events: readonly ModuleEvent<object>[] = interoperabilityEvents;
   readonly endpoints: Readonly<Record<string, EndpointHandler>> = createInteroperabilityEndpoints();
   readonly genesisAssetSchema: Schema = genesisInteroperabilitySchema;
   readonly method: InteroperabilityMethod;
@@ -51,7 +51,7 @@ export class InteroperabilityModule implements Module {
       new SubmitMainchainCrossChainUpdateCommand(),
       new InitializeMessageRecoveryCommand(),
       new RecoverMessageCommand(),
-      new RegisterSidechainCommand(dependencies) as Command<unknown>,
+      new RegisterSidechainCommand(dependencies),
       new RecoverStateCommand(),
       new TerminateSidechainForLivenessCommand(),
     ];

@@ -22,8 +22,8 @@ import { legacyStores } from './stores.js';
 
 export class LegacyModule implements Module {
   readonly name = LEGACY_MODULE_NAME;
-  readonly stores: readonly ModuleStore<object>[] = legacyStores as unknown as readonly ModuleStore<object>[];
-  readonly events: readonly ModuleEvent<object>[] = legacyEvents as unknown as readonly ModuleEvent<object>[];
+  readonly stores: readonly ModuleStore<object>[] = legacyStores;
+  readonly events: readonly ModuleEvent<object>[] = legacyEvents;
   readonly genesisAssetSchema: Schema = genesisLegacyStoreSchema;
   /** lisk-core's command order: reclaimLSK, registerKeys. */
   readonly commands: readonly Command<unknown>[];
@@ -36,10 +36,7 @@ export class LegacyModule implements Module {
 
   constructor(private readonly deps: LegacyDependencies) {
     this.reclaimLSK = new ReclaimLSKCommand(deps.token);
-    this.commands = [
-      this.reclaimLSK,
-      new RegisterKeysCommand({ validators: deps.validators, pos: deps.pos }),
-    ] as unknown as readonly Command<unknown>[];
+    this.commands = [this.reclaimLSK, new RegisterKeysCommand({ validators: deps.validators, pos: deps.pos })];
   }
 
   /** The parsed config (throws before init). */

@@ -72,7 +72,7 @@ export class PosModule implements Module {
       this.stake,
       this.changeCommission,
       new ClaimRewardsCommand(this.internal),
-    ] as readonly Command<unknown>[];
+    ];
     this.endpoints = createPosEndpoints({
       config: () => this.settings,
       configSchema: () => this.configSchema,
