@@ -26,6 +26,7 @@ import {
 import { InteroperabilityMethod } from './method.js';
 import { genesisInteroperabilitySchema } from './schemas.js';
 import { interoperabilityStores } from './stores.js';
+import { GenesisStateError, InvariantError } from '../../errors.js';
 
 export class InteroperabilityModule implements Module {
   readonly name = INTEROPERABILITY_MODULE_NAME;
@@ -62,7 +63,7 @@ export class InteroperabilityModule implements Module {
   }
 
   private get dependencies(): InteroperabilityDependencies {
-    if (this.deps === undefined) throw new Error('The interoperability module has no token/fee dependencies yet.');
+    if (this.deps === undefined) throw new InvariantError('The interoperability module has no token/fee dependencies yet.');
     return this.deps;
   }
 
@@ -97,7 +98,7 @@ export class InteroperabilityModule implements Module {
   finalizeGenesisState(context: GenesisContext): void {
     const asset = context.assets.getAsset(INTEROPERABILITY_MODULE_NAME);
     // lisk-sdk decodes the asset unconditionally here, so a genesis block without one fails.
-    if (asset === undefined) throw new Error('The genesis block has no interoperability asset.');
+    if (asset === undefined) throw new GenesisStateError('The genesis block has no interoperability asset.');
     const genesis = decodeGenesisInteroperability(asset);
     verifyGenesisEscrowAccounts(context, genesis, this.dependencies.token);
   }

@@ -19,6 +19,7 @@ import { initLegacyGenesisState } from './genesis.js';
 import { LegacyMethod } from './method.js';
 import { genesisLegacyStoreSchema } from './schemas.js';
 import { legacyStores } from './stores.js';
+import { InvariantError } from '../../errors.js';
 
 export class LegacyModule implements Module {
   readonly name = LEGACY_MODULE_NAME;
@@ -41,7 +42,7 @@ export class LegacyModule implements Module {
 
   /** The parsed config (throws before init). */
   get config(): LegacyConfig {
-    if (this.moduleConfig === undefined) throw new Error('The legacy module is used before init().');
+    if (this.moduleConfig === undefined) throw new InvariantError('The legacy module is used before init().');
     return this.moduleConfig;
   }
 
