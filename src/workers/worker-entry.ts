@@ -3,6 +3,7 @@
  * dispatches: the work itself lives in the tasks of task-registry.ts.
  */
 import { findWorkerTask } from './task-registry.js';
+import { InvariantError } from '../errors.js';
 
 export interface WorkerRequest {
   readonly task: string;
@@ -11,6 +12,6 @@ export interface WorkerRequest {
 
 export default async function runWorkerTask(request: WorkerRequest): Promise<unknown> {
   const task = findWorkerTask(request.task);
-  if (task === undefined) throw new Error(`Unknown worker task "${request.task}".`);
+  if (task === undefined) throw new InvariantError(`Unknown worker task "${request.task}".`);
   return task.run(request.input as never);
 }

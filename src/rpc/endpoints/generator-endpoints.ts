@@ -26,7 +26,7 @@ import {
   type PlainGeneratorKeys,
   type StoredEncryptedKeys,
 } from '../../engine/generator/generator-store.js';
-import { BasaltError, DecryptionError, InvalidParamsError, NotFoundError } from '../../errors.js';
+import { BasaltError, DecryptionError, InvalidParamsError, NotFoundError, StoreError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { RpcMethod } from '../registry.js';
 
@@ -123,7 +123,7 @@ export function createGeneratorEndpoints(options: GeneratorEndpointsOptions): Rp
   const { store, forger, chainStore, logger } = options;
   const tip = (): BlockHeader => {
     const header = chainStore.getHeaderByHeight(chainStore.tipHeight());
-    if (header === undefined) throw new Error('Store inconsistency: the tip header is missing.');
+    if (header === undefined) throw new StoreError('Store inconsistency: the tip header is missing.');
     return header;
   };
 
@@ -250,7 +250,7 @@ export function createGeneratorEndpoints(options: GeneratorEndpointsOptions): Rp
         throw new InvalidParamsError('At least one block after the genesis block must be finalized.');
       }
       const finalized = chainStore.getHeaderByHeight(finalizedHeight);
-      if (finalized === undefined) throw new Error('Store inconsistency: the finalized header is missing.');
+      if (finalized === undefined) throw new StoreError('Store inconsistency: the finalized header is missing.');
       if (timeShutdown > finalized.timestamp) {
         throw new InvalidParamsError(`A block at the time shutdown ${timeShutdown} must be finalized.`);
       }
@@ -258,7 +258,7 @@ export function createGeneratorEndpoints(options: GeneratorEndpointsOptions): Rp
       const blocksPerMonth = Math.ceil(SECONDS_PER_MONTH / options.blockTime);
       const monthAgoHeight = Math.max(finalizedHeight - blocksPerMonth, genesisHeight + 1);
       const monthAgo = chainStore.getHeaderByHeight(monthAgoHeight);
-      if (monthAgo === undefined) throw new Error(`Store inconsistency: the header at height ${monthAgoHeight} is missing.`);
+      if (monthAgo === undefined) throw new StoreError(`Store inconsistency: the header at height ${monthAgoHeight} is missing.`);
       const expectedBlocks = Math.ceil((finalized.timestamp - monthAgo.timestamp) / options.blockTime);
       const generatedBlocks = finalized.height - monthAgo.height;
       const safe = finalizedHeight + (expectedBlocks - generatedBlocks);
