@@ -100,12 +100,13 @@ export const NO_STATUS_MESSAGE = 'Last generated information does not exist.';
 
 const SECONDS_PER_MONTH = 60 * 60 * 24 * 30;
 
-interface StatusParams {
+/** A type, not an interface: the dispatcher's validated params (a record) then convert to it directly. */
+type StatusParams = {
   readonly address: string;
   readonly height: number;
   readonly maxHeightGenerated: number;
   readonly maxHeightPrevoted: number;
-}
+};
 
 const infoOf = (params: StatusParams): GeneratedInfo => ({
   height: params.height,
@@ -193,7 +194,7 @@ export function createGeneratorEndpoints(options: GeneratorEndpointsOptions): Rp
     sensitive: true,
     request: setStatusRequestSchema,
     invoke: (params) => {
-      const request = params as unknown as StatusParams;
+      const request = params as StatusParams;
       const address = decodeLisk32(request.address);
       if (!store.hasKeys(address)) throw new NotFoundError(`Keys for ${request.address} is not registered.`);
       // Unconditional, as in lisk-sdk: this is the operator's tool to restore a known status.
@@ -209,7 +210,7 @@ export function createGeneratorEndpoints(options: GeneratorEndpointsOptions): Rp
     sensitive: true,
     request: updateStatusRequestSchema,
     invoke: async (params) => {
-      const request = params as unknown as StatusParams & { password: string; enable: boolean };
+      const request = params as StatusParams & { password: string; enable: boolean };
       const address = decodeLisk32(request.address);
       // Decryption first, also for disabling: only the key holder may switch generation.
       const keys = await unlockKeys(address, request.address, request.password);
@@ -291,7 +292,7 @@ export function createGeneratorEndpoints(options: GeneratorEndpointsOptions): Rp
         }
         store.setKeys(address, { type: 'plain', data: plain });
       } else {
-        store.setKeys(address, { type: 'encrypted', data: encodeEncryptedKeys(params.data as unknown as StoredEncryptedKeys) });
+        store.setKeys(address, { type: 'encrypted', data: encodeEncryptedKeys(params.data as StoredEncryptedKeys) });
       }
       // New keys stop generation for the address until updateStatus enables it again.
       forger.disable(address);
