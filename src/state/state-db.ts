@@ -36,7 +36,7 @@ const changeListProperty = (fieldNumber: number) =>
   }) as const;
 
 /** What a block changed, so that it can be undone while it is not final. */
-const diffSchema = {
+const diffSchema: Schema = {
   $id: '/basalt/state/diff',
   type: 'object',
   required: ['previousRoot', 'moduleChanges', 'engineChanges'],
@@ -45,7 +45,7 @@ const diffSchema = {
     moduleChanges: changeListProperty(2),
     engineChanges: changeListProperty(3),
   },
-} as unknown as Schema;
+};
 
 const ROOT_KEY = Buffer.from('stateRoot');
 
