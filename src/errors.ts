@@ -106,3 +106,65 @@ export class InvalidBlockError extends BasaltError {
     super('ERR_INVALID_BLOCK', message);
   }
 }
+
+/**
+ * A transaction refused by verification: a module's verifyTransaction hook or a command's verify
+ * (lisk-sdk's state machine reports these as a FAIL result). The message follows lisk-sdk's
+ * wording, because txpool_postTransaction and txpool_dryRunTransaction show it to clients.
+ */
+export class TransactionVerifyError extends BasaltError {
+  constructor(message: string) {
+    super('ERR_TRANSACTION_VERIFY', message);
+  }
+}
+
+/**
+ * A module refusing a state change while a block executes. Thrown by a command's execute, or by
+ * a module method it calls, it fails the transaction (its state and events are rolled back); thrown
+ * inside a block or transaction hook, it makes the block invalid.
+ */
+export class ExecutionError extends BasaltError {
+  constructor(message: string) {
+    super('ERR_EXECUTION', message);
+  }
+}
+
+/** A genesis asset whose content breaks a module's rules (order, uniqueness, totals, references). */
+export class GenesisStateError extends BasaltError {
+  constructor(message: string) {
+    super('ERR_GENESIS_STATE', message);
+  }
+}
+
+/**
+ * The consensus engine refusing an operation: BFT parameters out of bounds, a header out of
+ * sequence, a commit from a validator that is not active, a revert below the finalized height, a
+ * block executed against a tip that has moved since.
+ */
+export class ConsensusError extends BasaltError {
+  constructor(message: string) {
+    super('ERR_CONSENSUS', message);
+  }
+}
+
+/**
+ * Stored data that is missing or contradicts itself (a damaged data directory), or an operation a
+ * store refuses because it would break its own rules (deleting the genesis block, reverting a
+ * height whose diff is gone).
+ */
+export class StoreError extends BasaltError {
+  constructor(message: string) {
+    super('ERR_STORE', message);
+  }
+}
+
+/**
+ * A broken internal assumption: a module used before `init`, a dependency that was never wired, a
+ * write outside its transaction, a helper answering the wrong number of results. Always a bug in
+ * the node, never the fault of a client's input; RPC clients see only "Internal error.".
+ */
+export class InvariantError extends BasaltError {
+  constructor(message: string) {
+    super('ERR_INVARIANT', message);
+  }
+}

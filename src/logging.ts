@@ -33,5 +33,5 @@ export function createLogger(level: LogLevel, destination: NodeJS.WritableStream
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     destination,
-  ) as unknown as Logger;
+  );
 }

@@ -1,6 +1,6 @@
 import type { Database, RootDatabase } from 'lmdb';
 import { codec, type Schema } from '../codec/index.js';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError, StoreError } from '../errors.js';
 import { BlockAssets } from './block-assets.js';
 import { BlockHeader } from './block-header.js';
 import { Block } from './block.js';
@@ -105,7 +105,7 @@ export class ChainStore {
   /** Removes the tip block (a revert); call inside the environment's write transaction. */
   deleteTipBlock(): Block {
     const height = this.tipHeight();
-    if (height === this.genesisHeight()) throw new Error('The genesis block cannot be deleted.');
+    if (height === this.genesisHeight()) throw new StoreError('The genesis block cannot be deleted.');
     const block = this.getBlockByHeight(height);
     const key = heightKey(height);
     this.headers.removeSync(key);
@@ -150,7 +150,7 @@ export class ChainStore {
     const ids = decodeList(this.transactionIdsByHeight.getBinary(key) as Buffer);
     const transactions = ids.map((id) => {
       const tx = this.getTransaction(id);
-      if (!tx) throw new Error(`Store inconsistency: transaction ${id.toString('hex')} of height ${height} is missing.`);
+      if (!tx) throw new StoreError(`Store inconsistency: transaction ${id.toString('hex')} of height ${height} is missing.`);
       return tx;
     });
     const assets = BlockAssets.fromBytes(decodeList(this.assets.getBinary(key) as Buffer));

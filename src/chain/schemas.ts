@@ -67,7 +67,7 @@ export const signingBlockHeaderSchema: Schema = {
   type: 'object',
   required: signingHeaderRequired,
   properties: signingHeaderProperties,
-} as unknown as Schema;
+};
 
 /** Full header (fields 1–15): its encoding is hashed into the block ID. */
 export const blockHeaderSchema: Schema = {
@@ -75,7 +75,7 @@ export const blockHeaderSchema: Schema = {
   type: 'object',
   required: [...signingHeaderRequired, 'signature'],
   properties: { ...signingHeaderProperties, signature: { dataType: 'bytes', fieldNumber: 15 } },
-} as unknown as Schema;
+};
 
 export const blockAssetSchema: Schema = {
   $id: '/block/asset/3',

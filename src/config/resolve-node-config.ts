@@ -127,7 +127,7 @@ export function prepareNodeConfig(options: ResolveNodeConfigOptions = {}): NodeC
     fileLayer !== undefined && fileOrigin !== undefined && has(fileLayer) ? fileOrigin : baseOrigin;
 
   throwIfInvalid(merged, options.configFile ?? (basePreset ? `${basePreset.network} preset` : 'stored config'));
-  const fileConfig = merged as unknown as NodeConfig;
+  const fileConfig: NodeConfig = merged;
 
   // Genesis block.
   const genesisOrigin = originOf((layer) => get(layer, 'genesis', 'block') !== undefined);
@@ -181,7 +181,7 @@ export function prepareNodeConfig(options: ResolveNodeConfigOptions = {}): NodeC
 
   const config = mergeConfigLayers(storedConfig, flagsLayer(options), { system: { dataPath, version } });
   throwIfInvalid(config, 'command-line flags');
-  const runConfig = config as unknown as NodeConfig;
+  const runConfig: NodeConfig = config;
   const chainConfig = { ...parseChainConfigOrThrow(runConfig, dataPath), genesisBlockFile: dataDirConfigPaths(dataPath).genesisFile };
   const warnings = [
     ...unknownConfigKeys(runConfig).map((path) => `Unknown config key ${path} is ignored.`),
@@ -238,7 +238,7 @@ function get(object: Record<string, unknown>, ...keys: string[]): unknown {
   return value;
 }
 
-function throwIfInvalid(config: unknown, source: string): void {
+function throwIfInvalid(config: unknown, source: string): asserts config is NodeConfig {
   const problems = nodeConfigProblems(config);
   if (problems.length > 0) throw new ConfigError(`Invalid config (${source}):\n  ${problems.join('\n  ')}`);
 }

@@ -8,18 +8,20 @@ import { ConfigError } from './config-error.js';
 import { nodeConfigSchema } from './config-schema.js';
 import type { NodeConfig } from './node-config.js';
 
+/** The parts of a JSON schema read here; the other keywords are only for the validator. */
 interface SchemaNode {
   properties?: Record<string, SchemaNode>;
   items?: SchemaNode;
   additionalProperties?: SchemaNode | boolean;
   enum?: readonly unknown[];
+  [keyword: string]: unknown;
 }
 
 const ENUM_MESSAGE = 'must be equal to one of the allowed values';
 
 /** The schema node at a validator path such as `.rpc.modes[0]` (undefined when not found). */
 function schemaAt(path: string): SchemaNode | undefined {
-  let node: SchemaNode | undefined = nodeConfigSchema as unknown as SchemaNode;
+  let node: SchemaNode | undefined = nodeConfigSchema;
   for (const [, key, index] of path.matchAll(/\.([^.[\]]+)|\[(\d+)\]/g)) {
     if (node === undefined) return undefined;
     if (index !== undefined) {
@@ -69,7 +71,7 @@ export function unknownConfigKeys(config: NodeConfig): string[] {
       else visit(item, child, `${path}.${key}`);
     }
   };
-  const root = nodeConfigSchema as unknown as SchemaNode;
+  const root: SchemaNode = nodeConfigSchema;
   for (const section of ['system', 'rpc', 'network', 'transactionPool', 'generator', 'legacy'] as const) {
     visit(config[section], root.properties?.[section], `.${section}`);
   }

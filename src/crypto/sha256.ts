@@ -7,8 +7,8 @@ import * as nodeCrypto from 'node:crypto';
 
 type OneShotHash = (algorithm: string, data: Uint8Array, outputEncoding: 'buffer') => Buffer;
 
-// `crypto.hash` is missing from @types/node 20 typings on some versions; look it up once.
-const oneShot = (nodeCrypto as unknown as { hash?: OneShotHash }).hash;
+// Typed as possibly missing: Node releases before 20.12 do not have `crypto.hash`.
+const oneShot: OneShotHash | undefined = nodeCrypto.hash;
 
 /** Length in bytes of a SHA-256 digest. */
 export const SHA256_LENGTH = 32;

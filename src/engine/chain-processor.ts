@@ -4,7 +4,7 @@ import type { ChainStore } from '../chain/chain-store.js';
 import type { TempBlockStore } from '../chain/temp-block-store.js';
 import { encodeEvent, eventSmtLeaves, type EventProps } from '../chain/event.js';
 import type { GenesisConfig } from '../config/genesis-config.js';
-import { InvalidBlockError } from '../errors.js';
+import { ConsensusError, InvalidBlockError, StoreError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { computeEventRoot } from '../native/index.js';
 import type { StateDb } from '../state/state-db.js';
@@ -84,7 +84,7 @@ export class ChainProcessor {
   tipHeader(): BlockHeader {
     const { chainStore } = this.options;
     const header = chainStore.getHeaderByHeight(chainStore.tipHeight());
-    if (!header) throw new Error('Store inconsistency: the tip header is missing.');
+    if (!header) throw new StoreError('Store inconsistency: the tip header is missing.');
     return header;
   }
 
@@ -167,7 +167,7 @@ export class ChainProcessor {
     const { chainStore, stateDb } = this.options;
     const height = chainStore.tipHeight();
     if (height <= chainStore.finalizedHeight()) {
-      throw new Error(`Block ${height} is finalized and cannot be reverted.`);
+      throw new ConsensusError(`Block ${height} is finalized and cannot be reverted.`);
     }
     const parent = chainStore.getHeaderByHeight(height - 1) as BlockHeader;
     const update = stateDb.prepareRevert(height, parent.stateRoot);
@@ -183,7 +183,7 @@ export class ChainProcessor {
 
   private requireTip(tipChanges: number, height: number): void {
     if (this.tipChanges !== tipChanges) {
-      throw new Error(`The tip changed while block ${height} was executed; the block was not stored.`);
+      throw new ConsensusError(`The tip changed while block ${height} was executed; the block was not stored.`);
     }
   }
 

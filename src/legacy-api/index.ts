@@ -39,7 +39,7 @@ export interface RunningLegacyApi {
 
 /** Reads the operator's config and starts listening; rejects with a clear error for a bad file or port. */
 export async function startLegacyApi(config: LegacyApiConfig, deps: LegacyApiDependencies): Promise<RunningLegacyApi> {
-  if (config.configFile === undefined) throw new Error('legacyApi.configFile is required when legacyApi.enabled is true.');
+  if (config.configFile === undefined) throw new LegacyConfigError('legacyApi.configFile is required when legacyApi.enabled is true.');
   const legacy = readLegacyConfig(config.configFile);
   const apiWhitelist = parseWhitelist(legacy.apiAccess.whiteList);
   const forgingWhitelist = parseWhitelist(legacy.forgingWhiteList);

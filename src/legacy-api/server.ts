@@ -10,6 +10,7 @@
  */
 import uWS from 'uWebSockets.js';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import { listenExclusive, listenSocketPort } from '../uws-listen.js';
 import { BasaltError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { type ForgingService, ToggleError } from './forging-service.js';
@@ -46,13 +47,6 @@ export interface LegacyApiServerOptions {
 }
 
 type ClosableApp = TemplatedApp & { close?: () => void };
-type ListenWithOptions = (
-  host: string,
-  port: number,
-  options: number,
-  callback: (socket: us_listen_socket | false) => void,
-) => TemplatedApp;
-const LISTEN_EXCLUSIVE_PORT = (uWS as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT?: number }).LIBUS_LISTEN_EXCLUSIVE_PORT ?? 1;
 
 /** Lisk epoch (2.x secondsSinceEpoch): 2016-05-24T17:00:00Z. */
 const LISK_EPOCH_MS = Date.UTC(2016, 4, 24, 17, 0, 0);
@@ -98,7 +92,7 @@ export class LegacyApiServer {
     app.any('/*', (res) => this.write({ res, aborted: false }, 404, { message: 'Route not found' }));
     const { host, port } = this.options;
     return new Promise((resolve, reject) => {
-      (app.listen as unknown as ListenWithOptions)(host, port, LISTEN_EXCLUSIVE_PORT, (socket) => {
+      listenExclusive(app, host, port, (socket) => {
         if (socket === false) {
           reject(
             new BasaltError(
@@ -109,7 +103,7 @@ export class LegacyApiServer {
           return;
         }
         this.listenSocket = socket;
-        this.boundPort = uWS.us_socket_local_port(socket as unknown as uWS.us_socket);
+        this.boundPort = listenSocketPort(socket);
         resolve();
       });
     });

@@ -10,7 +10,7 @@
  */
 import type { GenesisConfig } from '../config/genesis-config.js';
 import { ConfigError } from '../config/config-error.js';
-import { InvalidParamsError } from '../errors.js';
+import { InvalidParamsError, InvariantError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Module } from '../modules/base/index.js';
 import type { MainchainModules } from '../modules/mainchain.js';
@@ -146,7 +146,7 @@ export class LoadedPlugins {
         },
         subscribe: (event: string, listener: NodeEventListener) => this.bus.subscribe(event, listener),
         invoke: <T>(method: string, params?: Record<string, unknown>): Promise<T> => {
-          if (this.invoker === undefined) return Promise.reject(new Error('invoke is available once the plugins have started.'));
+          if (this.invoker === undefined) return Promise.reject(new InvariantError('invoke is available once the plugins have started.'));
           return this.invoker<T>(method, params);
         },
       });

@@ -4,7 +4,7 @@
  * of throwing, so a plugin racing a chain reorganisation sees "gone", not an exception.
  */
 import type { ChainStore } from '../chain/chain-store.js';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError, StoreError } from '../errors.js';
 import type { StateReader } from '../state/state-view.js';
 import type { PluginChainReader } from './plugin.js';
 
@@ -33,7 +33,7 @@ export function createPluginChainReader(chainID: Buffer, chainStore: ChainStoreG
     genesisHeight: () => chainStore.genesisHeight(),
     tipHeader: () => {
       const header = chainStore.getHeaderByHeight(chainStore.tipHeight());
-      if (header === undefined) throw new Error('Store inconsistency: the tip header is missing.');
+      if (header === undefined) throw new StoreError('Store inconsistency: the tip header is missing.');
       return header;
     },
     getHeaderByHeight: (height: number) => chainStore.getHeaderByHeight(height),

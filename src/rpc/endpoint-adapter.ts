@@ -10,6 +10,7 @@ import type { Logger } from '../logger.js';
 import type { EndpointContext, EndpointHandler, ExecutionHeader, Module } from '../modules/base/index.js';
 import type { StateReader } from '../state/state-view.js';
 import type { RpcMethod } from './registry.js';
+import { StoreError } from '../errors.js';
 
 /** Where an endpoint call's context comes from; read anew on every call. */
 export interface EndpointContextProvider {
@@ -101,7 +102,7 @@ export function committedChainContext(options: {
     stateReader: () => moduleState,
     tipHeader: () => {
       const header = chainStore.getHeaderByHeight(chainStore.tipHeight());
-      if (header === undefined) throw new Error('Store inconsistency: the tip header is missing.');
+      if (header === undefined) throw new StoreError('Store inconsistency: the tip header is missing.');
       return header;
     },
   };

@@ -6,6 +6,7 @@
  */
 import uWS from 'uWebSockets.js';
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import { listenExclusive, listenSocketPort } from '../uws-listen.js';
 import { BasaltError, InvalidParamsError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { RpcDispatcher } from './dispatcher.js';
@@ -17,16 +18,7 @@ import { resolveRpcServerOptions, type ResolvedRpcServerOptions, type RpcServerO
 import type { RpcTransport } from './transport.js';
 import { WsTransport } from './ws-transport.js';
 
-// Present at run time but missing from the package's type declarations.
-type ListenWithOptions = (
-  host: string,
-  port: number,
-  options: number,
-  callback: (listenSocket: us_listen_socket | false) => void,
-) => TemplatedApp;
 type ClosableApp = TemplatedApp & { close?: () => void };
-// Without it, uWS may share the port with another process (SO_REUSEPORT) instead of failing.
-const LISTEN_EXCLUSIVE_PORT = (uWS as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT?: number }).LIBUS_LISTEN_EXCLUSIVE_PORT ?? 1;
 
 type ServerState = 'new' | 'starting' | 'running' | 'stopped';
 
@@ -161,7 +153,7 @@ export class RpcServer {
     app.any('/*', (res) => writeNotFound(res, accessControlAllowOrigin));
 
     return new Promise<void>((resolve, reject) => {
-      (app.listen as unknown as ListenWithOptions)(host, port, LISTEN_EXCLUSIVE_PORT, (listenSocket) => {
+      listenExclusive(app, host, port, (listenSocket) => {
         if (listenSocket === false) {
           reject(
             new BasaltError(
@@ -172,7 +164,7 @@ export class RpcServer {
           return;
         }
         this.listenSocket = listenSocket;
-        this.boundPort = uWS.us_socket_local_port(listenSocket as unknown as uWS.us_socket);
+        this.boundPort = listenSocketPort(listenSocket);
         resolve();
       });
     });

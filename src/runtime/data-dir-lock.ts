@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { BasaltError } from '../errors.js';
+import { BasaltError, StoreError } from '../errors.js';
 
 /** A data directory another live node already runs on. */
 export class DataDirLockedError extends BasaltError {
@@ -44,7 +44,7 @@ export class DataDirLock {
         unlinkSync(path); // stale: its node was killed
       }
     }
-    throw new Error(`Could not lock the data directory ${dataPath}.`);
+    throw new StoreError(`Could not lock the data directory ${dataPath}.`);
   }
 
   release(): void {

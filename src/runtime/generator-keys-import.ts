@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { validationErrors } from '../codec/index.js';
+import { ConfigError } from '../config/config-error.js';
 import { decodeLisk32 } from '../crypto/index.js';
 import { keypairFromPlainKeys, type GeneratorKeypair } from '../engine/generator/generator-keypair.js';
 import {
@@ -20,10 +21,13 @@ interface KeysFileEntry {
 const hasMembers = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && Object.keys(value).length > 0;
 
-/** Schema problems as paths and reasons only: the validator never echoes values (no key leaks). */
-function checkShape(schema: object, value: unknown, what: string): void {
+/**
+ * Throws unless `value` satisfies `schema`, whose shape the caller names as `T`. Schema problems
+ * are reported as paths and reasons only: the validator never echoes values (no key leaks).
+ */
+function checkShape<T>(schema: object, value: unknown, what: string): asserts value is T {
   const problems = validationErrors(schema, value);
-  if (problems.length > 0) throw new Error(`${what} is malformed (${problems.slice(0, 3).join('; ')}).`);
+  if (problems.length > 0) throw new ConfigError(`${what} is malformed (${problems.slice(0, 3).join('; ')}).`);
 }
 
 /** The plain keys of a keys.json entry as bytes (hex checked, consistency checked by the caller). */
@@ -46,14 +50,15 @@ export function plainKeysFromJson(plain: Record<string, unknown>, what: string):
  */
 export function importGeneratorKeysFile(path: string, store: GeneratorStore): GeneratorKeypair[] {
   const parsed = JSON.parse(readFileSync(path, 'utf8')) as { keys?: KeysFileEntry[] };
-  if (!Array.isArray(parsed.keys)) throw new Error(`Keys file ${path} has no "keys" array.`);
+  if (!Array.isArray(parsed.keys)) throw new ConfigError(`Keys file ${path} has no "keys" array.`);
   for (const entry of parsed.keys) {
-    if (typeof entry.address !== 'string') throw new Error(`Keys file ${path}: an entry has no address.`);
+    if (typeof entry.address !== 'string') throw new ConfigError(`Keys file ${path}: an entry has no address.`);
     const label = `Keys file ${path}: entry ${entry.address}`;
     const address = decodeLisk32(entry.address);
     if (hasMembers(entry.encrypted)) {
-      checkShape(encryptedKeysJsonSchema, entry.encrypted, `${label}: "encrypted"`);
-      store.setKeys(address, { type: 'encrypted', data: encodeEncryptedKeys(entry.encrypted as unknown as StoredEncryptedKeys) });
+      const encrypted: unknown = entry.encrypted;
+      checkShape<StoredEncryptedKeys>(encryptedKeysJsonSchema, encrypted, `${label}: "encrypted"`);
+      store.setKeys(address, { type: 'encrypted', data: encodeEncryptedKeys(encrypted) });
     } else if (hasMembers(entry.plain)) {
       const plain = plainKeysFromJson(entry.plain, `${label}: "plain"`);
       keypairFromPlainKeys(address, plain); // refuse inconsistent keys before storing them

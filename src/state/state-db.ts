@@ -4,6 +4,7 @@ import { EMPTY_HASH, type SmtProof } from '../merkle/index.js';
 import { LmdbReader } from './lmdb-reader.js';
 import type { StateChange } from './overlay-state.js';
 import { StateTree, type PreparedStateUpdate, type StateTreeUpdater } from './state-tree.js';
+import { InvariantError, StoreError } from '../errors.js';
 
 export type { PreparedStateUpdate, StateTreeUpdater };
 
@@ -35,7 +36,7 @@ const changeListProperty = (fieldNumber: number) =>
   }) as const;
 
 /** What a block changed, so that it can be undone while it is not final. */
-const diffSchema = {
+const diffSchema: Schema = {
   $id: '/basalt/state/diff',
   type: 'object',
   required: ['previousRoot', 'moduleChanges', 'engineChanges'],
@@ -44,7 +45,7 @@ const diffSchema = {
     moduleChanges: changeListProperty(2),
     engineChanges: changeListProperty(3),
   },
-} as unknown as Schema;
+};
 
 const ROOT_KEY = Buffer.from('stateRoot');
 
@@ -139,7 +140,7 @@ export class StateDb {
     if (treeId === undefined) return this.prepareUpdate(changes);
     const root = this.tree.root;
     const update = await (updater as StateTreeUpdater).update(treeId, root, changes);
-    if (!this.tree.root.equals(root)) throw new Error('The state tree moved while an update for it was computed.');
+    if (!this.tree.root.equals(root)) throw new StoreError('The state tree moved while an update for it was computed.');
     return update ?? this.prepareUpdate(changes);
   }
 
@@ -149,7 +150,7 @@ export class StateDb {
    * nothing changed, on disk or in memory.
    */
   transaction<T>(write: () => T): T {
-    if (this.writing) throw new Error('StateDb.transaction does not nest.');
+    if (this.writing) throw new InvariantError('StateDb.transaction does not nest.');
     this.writing = true;
     try {
       const result = this.env.transactionSync(write);
@@ -188,7 +189,7 @@ export class StateDb {
       })),
     );
     if (!update.root.equals(expectedRoot) || !update.root.equals(diff.previousRoot)) {
-      throw new Error(`Store inconsistency: reverting height ${height} gives root ${update.root.toString('hex')}.`);
+      throw new StoreError(`Store inconsistency: reverting height ${height} gives root ${update.root.toString('hex')}.`);
     }
     return update;
   }
@@ -209,15 +210,15 @@ export class StateDb {
 
   private readDiff(height: number): StoredDiff {
     const bytes = this.diffs.getBinary(heightKey(height));
-    if (!bytes) throw new Error(`No state diff is stored for height ${height}; it is final or was never applied.`);
+    if (!bytes) throw new StoreError(`No state diff is stored for height ${height}; it is final or was never applied.`);
     return codec.decode<StoredDiff>(diffSchema, bytes);
   }
 
   /** Records the block's new root; the tree itself follows once the transaction committed. */
   private stage(update: PreparedStateUpdate): void {
-    if (!this.writing) throw new Error('State is written inside StateDb.transaction, which keeps the tree in step with the disk.');
-    if (this.pending !== undefined) throw new Error('One state update per transaction: a block was already written in this one.');
-    if (!this.tree.root.equals(this.root())) throw new Error('Store inconsistency: the state tree is not at the committed root.');
+    if (!this.writing) throw new InvariantError('State is written inside StateDb.transaction, which keeps the tree in step with the disk.');
+    if (this.pending !== undefined) throw new InvariantError('One state update per transaction: a block was already written in this one.');
+    if (!this.tree.root.equals(this.root())) throw new StoreError('Store inconsistency: the state tree is not at the committed root.');
     this.pending = update;
     this.meta.putSync(ROOT_KEY, update.root);
   }

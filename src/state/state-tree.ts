@@ -9,6 +9,7 @@ import {
 } from '../merkle/index.js';
 import { createInMemoryNodeStore, createSparseMerkleTree, NativeSmtNodeStore, sha256Many, type MemoryNodeStore } from '../native/index.js';
 import type { StateChange } from './overlay-state.js';
+import { StoreError } from '../errors.js';
 
 /** A computed but not yet applied state-tree update. */
 export interface PreparedStateUpdate {
@@ -83,7 +84,7 @@ export class StateTree {
     }
     if (batch.length > 0) flush();
     if (!state.currentRoot.equals(expectedRoot)) {
-      throw new Error(
+      throw new StoreError(
         `Store inconsistency: the stored state values give root ${state.currentRoot.toString('hex')}, ` +
           `the last committed block has ${expectedRoot.toString('hex')}.`,
       );
@@ -184,7 +185,7 @@ export function stateTreeLeaves(entries: readonly { key: Buffer; value?: Buffer 
 
 function checkedKey(key: Buffer): Buffer {
   if (key.length < STORE_PREFIX_LENGTH) {
-    throw new Error(`Store inconsistency: stored state key ${key.toString('hex')} is shorter than a store prefix.`);
+    throw new StoreError(`Store inconsistency: stored state key ${key.toString('hex')} is shorter than a store prefix.`);
   }
   return key;
 }

@@ -11,7 +11,9 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { BasaltError } from '../errors.js';
 import type { WorkerRequest } from './worker-entry.js';
+import { fromWorkerErrorEnvelope, isWorkerErrorEnvelope } from './worker-error.js';
 
 export interface WorkerPoolOptions {
   /** Threads; defaults to the machine's available parallelism (at least 1). */
@@ -23,10 +25,13 @@ export interface WorkerPoolOptions {
 /**
  * Raised when the pool, not the task, failed: the pool is closed, or the thread running the task
  * died (Piscina then starts a new thread, so later tasks run normally). Callers that have a
- * main-thread path fall back to it on this error.
+ * main-thread path fall back to it on this error. A task's own failure is never one of these: it
+ * is rethrown as its own class (worker-error.ts).
  */
-export class WorkerPoolError extends Error {
-  readonly code = 'WORKER_POOL_UNAVAILABLE';
+export class WorkerPoolError extends BasaltError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('WORKER_POOL_UNAVAILABLE', message, options);
+  }
 }
 
 /** Piscina's words for a task whose thread ended under it (exit, terminate, destroy). */
@@ -61,9 +66,10 @@ export class WorkerPool {
   }
 
   /**
-   * Runs task `name` on some thread. Rejects with the task's own error, or with WorkerPoolError
-   * when the pool is closed or the thread died while running it. `transferList` names buffers of
-   * `input` to move to the thread instead of copying them (they are unusable here afterwards).
+   * Runs task `name` on some thread. Rejects with the task's own error (the same class and code
+   * as thrown in the thread, see worker-error.ts), or with WorkerPoolError when the pool is
+   * closed or the thread died while running it. `transferList` names buffers of `input` to move
+   * to the thread instead of copying them (they are unusable here afterwards).
    */
   async run<O>(name: string, input: unknown, transferList?: ArrayBuffer[]): Promise<O> {
     if (this.closed) throw new WorkerPoolError('The worker pool is closed.');
@@ -71,6 +77,7 @@ export class WorkerPool {
     try {
       return (await this.piscina.run(request, transferList === undefined ? undefined : { transferList })) as O;
     } catch (error) {
+      if (isWorkerErrorEnvelope(error)) throw fromWorkerErrorEnvelope(error);
       if (error instanceof Error && THREAD_ENDED.test(error.message)) {
         throw new WorkerPoolError(`The worker thread running task "${name}" ended before answering (${error.message}).`, { cause: error });
       }

@@ -78,7 +78,7 @@ export function promptParams(schema: Schema, prompter: Prompter): Promise<Record
  * uint64/sint64 values may be JSON numbers (as in Lisk's own examples, `"amount":100000000`)
  * when they are safe integers; they become decimal strings.
  */
-function normalize(property: SchemaProperty | Schema, value: unknown): unknown {
+function normalize(property: SchemaProperty | Schema | ObjectItems, value: unknown): unknown {
   if (property.type === 'object') {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
     const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
@@ -90,9 +90,7 @@ function normalize(property: SchemaProperty | Schema, value: unknown): unknown {
   if (property.type === 'array') {
     if (!Array.isArray(value)) return value;
     const items = property.items;
-    return value.map((item) =>
-      items.type === 'object' ? normalize(items as unknown as SchemaProperty, item) : normalizeScalar(items.dataType, item),
-    );
+    return value.map((item) => (items.type === 'object' ? normalize(items, item) : normalizeScalar(items.dataType, item)));
   }
   return normalizeScalar(property.dataType, value);
 }

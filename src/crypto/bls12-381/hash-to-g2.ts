@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { P, fp2, fp2Add, fp2Inv, fp2IsZero, fp2Mul, fp2Neg, fp2Sgn0, fp2Sqr, fp2Sqrt, type Fp2 } from './field.js';
 import { ABS_X } from './field.js';
 import { g2Add, g2Double, g2FromAffine, g2Multiply, g2Negate, g2Psi, type G2Affine, type G2Jacobian } from './g2.js';
+import { InvariantError } from '../../errors.js';
 
 const SHA256_BYTES = 32;
 const SHA256_BLOCK_BYTES = 64;
@@ -78,7 +79,7 @@ export function mapToIsoCurve(u: Fp2): G2Affine {
   if (y === undefined) {
     x = fp2Mul(zu2, x1);
     y = fp2Sqrt(isoCurveRhs(x));
-    if (y === undefined) throw new Error('SSWU: no square root (unreachable for valid constants)');
+    if (y === undefined) throw new InvariantError('SSWU: no square root (unreachable for valid constants)');
   }
   if (fp2Sgn0(u) !== fp2Sgn0(y)) y = fp2Neg(y);
   return { x, y };

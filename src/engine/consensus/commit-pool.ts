@@ -3,6 +3,7 @@ import { createAggSig, MESSAGE_TAG_CERTIFICATE, signBLS } from '../../crypto/ind
 import type { StateReader } from '../../state/state-view.js';
 import { unsignedCertificateBytes } from './aggregate-commit.js';
 import type { Bft } from './bft/bft.js';
+import { ConsensusError } from '../../errors.js';
 
 /** A validator's BLS signature on the certificate of one block (LIP 0061 single commit). */
 export interface SingleCommit {
@@ -77,7 +78,7 @@ export class CommitPool {
       for (const commit of commits) {
         const validator = active.find((v) => v.address.equals(commit.validatorAddress));
         if (!validator)
-          throw new Error(`Commit of ${commit.validatorAddress.toString('hex')} at ${height} is not from an active validator.`);
+          throw new ConsensusError(`Commit of ${commit.validatorAddress.toString('hex')} at ${height} is not from an active validator.`);
         weight += validator.bftWeight;
       }
       if (weight < certificateThreshold) continue;

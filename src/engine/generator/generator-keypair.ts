@@ -1,5 +1,13 @@
 import { addressFromPublicKey, blsPublicKeyFromSecretKey, publicKeyFromPrivateKey } from '../../crypto/index.js';
+import { BasaltError } from '../../errors.js';
 import type { PlainGeneratorKeys } from './generator-store.js';
+
+/** Generator keys that do not belong together: wrong lengths, or private keys not giving the public ones. */
+export class GeneratorKeysError extends BasaltError {
+  constructor(message: string) {
+    super('ERR_GENERATOR_KEYS', message);
+  }
+}
 
 /** The keys a local validator generates and certifies with. Never logged, never sent. */
 export interface GeneratorKeypair {
@@ -17,13 +25,13 @@ export interface GeneratorKeypair {
  */
 export function keypairFromPlainKeys(address: Buffer, keys: PlainGeneratorKeys): GeneratorKeypair {
   if (keys.generatorPrivateKey.length !== 64 || keys.generatorKey.length !== 32) {
-    throw new Error(`Generator keys of ${address.toString('hex')} have wrong lengths.`);
+    throw new GeneratorKeysError(`Generator keys of ${address.toString('hex')} have wrong lengths.`);
   }
   if (!publicKeyFromPrivateKey(keys.generatorPrivateKey).equals(keys.generatorKey)) {
-    throw new Error(`The generator private key of ${address.toString('hex')} does not match its generator key.`);
+    throw new GeneratorKeysError(`The generator private key of ${address.toString('hex')} does not match its generator key.`);
   }
   if (keys.blsPrivateKey.length !== 32 || !blsPublicKeyFromSecretKey(keys.blsPrivateKey).equals(keys.blsKey)) {
-    throw new Error(`The BLS private key of ${address.toString('hex')} does not match its BLS key.`);
+    throw new GeneratorKeysError(`The BLS private key of ${address.toString('hex')} does not match its BLS key.`);
   }
   return {
     address,

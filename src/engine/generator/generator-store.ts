@@ -1,5 +1,6 @@
 import type { Database, RootDatabase } from 'lmdb';
 import { codec, type Schema } from '../../codec/index.js';
+import { StoreError } from '../../errors.js';
 
 /** What a validator last generated (lisk-sdk previouslyGeneratedInfo). */
 export interface GeneratedInfo {
@@ -236,5 +237,5 @@ function decodeStoredKeys(raw: Buffer): StoredGeneratorKeys {
   const { type, data } = codec.decode<{ type: string; data: Buffer }>(storedKeysSchema, raw);
   if (type === 'plain') return { type, data: codec.decode<PlainGeneratorKeys>(plainGeneratorKeysSchema, data) };
   if (type === 'encrypted') return { type, data };
-  throw new Error(`Unknown generator key type ${JSON.stringify(type)} in the generator store.`);
+  throw new StoreError(`Unknown generator key type ${JSON.stringify(type)} in the generator store.`);
 }

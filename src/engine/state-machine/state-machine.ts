@@ -14,6 +14,7 @@ import {
   type VerificationResult,
 } from '../../modules/base/index.js';
 import type { StateReader, StateWriter } from '../../state/state-view.js';
+import { ExecutionError, InvariantError, TransactionVerifyError } from '../../errors.js';
 
 /** Default first topics of each execution stage (LIP 0065). */
 const TOPIC_INIT_GENESIS = Buffer.from([0]);
@@ -63,7 +64,7 @@ export class StateMachine {
   ) {
     const names = new Set<string>();
     for (const module of modules) {
-      if (names.has(module.name)) throw new Error(`Module ${module.name} is registered twice.`);
+      if (names.has(module.name)) throw new InvariantError(`Module ${module.name} is registered twice.`);
       names.add(module.name);
       for (const command of module.commands) this.commands.set(`${module.name}:${command.name}`, command);
     }
@@ -84,7 +85,7 @@ export class StateMachine {
   /** Every asset must belong to a registered module; then each module checks its own. */
   async verifyAssets(execution: BlockExecution, assetModules: readonly string[]): Promise<void> {
     for (const moduleName of assetModules) {
-      if (!this.getModule(moduleName)) throw new Error(`Module ${moduleName} is not registered.`);
+      if (!this.getModule(moduleName)) throw new ExecutionError(`Module ${moduleName} is not registered.`);
     }
     const context = { ...this.readContext(execution), header: execution.header, assets: execution.assets };
     for (const module of this.modules) await module.verifyAssets?.(context);
@@ -166,7 +167,7 @@ export class StateMachine {
       }
       return { status: VerifyStatus.OK };
     } catch (error) {
-      return { status: VerifyStatus.FAIL, error: error instanceof Error ? error : new Error(String(error)) };
+      return { status: VerifyStatus.FAIL, error: error instanceof Error ? error : new TransactionVerifyError(String(error)) };
     }
   }
 
@@ -236,8 +237,8 @@ export class StateMachine {
   private command(transaction: ExecutionTransaction): Command<unknown> {
     const command = this.commands.get(`${transaction.module}:${transaction.command}`);
     if (command) return command;
-    if (!this.getModule(transaction.module)) throw new Error(`Module ${transaction.module} is not registered.`);
-    throw new Error(`Module ${transaction.module} does not have command ${transaction.command} registered.`);
+    if (!this.getModule(transaction.module)) throw new ExecutionError(`Module ${transaction.module} is not registered.`);
+    throw new ExecutionError(`Module ${transaction.module} does not have command ${transaction.command} registered.`);
   }
 
   private decodeParams(command: Command<unknown>, transaction: ExecutionTransaction): unknown {

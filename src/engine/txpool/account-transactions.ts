@@ -1,5 +1,6 @@
 import { VerifyStatus } from '../../modules/base/index.js';
 import type { PoolEntry } from './pool-entry.js';
+import { InvariantError } from '../../errors.js';
 
 /**
  * One sender's pooled transactions in ascending nonce order (lisk-transaction-pool
@@ -37,7 +38,7 @@ export class AccountTransactions {
   /** Inserts an entry whose nonce is not held yet. */
   insert(entry: PoolEntry): void {
     const index = this.search(entry.nonce);
-    if (this.entries[index]?.nonce === entry.nonce) throw new Error(`Nonce ${entry.nonce} is already pooled for ${this.address}.`);
+    if (this.entries[index]?.nonce === entry.nonce) throw new InvariantError(`Nonce ${entry.nonce} is already pooled for ${this.address}.`);
     this.entries.splice(index, 0, entry);
   }
 

@@ -12,6 +12,7 @@
 import type { Transaction } from '../../chain/transaction.js';
 import type { VerificationResult } from '../../modules/base/index.js';
 import type { PoolTip, PoolTransactionVerifier } from './pool-verifier.js';
+import { InvariantError } from '../../errors.js';
 
 interface Waiting {
   readonly transaction: Transaction;
@@ -56,7 +57,7 @@ export class CoalescingPoolVerifier implements PoolTransactionVerifier {
         (group[0] as Waiting).tip,
       );
       if (results.length !== group.length)
-        throw new Error(`the verifier returned ${results.length} results for ${group.length} transactions`);
+        throw new InvariantError(`the verifier returned ${results.length} results for ${group.length} transactions`);
       for (const [i, entry] of group.entries()) entry.resolve([results[i] as VerificationResult]);
     } catch (error) {
       for (const entry of group) entry.reject(error);

@@ -13,6 +13,7 @@ import type { PoolEntry } from './pool-entry.js';
 import { PoolIndex } from './pool-index.js';
 import type { TransactionPoolListener, RemovalReason } from './pool-listener.js';
 import type { PoolTip, PoolTransactionVerifier } from './pool-verifier.js';
+import { InvariantError } from '../../errors.js';
 
 export interface TransactionPoolOptions {
   /** Overrides of lisk-sdk's defaults; validated (ValidationError on a bad value). */
@@ -274,7 +275,7 @@ export class TransactionPool {
         epoch = this.epoch;
         attempts += 1;
         const [first] = await this.verifier.verify([transaction], this.tip());
-        if (first === undefined) throw new Error('the verifier returned no result');
+        if (first === undefined) throw new InvariantError('the verifier returned no result');
         result = first;
       } while (epoch !== this.epoch && attempts < MAX_VERIFY_ATTEMPTS);
     } catch (error) {
@@ -429,7 +430,7 @@ export class TransactionPool {
             this.tip(),
           );
           if (results.length !== entries.length)
-            throw new Error(`the verifier returned ${results.length} results for ${entries.length} transactions`);
+            throw new InvariantError(`the verifier returned ${results.length} results for ${entries.length} transactions`);
         } catch (error) {
           // Keep the pool as it is; the block producer verifies again anyway, and so does the next re-check.
           this.logger.warn({ err: error }, 'Transaction pool re-check failed');

@@ -27,6 +27,7 @@ import { addressFromPublicKey, MESSAGE_TAG_TRANSACTION, signData, type Validator
 import { registerKeysParamsSchema } from '../../modules/legacy/schemas.js';
 import { stakeParamsSchema } from '../../modules/pos/schemas.js';
 import type { DevnetKeys } from './devnet-keys.js';
+import { FormatError } from '../../errors.js';
 
 /** lisk-sdk's default baseStakeAmount (10 LSK): stakes must be multiples of it. */
 export const BOOTSTRAP_STAKE_AMOUNT = 1_000_000_000n;
@@ -94,7 +95,7 @@ export function bootstrapTransactionsFile(transactions: readonly Transaction[]):
 export function readBootstrapTransactions(json: unknown): Transaction[] {
   const list = (json as { transactions?: unknown } | null)?.transactions;
   if (!Array.isArray(list) || !list.every((item) => typeof item === 'string' && /^([0-9a-f]{2})+$/.test(item))) {
-    throw new Error('A bootstrap transactions file must hold {"transactions": [hex, ...]}.');
+    throw new FormatError('A bootstrap transactions file must hold {"transactions": [hex, ...]}.');
   }
   return list.map((hex) => Transaction.fromBytes(Buffer.from(hex as string, 'hex')));
 }

@@ -9,6 +9,7 @@ import { reclaimLSKParamsSchema, registerKeysParamsSchema } from '../../modules/
 import { devnetValidatorName } from './devnet-assets.js';
 import type { DevnetKeys } from './devnet-keys.js';
 import type { DevnetSpec } from './devnet-spec.js';
+import { InvariantError } from '../../errors.js';
 
 const LSK = 100_000_000n;
 /** Whole LSK with thousands separators (no locale dependence). */
@@ -27,7 +28,7 @@ export function devnetPassphrasesDoc(spec: DevnetSpec, keys: DevnetKeys, chainID
   const initHeights = spec.initRounds * roundLength;
   const legacyIndex = spec.legacyValidatorIndex;
   const legacyValidator = keys.validators[legacyIndex];
-  if (legacyValidator === undefined) throw new Error('The devnet spec names a legacy validator it does not have.');
+  if (legacyValidator === undefined) throw new InvariantError('The devnet spec names a legacy validator it does not have.');
   const legacyName = devnetValidatorName(spec, legacyIndex);
   const registered = keys.validators.length - 1;
 

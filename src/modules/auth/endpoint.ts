@@ -67,7 +67,8 @@ function addressFromParameter(value: unknown): Buffer {
 function sortRequest(params: Record<string, unknown>): { mandatory: KeySignaturePair[]; optional: KeySignaturePair[] } {
   const problems = validationErrors(sortMultisignatureGroupRequestSchema, params);
   if (problems.length > 0) throw new InvalidParamsError(problems.join('; '));
-  return params as unknown as { mandatory: KeySignaturePair[]; optional: KeySignaturePair[] };
+  // The schema just checked both lists and their members.
+  return { mandatory: params.mandatory as KeySignaturePair[], optional: params.optional as KeySignaturePair[] };
 }
 
 /**

@@ -43,7 +43,7 @@ export class AuthModule implements Module {
   readonly endpoints: Readonly<Record<string, EndpointHandler>> = createAuthEndpoints(this.accounts);
   readonly genesisAssetSchema = genesisAuthStoreSchema;
   private readonly registerMultisignature = new RegisterMultisignatureCommand(this.accounts);
-  readonly commands: readonly Command<unknown>[] = [this.registerMultisignature as Command<unknown>];
+  readonly commands: readonly Command<unknown>[] = [this.registerMultisignature];
   private config: AuthConfig = DEFAULT_AUTH_CONFIG;
 
   /** Reads `modules.auth` (lisk-sdk AuthModule.init). */

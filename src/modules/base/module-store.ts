@@ -7,6 +7,11 @@ import { computeStorePrefix, computeSubstorePrefix } from './store-prefix.js';
  * One substore of a module (lisk-sdk BaseStore): a key space under
  * `storePrefix(module) ‖ substorePrefix(index)` whose values are encoded with one schema.
  * Keys passed in and returned are relative to that prefix.
+ *
+ * `T` only appears in method parameters and results, and method parameters are compared
+ * bivariantly, so every `ModuleStore<UserAccount>` is also a `ModuleStore<object>`: a module's
+ * `stores` list (used for metadata: name, prefix, schema) needs no cast. Do not turn the methods
+ * into function-valued properties; that would make `T` invariant.
  */
 export class ModuleStore<T extends object> {
   readonly prefix: Buffer;

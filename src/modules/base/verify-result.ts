@@ -2,6 +2,7 @@
  * Outcome of a transaction or command verification (lisk-sdk VerifyStatus). PENDING means "valid
  * later" (a future nonce): the pool may keep such a transaction, a block may not contain it.
  */
+import { TransactionVerifyError } from '../../errors.js';
 export enum VerifyStatus {
   FAIL = -1,
   PENDING = 0,
@@ -16,5 +17,5 @@ export interface VerificationResult {
 export const VERIFY_OK: VerificationResult = Object.freeze({ status: VerifyStatus.OK });
 
 export function verifyFail(message: string): VerificationResult {
-  return { status: VerifyStatus.FAIL, error: new Error(message) };
+  return { status: VerifyStatus.FAIL, error: new TransactionVerifyError(message) };
 }

@@ -9,6 +9,7 @@ import { EMPTY_KEY, REWARD_NO_REDUCTION, REWARD_REDUCTION_MAX_PREVOTES, REWARD_R
 import type { DynamicRewardRandomMethod, DynamicRewardDependencies } from './dependencies.js';
 import { calculateDefaultReward, minimalRewardActiveValidators, stakeRewardActiveValidators } from './reward.js';
 import { endOfRoundTimestampStore } from './stores.js';
+import { ExecutionError } from '../../errors.js';
 
 /**
  * The generator's reward before reductions. If every slot since the last end of round was
@@ -38,7 +39,7 @@ export function defaultBlockReward(
     if (validator.address.equals(header.generatorAddress)) generatorWeight = validator.bftWeight;
   }
   if (generatorWeight === undefined) {
-    throw new Error('Invalid generator. Validator params does not include the validator.');
+    throw new ExecutionError('Invalid generator. Validator params does not include the validator.');
   }
   if (generatorWeight > 0n) {
     const stakePool = stakeRewardActiveValidators(validators, defaultReward, minimalReward);

@@ -31,12 +31,13 @@ import { createDynamicRewardEndpoints } from './endpoint.js';
 import { dynamicRewardEvents, rewardMintedEvent } from './events.js';
 import { DynamicRewardMethod } from './method.js';
 import { dynamicRewardStores, endOfRoundTimestampStore } from './stores.js';
+import { InvariantError } from '../../errors.js';
 
 export class DynamicRewardModule implements Module {
   readonly name = DYNAMIC_REWARD_MODULE_NAME;
   readonly commands: readonly Command<unknown>[] = [];
-  readonly stores: readonly ModuleStore<object>[] = dynamicRewardStores as unknown as readonly ModuleStore<object>[];
-  readonly events: readonly ModuleEvent<object>[] = dynamicRewardEvents as unknown as readonly ModuleEvent<object>[];
+  readonly stores: readonly ModuleStore<object>[] = dynamicRewardStores;
+  readonly events: readonly ModuleEvent<object>[] = dynamicRewardEvents;
   readonly endpoints: Readonly<Record<string, EndpointHandler>>;
   readonly method = new DynamicRewardMethod();
 
@@ -53,7 +54,7 @@ export class DynamicRewardModule implements Module {
 
   /** The parsed config (throws before init). */
   get config(): DynamicRewardConfig {
-    if (this.moduleConfig === undefined) throw new Error('The dynamicReward module is used before init().');
+    if (this.moduleConfig === undefined) throw new InvariantError('The dynamicReward module is used before init().');
     return this.moduleConfig;
   }
 
@@ -125,7 +126,7 @@ export class DynamicRewardModule implements Module {
 function readContextBigInt(store: Map<string, unknown>, key: string): bigint {
   const value = store.get(key);
   if (value === undefined) return 0n;
-  if (typeof value !== 'bigint') throw new Error(`Invalid context value for ${key}.`);
+  if (typeof value !== 'bigint') throw new InvariantError(`Invalid context value for ${key}.`);
   return value;
 }
 
@@ -133,7 +134,7 @@ function readContextBigInt(store: Map<string, unknown>, key: string): bigint {
 function readContextNumber(store: Map<string, unknown>, key: string): number {
   const value = store.get(key);
   if (value === undefined) return 0;
-  if (typeof value !== 'number') throw new Error(`Invalid context value for ${key}.`);
+  if (typeof value !== 'number') throw new InvariantError(`Invalid context value for ${key}.`);
   return value;
 }
 

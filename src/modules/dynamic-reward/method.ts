@@ -2,6 +2,7 @@
 import type { ReadContext } from '../base/index.js';
 import type { DynamicRewardConfig } from './config.js';
 import { calculateDefaultReward } from './reward.js';
+import { InvariantError } from '../../errors.js';
 
 export class DynamicRewardMethod {
   private config: DynamicRewardConfig | undefined;
@@ -17,7 +18,7 @@ export class DynamicRewardMethod {
   }
 
   private requireConfig(): DynamicRewardConfig {
-    if (this.config === undefined) throw new Error('The dynamicReward module is used before init().');
+    if (this.config === undefined) throw new InvariantError('The dynamicReward module is used before init().');
     return this.config;
   }
 }

@@ -29,6 +29,7 @@ import { createFeeEndpoints } from './endpoint.js';
 import { FEE_EVENTS, generatorFeeProcessedEvent } from './events.js';
 import { FeeMethod } from './method.js';
 import { minimumFee } from './min-fee.js';
+import { ExecutionError, InvariantError } from '../../errors.js';
 
 export class FeeModule implements Module {
   readonly name = FEE_MODULE_NAME;
@@ -85,7 +86,7 @@ export class FeeModule implements Module {
     const config = this.configured();
     const minFee = minimumFee(config, context.header.height, transaction.size);
     const availableFee = transaction.fee - minFee;
-    if (availableFee < 0n) throw new Error(`Insufficient transaction fee. Minimum required fee is ${minFee}.`);
+    if (availableFee < 0n) throw new ExecutionError(`Insufficient transaction fee. Minimum required fee is ${minFee}.`);
     this.token.lock(context, transaction.senderAddress(), this.name, config.feeTokenID, transaction.fee);
     context.contextStore.set(CONTEXT_STORE_KEY_AVAILABLE_FEE, availableFee);
   }
@@ -126,7 +127,7 @@ export class FeeModule implements Module {
   }
 
   private configured(): FeeConfig {
-    if (this.config === undefined) throw new Error('The fee module is used before init().');
+    if (this.config === undefined) throw new InvariantError('The fee module is used before init().');
     return this.config;
   }
 }

@@ -4,6 +4,7 @@ import type { FeeConfig } from './config.js';
 import { CONTEXT_STORE_KEY_AVAILABLE_CCM_FEE, CONTEXT_STORE_KEY_AVAILABLE_FEE, CONTEXT_STORE_KEY_CCM_PROCESSING } from './constants.js';
 import { contextStoreBigInt, contextStoreBool } from './context-store.js';
 import { insufficientFeeEvent } from './events.js';
+import { ExecutionError, InvariantError } from '../../errors.js';
 
 export class FeeMethod {
   private config: FeeConfig | undefined;
@@ -36,7 +37,7 @@ export class FeeMethod {
   }
 
   private configured(): FeeConfig {
-    if (this.config === undefined) throw new Error('The fee module is used before init().');
+    if (this.config === undefined) throw new InvariantError('The fee module is used before init().');
     return this.config;
   }
 }
@@ -46,7 +47,7 @@ function deduct(context: MethodContext, key: string, amount: bigint, outOfFeeMes
   if (available < amount) {
     insufficientFeeEvent.emit(context.events, {}, [], true);
     context.contextStore.delete(key);
-    throw new Error(outOfFeeMessage);
+    throw new ExecutionError(outOfFeeMessage);
   }
   context.contextStore.set(key, available - amount);
 }

@@ -26,12 +26,13 @@ import {
 import { InteroperabilityMethod } from './method.js';
 import { genesisInteroperabilitySchema } from './schemas.js';
 import { interoperabilityStores } from './stores.js';
+import { GenesisStateError, InvariantError } from '../../errors.js';
 
 export class InteroperabilityModule implements Module {
   readonly name = INTEROPERABILITY_MODULE_NAME;
   readonly commands: readonly Command<unknown>[];
-  readonly stores: readonly ModuleStore<object>[] = interoperabilityStores as unknown as readonly ModuleStore<object>[];
-  readonly events: readonly ModuleEvent<object>[] = interoperabilityEvents as unknown as readonly ModuleEvent<object>[];
+  readonly stores: readonly ModuleStore<object>[] = interoperabilityStores;
+  readonly events: readonly ModuleEvent<object>[] = interoperabilityEvents;
   readonly endpoints: Readonly<Record<string, EndpointHandler>> = createInteroperabilityEndpoints();
   readonly genesisAssetSchema: Schema = genesisInteroperabilitySchema;
   readonly method: InteroperabilityMethod;
@@ -51,7 +52,7 @@ export class InteroperabilityModule implements Module {
       new SubmitMainchainCrossChainUpdateCommand(),
       new InitializeMessageRecoveryCommand(),
       new RecoverMessageCommand(),
-      new RegisterSidechainCommand(dependencies) as Command<unknown>,
+      new RegisterSidechainCommand(dependencies),
       new RecoverStateCommand(),
       new TerminateSidechainForLivenessCommand(),
     ];
@@ -62,7 +63,7 @@ export class InteroperabilityModule implements Module {
   }
 
   private get dependencies(): InteroperabilityDependencies {
-    if (this.deps === undefined) throw new Error('The interoperability module has no token/fee dependencies yet.');
+    if (this.deps === undefined) throw new InvariantError('The interoperability module has no token/fee dependencies yet.');
     return this.deps;
   }
 
@@ -97,7 +98,7 @@ export class InteroperabilityModule implements Module {
   finalizeGenesisState(context: GenesisContext): void {
     const asset = context.assets.getAsset(INTEROPERABILITY_MODULE_NAME);
     // lisk-sdk decodes the asset unconditionally here, so a genesis block without one fails.
-    if (asset === undefined) throw new Error('The genesis block has no interoperability asset.');
+    if (asset === undefined) throw new GenesisStateError('The genesis block has no interoperability asset.');
     const genesis = decodeGenesisInteroperability(asset);
     verifyGenesisEscrowAccounts(context, genesis, this.dependencies.token);
   }

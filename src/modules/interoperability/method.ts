@@ -27,6 +27,7 @@ import type {
   TerminatedStateAccount,
 } from './types.js';
 import { getMainchainID } from './utils.js';
+import { ExecutionError } from '../../errors.js';
 
 export class InteroperabilityMethod {
   /** `token` is read at call time: token and interoperability depend on each other. */
@@ -106,7 +107,9 @@ export class InteroperabilityMethod {
    */
   error(ctx: MethodContext, ccm: CrossChainMessage, errorStatus: number): void {
     if (errorStatus >= 0 && errorStatus <= MAX_RESERVED_ERROR_STATUS) {
-      throw new Error(`Error codes from 0 to ${MAX_RESERVED_ERROR_STATUS} (inclusive) are reserved to the Interoperability module.`);
+      throw new ExecutionError(
+        `Error codes from 0 to ${MAX_RESERVED_ERROR_STATUS} (inclusive) are reserved to the Interoperability module.`,
+      );
     }
     this.send(ctx, EMPTY_FEE_ADDRESS, ccm.module, ccm.crossChainCommand, ccm.sendingChainID, 0n, ccm.params);
   }
@@ -133,7 +136,7 @@ export class InteroperabilityMethod {
   private channelTowards(ctx: ReadContext, chainID: Buffer): ChannelData {
     const ownChainAccount = this.getOwnChainAccount(ctx);
     if (chainID.equals(ownChainAccount.chainID)) {
-      throw new Error('Channel with own chain account does not exist.');
+      throw new ExecutionError('Channel with own chain account does not exist.');
     }
     const mainchainID = getMainchainID(chainID);
     let channelChainID = chainID;
@@ -141,7 +144,7 @@ export class InteroperabilityMethod {
       channelChainID = mainchainID;
     }
     const channel = channelDataStore.get(ctx.state, channelChainID);
-    if (channel === undefined) throw new Error('Channel does not exist.');
+    if (channel === undefined) throw new ExecutionError('Channel does not exist.');
     return channel;
   }
 }

@@ -16,6 +16,7 @@ import { ccmSchema } from './schemas.js';
 import { chainAccountStore, ownChainAccountStore } from './stores.js';
 import type { CrossChainMessage } from './types.js';
 import { getMainchainID } from './utils.js';
+import { ExecutionError } from '../../errors.js';
 
 /** Module and cross-chain command names of a CCM: letters and digits only (lisk-sdk NAME_REGEX). */
 const CCM_NAME_PATTERN = /^[a-zA-Z0-9]*$/;
@@ -39,11 +40,11 @@ export function validateCcmFormat(ccm: CrossChainMessage): void {
   const encoded = codec.encode(ccmSchema, ccm);
   for (const field of ['module', 'crossChainCommand'] as const) {
     if (!CCM_NAME_PATTERN.test(ccm[field])) {
-      throw new Error(`Cross-chain message ${field} name must be alphanumeric.`);
+      throw new ExecutionError(`Cross-chain message ${field} name must be alphanumeric.`);
     }
   }
   if (encoded.length > MAX_CCM_SIZE) {
-    throw new Error(`Cross-chain message size is larger than ${MAX_CCM_SIZE}.`);
+    throw new ExecutionError(`Cross-chain message size is larger than ${MAX_CCM_SIZE}.`);
   }
 }
 
@@ -67,7 +68,7 @@ export function sendInternal(ctx: MethodContext, token: InteroperabilityTokenMet
   };
   const refuse = (code: number, message: string): never => {
     ccmSentFailedEvent.emit(ctx.events, { ccm: { ...ccm, params: EMPTY_BYTES }, code }, [], true);
-    throw new Error(message);
+    throw new ExecutionError(message);
   };
 
   try {
@@ -84,7 +85,7 @@ export function sendInternal(ctx: MethodContext, token: InteroperabilityTokenMet
   const onMainchain = ownChainAccount.chainID.equals(mainchainID);
   // lisk-sdk tests the timestamp for truthiness, so 0 counts as missing too.
   if (onMainchain && !request.timestamp) {
-    throw new Error('Timestamp must be provided in mainchain context.');
+    throw new ExecutionError('Timestamp must be provided in mainchain context.');
   }
   if (!isLive(ctx, request.receivingChainID, onMainchain ? request.timestamp : undefined)) {
     refuse(CcmSentFailedCode.CHANNEL_UNAVAILABLE, 'Receiving chain is not live.');

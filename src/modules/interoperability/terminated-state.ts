@@ -5,6 +5,7 @@ import { chainAccountStore, outboxRootStore, ownChainAccountStore, terminatedSta
 import { chainAccountUpdatedEvent, terminatedStateCreatedEvent } from './events.js';
 import type { TerminatedStateAccount } from './types.js';
 import { getMainchainID } from './utils.js';
+import { ExecutionError } from '../../errors.js';
 
 /**
  * Marks a chain terminated and records its terminated state. For a chain with an account, the
@@ -28,7 +29,7 @@ export function createTerminatedStateAccount(ctx: MethodContext, chainID: Buffer
     const ownChainAccount = ownChainAccountStore.getOrThrow(ctx.state, EMPTY_BYTES);
     const mainchainID = getMainchainID(ownChainAccount.chainID);
     if (ownChainAccount.chainID.equals(mainchainID)) {
-      throw new Error('Chain to be terminated is not valid.');
+      throw new ExecutionError('Chain to be terminated is not valid.');
     }
     const mainchainAccount = chainAccountStore.getOrThrow(ctx.state, mainchainID);
     terminatedState = stateRoot.equals(EMPTY_HASH)

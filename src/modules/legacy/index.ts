@@ -19,11 +19,12 @@ import { initLegacyGenesisState } from './genesis.js';
 import { LegacyMethod } from './method.js';
 import { genesisLegacyStoreSchema } from './schemas.js';
 import { legacyStores } from './stores.js';
+import { InvariantError } from '../../errors.js';
 
 export class LegacyModule implements Module {
   readonly name = LEGACY_MODULE_NAME;
-  readonly stores: readonly ModuleStore<object>[] = legacyStores as unknown as readonly ModuleStore<object>[];
-  readonly events: readonly ModuleEvent<object>[] = legacyEvents as unknown as readonly ModuleEvent<object>[];
+  readonly stores: readonly ModuleStore<object>[] = legacyStores;
+  readonly events: readonly ModuleEvent<object>[] = legacyEvents;
   readonly genesisAssetSchema: Schema = genesisLegacyStoreSchema;
   /** lisk-core's command order: reclaimLSK, registerKeys. */
   readonly commands: readonly Command<unknown>[];
@@ -36,15 +37,12 @@ export class LegacyModule implements Module {
 
   constructor(private readonly deps: LegacyDependencies) {
     this.reclaimLSK = new ReclaimLSKCommand(deps.token);
-    this.commands = [
-      this.reclaimLSK,
-      new RegisterKeysCommand({ validators: deps.validators, pos: deps.pos }),
-    ] as unknown as readonly Command<unknown>[];
+    this.commands = [this.reclaimLSK, new RegisterKeysCommand({ validators: deps.validators, pos: deps.pos })];
   }
 
   /** The parsed config (throws before init). */
   get config(): LegacyConfig {
-    if (this.moduleConfig === undefined) throw new Error('The legacy module is used before init().');
+    if (this.moduleConfig === undefined) throw new InvariantError('The legacy module is used before init().');
     return this.moduleConfig;
   }
 

@@ -148,19 +148,10 @@ type RawPosConfig = Omit<
   weightScaleFactor: string;
 };
 
-/**
- * Parses `modules.pos` of a Lisk config (lisk-sdk PoSModule.init): defaults, then the section's
- * keys on top; posTokenID defaults to chainID ‖ 00000000. Throws ValidationError whose entries
- * read `.modules.pos.<key>: <reason>`.
- */
-export function parsePosConfig(moduleConfig: Record<string, unknown>, genesisConfig: GenesisConfig): PosConfig {
-  const merged: Record<string, unknown> = {
-    ...DEFAULT_POS_CONFIG,
-    posTokenID: `${genesisConfig.chainID.toString('hex')}00000000`,
-    ...moduleConfig,
-  };
+/** Throws ValidationError, entries reading `.modules.pos.<key>: <reason>`, unless `merged` is a raw pos config. */
+function checkRawPosConfig(merged: Record<string, unknown>, blockTime: number): asserts merged is RawPosConfig {
   try {
-    validate(posConfigSchema(genesisConfig.blockTime), merged);
+    validate(posConfigSchema(blockTime), merged);
     validate(unlistedKeysSchema, merged);
   } catch (error) {
     if (error instanceof ValidationError) {
@@ -168,7 +159,20 @@ export function parsePosConfig(moduleConfig: Record<string, unknown>, genesisCon
     }
     throw error;
   }
-  const raw = merged as unknown as RawPosConfig;
+}
+
+/**
+ * Parses `modules.pos` of a Lisk config (lisk-sdk PoSModule.init): defaults, then the section's
+ * keys on top; posTokenID defaults to chainID ‖ 00000000. Throws ValidationError whose entries
+ * read `.modules.pos.<key>: <reason>`.
+ */
+export function parsePosConfig(moduleConfig: Record<string, unknown>, genesisConfig: GenesisConfig): PosConfig {
+  const raw: Record<string, unknown> = {
+    ...DEFAULT_POS_CONFIG,
+    posTokenID: `${genesisConfig.chainID.toString('hex')}00000000`,
+    ...moduleConfig,
+  };
+  checkRawPosConfig(raw, genesisConfig.blockTime);
   return {
     factorSelfStakes: raw.factorSelfStakes,
     maxLengthName: raw.maxLengthName,

@@ -25,6 +25,7 @@ import {
 } from './stores.js';
 import { equalUnlocking, sortUnlocking } from './unlocking.js';
 import { isUsername } from './username.js';
+import { GenesisStateError } from '../../errors.js';
 
 export interface GenesisValidator {
   address: Buffer;
@@ -75,38 +76,38 @@ export function decodeAndCheckGenesisAsset(bytes: Buffer, height: number, config
 
   const validatorsByAddress = new Map<string, GenesisValidator>();
   for (const validator of asset.validators) {
-    if (!isUsername(validator.name)) throw new Error(`Invalid validator name ${validator.name}.`);
+    if (!isUsername(validator.name)) throw new GenesisStateError(`Invalid validator name ${validator.name}.`);
     if (validator.lastCommissionIncreaseHeight > height) {
-      throw new Error(
+      throw new GenesisStateError(
         `Invalid lastCommissionIncreaseHeight ${validator.lastCommissionIncreaseHeight} for ${encodeLisk32(validator.address)}.`,
       );
     }
     if (!isSortedByTokenID(validator.sharingCoefficients)) {
-      throw new Error('SharingCoefficients must be sorted by tokenID.');
+      throw new GenesisStateError('SharingCoefficients must be sorted by tokenID.');
     }
     validatorsByAddress.set(hexKey(validator.address), validator);
   }
   if (!allUnique(asset.validators.map((validator) => validator.address))) {
-    throw new Error('Validator address is not unique.');
+    throw new GenesisStateError('Validator address is not unique.');
   }
   if (new Set(asset.validators.map((validator) => validator.name)).size !== asset.validators.length) {
-    throw new Error('Validator name is not unique.');
+    throw new GenesisStateError('Validator name is not unique.');
   }
 
   for (const staker of asset.stakers) {
     checkGenesisStaker(staker, validatorsByAddress, config);
   }
   if (!allUnique(asset.stakers.map((staker) => staker.address))) {
-    throw new Error('Staker address is not unique.');
+    throw new GenesisStateError('Staker address is not unique.');
   }
 
   const { initValidators } = asset.genesisData;
-  if (!allUnique(initValidators)) throw new Error('Init validators address is not unique.');
+  if (!allUnique(initValidators)) throw new GenesisStateError('Init validators address is not unique.');
   if (initValidators.some((address) => !validatorsByAddress.has(hexKey(address)))) {
-    throw new Error('Init validators includes non existing validator address.');
+    throw new GenesisStateError('Init validators includes non existing validator address.');
   }
   if (initValidators.length > config.numberActiveValidators) {
-    throw new Error(`Init validators is greater than number of active validators ${config.numberActiveValidators}.`);
+    throw new GenesisStateError(`Init validators is greater than number of active validators ${config.numberActiveValidators}.`);
   }
   return asset;
 }
@@ -114,37 +115,39 @@ export function decodeAndCheckGenesisAsset(bytes: Buffer, height: number, config
 function checkGenesisStaker(staker: GenesisStaker, validatorsByAddress: ReadonlyMap<string, GenesisValidator>, config: PosConfig): void {
   // The constant, not config.maxNumberSentStakes: lisk-sdk checks genesis stakes against it.
   if (staker.stakes.length > MAX_NUMBER_SENT_STAKES) {
-    throw new Error(`Sent stake exceeds max stake ${MAX_NUMBER_SENT_STAKES}.`);
+    throw new GenesisStateError(`Sent stake exceeds max stake ${MAX_NUMBER_SENT_STAKES}.`);
   }
   const stakedValidators = staker.stakes.map((stake) => stake.validatorAddress);
-  if (!allUnique(stakedValidators)) throw new Error('Sent stake validator address is not unique.');
+  if (!allUnique(stakedValidators)) throw new GenesisStateError('Sent stake validator address is not unique.');
   if (!isAscending(stakedValidators)) {
-    throw new Error('Sent stake validator address is not lexicographically ordered.');
+    throw new GenesisStateError('Sent stake validator address is not lexicographically ordered.');
   }
   for (const stake of staker.stakes) {
     const validator = validatorsByAddress.get(hexKey(stake.validatorAddress));
-    if (validator === undefined) throw new Error('Sent stake includes non existing validator address.');
+    if (validator === undefined) throw new GenesisStateError('Sent stake includes non existing validator address.');
     for (const coefficient of stake.sharingCoefficients) {
       const target = validator.sharingCoefficients.find((entry) => entry.tokenID.equals(coefficient.tokenID));
       // Raw byte comparison, as lisk-sdk does (Buffer.compare, not numeric).
       if (target === undefined || coefficient.coefficient.compare(target.coefficient) > 0) {
-        throw new Error('Validator does not have corresponding sharing coefficient or the coefficient value is not consistent.');
+        throw new GenesisStateError(
+          'Validator does not have corresponding sharing coefficient or the coefficient value is not consistent.',
+        );
       }
     }
     if (!isSortedByTokenID(stake.sharingCoefficients)) {
-      throw new Error('stakeSharingCoefficients must be sorted by tokenID.');
+      throw new GenesisStateError('stakeSharingCoefficients must be sorted by tokenID.');
     }
   }
   if (staker.pendingUnlocks.length > config.maxNumberPendingUnlocks) {
-    throw new Error(`PendingUnlocks exceeds max unlocking ${config.maxNumberPendingUnlocks}.`);
+    throw new GenesisStateError(`PendingUnlocks exceeds max unlocking ${config.maxNumberPendingUnlocks}.`);
   }
   const sorted = [...staker.pendingUnlocks];
   sortUnlocking(sorted);
   if (!staker.pendingUnlocks.every((unlock, index) => equalUnlocking(unlock, sorted[index] as UnlockingObject))) {
-    throw new Error('PendingUnlocks are not lexicographically ordered.');
+    throw new GenesisStateError('PendingUnlocks are not lexicographically ordered.');
   }
   if (staker.pendingUnlocks.some((unlock) => !validatorsByAddress.has(hexKey(unlock.validatorAddress)))) {
-    throw new Error('Pending unlocks includes non existing validator address.');
+    throw new GenesisStateError('Pending unlocks includes non existing validator address.');
   }
 }
 
@@ -160,10 +163,10 @@ export function initPosGenesisState(context: GenesisContext, config: PosConfig):
       const key = hexKey(stake.validatorAddress);
       const sums = received.get(key) ?? { selfStake: 0n, totalStake: 0n };
       sums.totalStake += stake.amount;
-      if (sums.totalStake > MAX_UINT64) throw new Error('Stakes received out of range.');
+      if (sums.totalStake > MAX_UINT64) throw new GenesisStateError('Stakes received out of range.');
       if (stake.validatorAddress.equals(staker.address)) {
         sums.selfStake += stake.amount;
-        if (sums.selfStake > MAX_UINT64) throw new Error('Self stake out of range.');
+        if (sums.selfStake > MAX_UINT64) throw new GenesisStateError('Self stake out of range.');
       }
       received.set(key, sums);
     }
@@ -235,7 +238,7 @@ export function finalizePosGenesisState(
     for (const stake of staker.stakes) staked += stake.amount;
     for (const unlock of staker.pendingUnlocks) staked += unlock.amount;
     const locked = deps.token.getLockedAmount(context, address, config.posTokenID, POS_MODULE_NAME);
-    if (locked !== staked) throw new Error('Staked amount is not locked');
+    if (locked !== staked) throw new GenesisStateError('Staked amount is not locked');
   }
 
   const initValidators = [...asset.genesisData.initValidators].sort((a, b) => a.compare(b));

@@ -33,6 +33,7 @@ import { PosInternalMethod } from './internal-method.js';
 import { PosMethod } from './method.js';
 import { genesisAssetSchema } from './schemas.js';
 import { posStores } from './stores.js';
+import { InvariantError } from '../../errors.js';
 
 /** lisk-sdk's schemas assume 10 s blocks until init knows the chain's block time. */
 const DEFAULT_BLOCK_TIME = 10;
@@ -72,7 +73,7 @@ export class PosModule implements Module {
       this.stake,
       this.changeCommission,
       new ClaimRewardsCommand(this.internal),
-    ] as readonly Command<unknown>[];
+    ];
     this.endpoints = createPosEndpoints({
       config: () => this.settings,
       configSchema: () => this.configSchema,
@@ -126,7 +127,7 @@ export class PosModule implements Module {
   }
 
   private get settings(): PosConfig {
-    if (this.config === undefined) throw new Error('The pos module is used before init.');
+    if (this.config === undefined) throw new InvariantError('The pos module is used before init.');
     return this.config;
   }
 }

@@ -12,6 +12,7 @@ import type { PosInternalMethod } from './internal-method.js';
 import { shareReward } from './reward-sharing.js';
 import { genesisDataStore, nameStore, stakerStore, validatorStore, type StakerData, type ValidatorAccount } from './stores.js';
 import { isUsername } from './username.js';
+import { ExecutionError, InvariantError } from '../../errors.js';
 
 export class PosMethod {
   private config: PosConfig | undefined;
@@ -83,9 +84,9 @@ export class PosMethod {
    */
   unbanValidator(ctx: MethodContext, address: Buffer): void {
     const validator = validatorStore.getOrThrow(ctx.state, address);
-    if (!validator.isBanned) throw new Error('The specified validator is not banned.');
+    if (!validator.isBanned) throw new ExecutionError('The specified validator is not banned.');
     if (validator.reportMisbehaviorHeights.length >= this.settings.reportMisbehaviorLimitBanned) {
-      throw new Error('Validator exceeded the maximum allowed number of misbehaviors and is permanently banned.');
+      throw new ExecutionError('Validator exceeded the maximum allowed number of misbehaviors and is permanently banned.');
     }
     validator.isBanned = false;
     validatorStore.set(ctx.state, address, validator);
@@ -99,7 +100,7 @@ export class PosMethod {
   }
 
   private get settings(): PosConfig {
-    if (this.config === undefined) throw new Error('The pos module is used before init.');
+    if (this.config === undefined) throw new InvariantError('The pos module is used before init.');
     return this.config;
   }
 }

@@ -8,6 +8,7 @@
  * construction with `TokenModule.addDependencies`, as in lisk-sdk.
  */
 import type { MethodContext, ReadContext } from '../base/index.js';
+import { InvariantError } from '../../errors.js';
 
 /** The fee module's method (lisk-sdk FeeMethod.payFee). */
 export interface FeeMethod {
@@ -55,13 +56,13 @@ export class TokenDependencySlots {
   }
 
   get fee(): FeeMethod {
-    if (this.feeMethod === undefined) throw new Error('token: the fee module method has not been provided');
+    if (this.feeMethod === undefined) throw new InvariantError('token: the fee module method has not been provided');
     return this.feeMethod;
   }
 
   get interoperability(): InteroperabilityMethod {
     if (this.interoperabilityMethod === undefined) {
-      throw new Error('token: the interoperability module method has not been provided');
+      throw new InvariantError('token: the interoperability module method has not been provided');
     }
     return this.interoperabilityMethod;
   }

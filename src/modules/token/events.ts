@@ -335,4 +335,4 @@ export const tokenEvents: readonly ModuleEvent<object>[] = [
   allTokensFromChainSupportRemovedEvent,
   tokenIDSupportedEvent,
   tokenIDSupportRemovedEvent,
-] as unknown as readonly ModuleEvent<object>[];
+];

@@ -15,6 +15,7 @@ import { escrowKey, escrowStore, supplyStore, supportedTokensStore, userKey, use
 import { supportAllTokensInStore } from './supported-tokens.js';
 import { tokenChainID } from './token-id.js';
 import { compareModuleNames, saveUserAccount } from './user-account.js';
+import { GenesisStateError } from '../../errors.js';
 
 /** Initializes the token substores from the module's genesis asset; no asset leaves them empty. */
 export function initTokenGenesisState(context: GenesisContext, moduleName: string): void {
@@ -40,12 +41,14 @@ function writeUserSubstore(state: StateWriter, entries: GenesisTokenAsset['userS
     const key = userKey(entry.address, entry.tokenID);
     const id = key.toString('latin1');
     if (seen.has(id)) {
-      throw new Error(`Address ${encodeLisk32(entry.address)} and tokenID ${entry.tokenID.toString('hex')} pair is duplicated.`);
+      throw new GenesisStateError(
+        `Address ${encodeLisk32(entry.address)} and tokenID ${entry.tokenID.toString('hex')} pair is duplicated.`,
+      );
     }
     seen.add(id);
     const expected = sorted[i] as (typeof entries)[number];
     if (!entry.address.equals(expected.address) || !entry.tokenID.equals(expected.tokenID)) {
-      throw new Error('UserSubstore must be sorted by address and tokenID.');
+      throw new GenesisStateError('UserSubstore must be sorted by address and tokenID.');
     }
 
     const modules = new Set<string>();
@@ -53,15 +56,15 @@ function writeUserSubstore(state: StateWriter, entries: GenesisTokenAsset['userS
     for (const locked of entry.lockedBalances) {
       modules.add(locked.module);
       if (locked.amount === 0n) {
-        throw new Error(`Address ${encodeLisk32(entry.address)} contains 0 amount locked balance.`);
+        throw new GenesisStateError(`Address ${encodeLisk32(entry.address)} contains 0 amount locked balance.`);
       }
       if (compareModuleNames(locked.module, previousModule) < 0) {
-        throw new Error('Locked balances must be sorted by module.');
+        throw new GenesisStateError('Locked balances must be sorted by module.');
       }
       previousModule = locked.module;
     }
     if (modules.size !== entry.lockedBalances.length) {
-      throw new Error(`Address ${encodeLisk32(entry.address)} has duplicate module in locked balances.`);
+      throw new GenesisStateError(`Address ${encodeLisk32(entry.address)} has duplicate module in locked balances.`);
     }
 
     saveUserAccount(state, entry.address, entry.tokenID, {
@@ -77,11 +80,11 @@ function writeSupplySubstore(state: StateWriter, entries: GenesisTokenAsset['sup
   entries.forEach((entry, i) => {
     const id = entry.tokenID.toString('latin1');
     if (seen.has(id)) {
-      throw new Error(`Supply store token ID ${entry.tokenID.toString('hex')} is duplicated.`);
+      throw new GenesisStateError(`Supply store token ID ${entry.tokenID.toString('hex')} is duplicated.`);
     }
     seen.add(id);
     if (!entry.tokenID.equals((sorted[i] as (typeof entries)[number]).tokenID)) {
-      throw new Error('SupplySubstore must be sorted by tokenID.');
+      throw new GenesisStateError('SupplySubstore must be sorted by tokenID.');
     }
     supplyStore.set(state, entry.tokenID, { totalSupply: entry.totalSupply });
   });
@@ -94,14 +97,14 @@ function writeEscrowSubstore(state: StateWriter, entries: GenesisTokenAsset['esc
     const key = escrowKey(entry.escrowChainID, entry.tokenID);
     const id = key.toString('latin1');
     if (seen.has(id)) {
-      throw new Error(
+      throw new GenesisStateError(
         `Escrow store escrowChainID ${entry.escrowChainID.toString('hex')} and tokenID ${entry.tokenID.toString('hex')} pair is duplicated.`,
       );
     }
     seen.add(id);
     const expected = sorted[i] as (typeof entries)[number];
     if (!entry.escrowChainID.equals(expected.escrowChainID) || !entry.tokenID.equals(expected.tokenID)) {
-      throw new Error('EscrowSubstore must be sorted by escrowChainID and tokenID.');
+      throw new GenesisStateError('EscrowSubstore must be sorted by escrowChainID and tokenID.');
     }
     escrowStore.set(state, key, { amount: entry.amount });
   });
@@ -113,7 +116,7 @@ function writeSupportedTokensSubstore(state: StateWriter, entries: GenesisTokenA
   // A single entry with an empty chain ID means "all tokens of all chains".
   if (entries.length === 1 && first.chainID.length === 0) {
     if (first.supportedTokenIDs.length !== 0) {
-      throw new Error('supportedTokenIds must be an empty array when all tokens are supported.');
+      throw new GenesisStateError('supportedTokenIds must be an empty array when all tokens are supported.');
     }
     supportAllTokensInStore(state);
     return;
@@ -123,22 +126,22 @@ function writeSupportedTokensSubstore(state: StateWriter, entries: GenesisTokenA
   const seen = new Set<string>();
   entries.forEach((entry, i) => {
     if (entry.chainID.length !== CHAIN_ID_LENGTH) {
-      throw new Error(`supportedTokensSubstore chainIDs must be of length ${CHAIN_ID_LENGTH}.`);
+      throw new GenesisStateError(`supportedTokensSubstore chainIDs must be of length ${CHAIN_ID_LENGTH}.`);
     }
     const id = entry.chainID.toString('latin1');
     if (seen.has(id)) {
-      throw new Error(`supportedTokenIDsSet chain ID ${entry.chainID.toString('hex')} is duplicated.`);
+      throw new GenesisStateError(`supportedTokenIDsSet chain ID ${entry.chainID.toString('hex')} is duplicated.`);
     }
     seen.add(id);
     if (!entry.chainID.equals((sorted[i] as (typeof entries)[number]).chainID)) {
-      throw new Error('supportedTokensSubstore must be sorted by chainID.');
+      throw new GenesisStateError('supportedTokensSubstore must be sorted by chainID.');
     }
     if (!isStrictlyAscending(entry.supportedTokenIDs)) {
-      throw new Error('supportedTokensSubstore tokenIDs must be unique and sorted by lexicographically.');
+      throw new GenesisStateError('supportedTokensSubstore tokenIDs must be unique and sorted by lexicographically.');
     }
     for (const tokenID of entry.supportedTokenIDs) {
       if (!tokenID.subarray(0, CHAIN_ID_LENGTH).equals(entry.chainID)) {
-        throw new Error('supportedTokensSubstore tokenIDs must match the chainID.');
+        throw new GenesisStateError('supportedTokensSubstore tokenIDs must match the chainID.');
       }
     }
     supportedTokensStore.set(state, entry.chainID, { supportedTokenIDs: entry.supportedTokenIDs });
@@ -190,7 +193,7 @@ function checkTotalSupplies(state: StateWriter, ownChainID: Buffer): void {
 
   for (const { tokenID, supply } of computed.values()) {
     if (supply >= UINT64_LIMIT) {
-      throw new Error(`Total supply for tokenID: ${tokenID.toString('hex')} exceeds uint64 range.`);
+      throw new GenesisStateError(`Total supply for tokenID: ${tokenID.toString('hex')} exceeds uint64 range.`);
     }
   }
 
@@ -202,12 +205,12 @@ function checkTotalSupplies(state: StateWriter, ownChainID: Buffer): void {
   for (const [id, { supply }] of computed) {
     const storedSupply = stored.get(id);
     if (storedSupply === undefined || storedSupply === 0n || storedSupply !== supply) {
-      throw new Error('Stored total supply conflicts with computed supply.');
+      throw new GenesisStateError('Stored total supply conflicts with computed supply.');
     }
   }
   for (const [id, supply] of stored) {
     if (!computed.has(id) && supply !== 0n) {
-      throw new Error('Stored total supply is non zero but cannot be computed.');
+      throw new GenesisStateError('Stored total supply is non zero but cannot be computed.');
     }
   }
 }

@@ -23,7 +23,7 @@ import { tokenStores } from './stores.js';
 
 export class TokenModule implements Module {
   readonly name = TOKEN_MODULE_NAME;
-  readonly stores: readonly ModuleStore<object>[] = tokenStores as unknown as readonly ModuleStore<object>[];
+  readonly stores: readonly ModuleStore<object>[] = tokenStores;
   readonly events: readonly ModuleEvent<object>[] = tokenEvents;
   readonly genesisAssetSchema: Schema = genesisTokenAssetSchema;
   readonly commands: readonly Command<unknown>[];
@@ -42,7 +42,7 @@ export class TokenModule implements Module {
     this.commands = [
       new TransferCommand(this.method, internal),
       new TransferCrossChainCommand(this.name, this.method, internal, this.dependencies),
-    ] as unknown as readonly Command<unknown>[];
+    ];
     this.endpoints = createTokenEndpoints(this.settings);
   }
 

@@ -40,6 +40,7 @@ import {
 import { isTokenSupported, removeAllChainSupport, supportAllTokensInStore, supportTokenInStore } from './supported-tokens.js';
 import { lskTokenIDOf, tokenChainID } from './token-id.js';
 import { saveUserAccount } from './user-account.js';
+import { ExecutionError } from '../../errors.js';
 
 function insufficientBalanceMessage(address: Buffer, amount: bigint): string {
   return `Address ${encodeLisk32(address)} does not have sufficient balance for amount ${amount.toString()}`;
@@ -81,8 +82,8 @@ export class TokenMethod {
 
   /** The amount of a native token escrowed for `escrowChainID`; 0 without an escrow account. */
   getEscrowedAmount(context: ReadContext, escrowChainID: Buffer, tokenID: Buffer): bigint {
-    if (!this.isNativeToken(tokenID)) throw new Error('Only native token can have escrow amount.');
-    if (this.settings.ownChainID.equals(escrowChainID)) throw new Error('Escrow is not defined for own chain.');
+    if (!this.isNativeToken(tokenID)) throw new ExecutionError('Only native token can have escrow amount.');
+    if (this.settings.ownChainID.equals(escrowChainID)) throw new ExecutionError('Escrow is not defined for own chain.');
     return escrowStore.get(context.state, escrowKey(escrowChainID, tokenID))?.amount ?? 0n;
   }
 
@@ -95,11 +96,11 @@ export class TokenMethod {
   initializeToken(context: MethodContext, tokenID: Buffer): void {
     if (!this.isNativeToken(tokenID)) {
       initializeTokenEvent.error(context.events, { tokenID }, TokenEventResult.TOKEN_ID_NOT_NATIVE);
-      throw new Error('Only native token can be initialized.');
+      throw new ExecutionError('Only native token can be initialized.');
     }
     if (!this.isTokenIDAvailable(context, tokenID)) {
       initializeTokenEvent.error(context.events, { tokenID }, TokenEventResult.TOKEN_ID_NOT_AVAILABLE);
-      throw new Error('The specified token ID is not available.');
+      throw new ExecutionError('The specified token ID is not available.');
     }
     supplyStore.set(context.state, tokenID, { totalSupply: 0n });
     initializeTokenEvent.log(context.events, { tokenID });
@@ -114,21 +115,21 @@ export class TokenMethod {
     const eventData = { address, tokenID, amount };
     if (!this.isNativeToken(tokenID)) {
       mintEvent.error(context.events, eventData, TokenEventResult.MINT_FAIL_NON_NATIVE_TOKEN);
-      throw new Error('Only native token can be minted.');
+      throw new ExecutionError('Only native token can be minted.');
     }
     const supply = supplyStore.get(context.state, tokenID);
     if (supply === undefined) {
       mintEvent.error(context.events, eventData, TokenEventResult.MINT_FAIL_TOKEN_NOT_INITIALIZED);
-      throw new Error(`TokenID: ${tokenID.toString('hex')} is not initialized.`);
+      throw new ExecutionError(`TokenID: ${tokenID.toString('hex')} is not initialized.`);
     }
     const tooBig = `TokenID: ${tokenID.toString('hex')} with ${amount.toString()} exceeds maximum range allowed.`;
     if (supply.totalSupply + amount >= UINT64_LIMIT) {
       mintEvent.error(context.events, eventData, TokenEventResult.MINT_FAIL_TOTAL_SUPPLY_TOO_BIG);
-      throw new Error(tooBig);
+      throw new ExecutionError(tooBig);
     }
     if (this.getAvailableBalance(context, address, tokenID) + amount >= UINT64_LIMIT) {
       mintEvent.error(context.events, eventData, TokenEventResult.MINT_FAIL_TOTAL_SUPPLY_TOO_BIG);
-      throw new Error(tooBig);
+      throw new ExecutionError(tooBig);
     }
     const key = userKey(address, tokenID);
     if (!userStore.has(context.state, key)) {
@@ -156,7 +157,7 @@ export class TokenMethod {
     );
     if (account.availableBalance < amount) {
       burnEvent.error(context.events, eventData, TokenEventResult.FAIL_INSUFFICIENT_BALANCE);
-      throw new Error(insufficientBalanceMessage(address, amount));
+      throw new ExecutionError(insufficientBalanceMessage(address, amount));
     }
     account.availableBalance -= amount;
     // A plain write, as lisk-sdk does here (no locked-balance normalization).
@@ -179,10 +180,10 @@ export class TokenMethod {
   /** Creates an empty escrow account of a native token for `chainID` unless one exists. */
   initializeEscrowAccount(context: MethodContext, chainID: Buffer, tokenID: Buffer): void {
     if (!this.isNativeToken(tokenID)) {
-      throw new Error(`TokenID ${tokenID.toString('hex')} is not native token.`);
+      throw new ExecutionError(`TokenID ${tokenID.toString('hex')} is not native token.`);
     }
     if (this.settings.ownChainID.equals(chainID)) {
-      throw new Error(`Can not initialize escrow account for own chain, ${chainID.toString('hex')}`);
+      throw new ExecutionError(`Can not initialize escrow account for own chain, ${chainID.toString('hex')}`);
     }
     if (escrowStore.has(context.state, escrowKey(chainID, tokenID))) return;
     this.internal.initializeEscrowAccount(context, chainID, tokenID);
@@ -200,7 +201,7 @@ export class TokenMethod {
     );
     if (sender.availableBalance < amount) {
       transferEvent.error(context.events, eventData, TokenEventResult.FAIL_INSUFFICIENT_BALANCE);
-      throw new Error(insufficientBalanceMessage(senderAddress, amount));
+      throw new ExecutionError(insufficientBalanceMessage(senderAddress, amount));
     }
     if (!userStore.has(context.state, userKey(recipientAddress, tokenID))) {
       this.internal.initializeUserAccount(context, recipientAddress, tokenID);
@@ -229,11 +230,11 @@ export class TokenMethod {
 
     if (ownChainID.equals(receivingChainID)) {
       transferCrossChainEvent.error(context.events, eventData, TokenEventResult.INVALID_RECEIVING_CHAIN);
-      throw new Error('Receiving chain cannot be the sending chain.');
+      throw new ExecutionError('Receiving chain cannot be the sending chain.');
     }
     if (data.length > MAX_DATA_LENGTH) {
       transferCrossChainEvent.error(context.events, eventData, TokenEventResult.DATA_TOO_LONG);
-      throw new Error(`Maximum data allowed is ${MAX_DATA_LENGTH}, but received ${data.length}`);
+      throw new ExecutionError(`Maximum data allowed is ${MAX_DATA_LENGTH}, but received ${data.length}`);
     }
 
     const interoperability = this.dependencies.interoperability;
@@ -241,7 +242,7 @@ export class TokenMethod {
     for (const [checkTokenID, checkAmount] of requiredBalances(tokenID, amount, messageFeeTokenID, messageFee)) {
       if (this.getAvailableBalance(context, senderAddress, checkTokenID) < checkAmount) {
         transferCrossChainEvent.error(context.events, eventData, TokenEventResult.FAIL_INSUFFICIENT_BALANCE);
-        throw new Error(
+        throw new ExecutionError(
           `Sender ${encodeLisk32(senderAddress)} does not have sufficient balance ${checkAmount.toString()} for token ${checkTokenID.toString('hex')}.`,
         );
       }
@@ -250,7 +251,9 @@ export class TokenMethod {
     const chainOfToken = tokenChainID(tokenID);
     if (!chainOfToken.equals(ownChainID) && !chainOfToken.equals(receivingChainID)) {
       transferCrossChainEvent.error(context.events, eventData, TokenEventResult.INVALID_TOKEN_ID);
-      throw new Error(`Invalid token ID ${tokenID.toString('hex')}. Token must be native to either the sending or the receiving chain.`);
+      throw new ExecutionError(
+        `Invalid token ID ${tokenID.toString('hex')}. Token must be native to either the sending or the receiving chain.`,
+      );
     }
 
     const native = this.isNativeToken(tokenID);
@@ -285,7 +288,7 @@ export class TokenMethod {
     );
     if (account.availableBalance < amount) {
       lockEvent.error(context.events, eventData, TokenEventResult.FAIL_INSUFFICIENT_BALANCE);
-      throw new Error(insufficientBalanceMessage(address, amount));
+      throw new ExecutionError(insufficientBalanceMessage(address, amount));
     }
     account.availableBalance -= amount;
     const existing = account.lockedBalances.find((locked) => locked.module === module);
@@ -305,11 +308,11 @@ export class TokenMethod {
     const locked = account.lockedBalances.find((entry) => entry.module === module);
     if (locked === undefined) {
       unlockEvent.error(context.events, eventData, TokenEventResult.INSUFFICIENT_LOCKED_AMOUNT);
-      throw new Error(`Address ${encodeLisk32(address)} does not have locked balance for module ${module}`);
+      throw new ExecutionError(`Address ${encodeLisk32(address)} does not have locked balance for module ${module}`);
     }
     if (locked.amount < amount) {
       unlockEvent.error(context.events, eventData, TokenEventResult.INSUFFICIENT_LOCKED_AMOUNT);
-      throw new Error(
+      throw new ExecutionError(
         `Address ${encodeLisk32(address)} does not have sufficient locked balance for amount ${amount.toString()} for module ${module}`,
       );
     }
@@ -321,11 +324,11 @@ export class TokenMethod {
 
   /** Pays a cross-chain message fee from `payFromAddress`, escrowing it when the fee token is native. */
   payMessageFee(context: MethodContext, payFromAddress: Buffer, receivingChainID: Buffer, fee: bigint): void {
-    if (fee < 0n) throw new Error('Invalid Message Fee');
+    if (fee < 0n) throw new ExecutionError('Invalid Message Fee');
     const messageFeeTokenID = this.dependencies.interoperability.getMessageFeeTokenID(context, receivingChainID);
     const account = userStore.getOrThrow(context.state, userKey(payFromAddress, messageFeeTokenID));
     if (account.availableBalance < fee) {
-      throw new Error(
+      throw new ExecutionError(
         `Address ${encodeLisk32(payFromAddress)} does not have sufficient balance ${account.availableBalance.toString()} to pay ${fee.toString()}`,
       );
     }
@@ -365,10 +368,10 @@ export class TokenMethod {
   /** Removes the support entry of `chainID` and emits `allTokensFromChainSupportRemoved`. */
   removeAllTokensSupportFromChainID(context: MethodContext, chainID: Buffer): void {
     if (supportedTokensStore.has(context.state, ALL_SUPPORTED_TOKENS_KEY)) {
-      throw new Error('Invalid operation. All tokens from all chains are supported.');
+      throw new ExecutionError('Invalid operation. All tokens from all chains are supported.');
     }
     if (chainID.equals(this.settings.ownChainID)) {
-      throw new Error('Invalid operation. All tokens from all the specified chain should be supported.');
+      throw new ExecutionError('Invalid operation. All tokens from all the specified chain should be supported.');
     }
     if (!supportedTokensStore.has(context.state, chainID)) return;
     supportedTokensStore.del(context.state, chainID);
@@ -392,14 +395,14 @@ export class TokenMethod {
   removeSupport(context: MethodContext, tokenID: Buffer): void {
     const chainID = tokenChainID(tokenID);
     if (supportedTokensStore.has(context.state, ALL_SUPPORTED_TOKENS_KEY)) {
-      throw new Error('All tokens are supported.');
+      throw new ExecutionError('All tokens are supported.');
     }
     if (tokenID.equals(this.getTokenIDLSK()) || chainID.equals(this.settings.ownChainID)) {
-      throw new Error('Cannot remove support for the specified token.');
+      throw new ExecutionError('Cannot remove support for the specified token.');
     }
     const entry = supportedTokensStore.get(context.state, chainID);
     if (entry !== undefined && entry.supportedTokenIDs.length === 0) {
-      throw new Error('All tokens from the specified chain are supported.');
+      throw new ExecutionError('All tokens from the specified chain are supported.');
     }
     tokenIDSupportRemovedEvent.emit(context.events, { tokenID }, [tokenID]);
   }

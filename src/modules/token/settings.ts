@@ -4,6 +4,7 @@
  * built before their config is known and other modules keep references to `token.method`.
  */
 import type { TokenModuleConfig } from './config.js';
+import { InvariantError } from '../../errors.js';
 
 export class TokenSettings {
   private values: { config: TokenModuleConfig; ownChainID: Buffer } | undefined;
@@ -21,7 +22,7 @@ export class TokenSettings {
   }
 
   private initialized(): { config: TokenModuleConfig; ownChainID: Buffer } {
-    if (this.values === undefined) throw new Error('token: module used before init()');
+    if (this.values === undefined) throw new InvariantError('token: module used before init()');
     return this.values;
   }
 }

@@ -4,11 +4,12 @@
  * minted by that network's mainchain `networkByte ‖ 00 00 00`.
  */
 import { CHAIN_ID_LENGTH, TOKEN_ID_LENGTH } from './constants.js';
+import { InvariantError } from '../../errors.js';
 
 /** The chain ID part of a token ID; throws for a token ID of the wrong length (lisk-sdk splitTokenID). */
 export function tokenChainID(tokenID: Buffer): Buffer {
   if (tokenID.length !== TOKEN_ID_LENGTH) {
-    throw new Error(`Token ID must have length ${TOKEN_ID_LENGTH}`);
+    throw new InvariantError(`Token ID must have length ${TOKEN_ID_LENGTH}`);
   }
   return tokenID.subarray(0, CHAIN_ID_LENGTH);
 }

@@ -12,7 +12,7 @@
 import type { Block } from '../../chain/block.js';
 import type { ChainStore } from '../../chain/chain-store.js';
 import type { EventProps } from '../../chain/event.js';
-import { InvalidParamsError, NotFoundError } from '../../errors.js';
+import { InvalidParamsError, NotFoundError, StoreError } from '../../errors.js';
 import {
   blockJsonText,
   blocksBetweenJsonText,
@@ -190,7 +190,7 @@ export class ChainJsonReader {
     const cached = this.tip.tip;
     if (cached !== undefined && cached.height === height && isStillStored(this.store, cached)) return cached;
     const header = this.store.getHeaderByHeight(height);
-    if (header === undefined) throw new Error(`Store inconsistency: the tip header at ${height} is missing.`);
+    if (header === undefined) throw new StoreError(`Store inconsistency: the tip header at ${height} is missing.`);
     return { id: header.id, height };
   }
 

@@ -27,7 +27,7 @@ import {
   type PlainGeneratorKeys,
   type StoredEncryptedKeys,
 } from '../../engine/generator/generator-store.js';
-import { BasaltError, DecryptionError, InvalidParamsError, NotFoundError } from '../../errors.js';
+import { BasaltError, DecryptionError, InvalidParamsError, NotFoundError, StoreError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { RpcMethod } from '../registry.js';
 
@@ -101,12 +101,13 @@ export const NO_STATUS_MESSAGE = 'Last generated information does not exist.';
 
 const SECONDS_PER_MONTH = 60 * 60 * 24 * 30;
 
-interface StatusParams {
+/** A type, not an interface: the dispatcher's validated params (a record) then convert to it directly. */
+type StatusParams = {
   readonly address: string;
   readonly height: number;
   readonly maxHeightGenerated: number;
   readonly maxHeightPrevoted: number;
-}
+};
 
 const infoOf = (params: StatusParams): GeneratedInfo => ({
   height: params.height,
@@ -124,7 +125,7 @@ export function createGeneratorEndpoints(options: GeneratorEndpointsOptions): Rp
   const { store, forger, chainStore, logger } = options;
   const tip = (): BlockHeader => {
     const header = chainStore.getHeaderByHeight(chainStore.tipHeight());
-    if (header === undefined) throw new Error('Store inconsistency: the tip header is missing.');
+    if (header === undefined) throw new StoreError('Store inconsistency: the tip header is missing.');
     return header;
   };
 
@@ -194,7 +195,7 @@ export function createGeneratorEndpoints(options: GeneratorEndpointsOptions): Rp
     sensitive: true,
     request: setStatusRequestSchema,
     invoke: (params) => {
-      const request = params as unknown as StatusParams;
+      const request = params as StatusParams;
       const address = decodeLisk32(request.address);
       if (!store.hasKeys(address)) throw new NotFoundError(`Keys for ${request.address} is not registered.`);
       // Unconditional, as in lisk-sdk: this is the operator's tool to restore a known status.
@@ -210,7 +211,7 @@ export function createGeneratorEndpoints(options: GeneratorEndpointsOptions): Rp
     sensitive: true,
     request: updateStatusRequestSchema,
     invoke: async (params) => {
-      const request = params as unknown as StatusParams & { password: string; enable: boolean };
+      const request = params as StatusParams & { password: string; enable: boolean };
       const address = decodeLisk32(request.address);
       // Decryption first, also for disabling: only the key holder may switch generation.
       const keys = await unlockKeys(address, request.address, request.password);
@@ -251,7 +252,7 @@ export function createGeneratorEndpoints(options: GeneratorEndpointsOptions): Rp
         throw new InvalidParamsError('At least one block after the genesis block must be finalized.');
       }
       const finalized = chainStore.getHeaderByHeight(finalizedHeight);
-      if (finalized === undefined) throw new Error('Store inconsistency: the finalized header is missing.');
+      if (finalized === undefined) throw new StoreError('Store inconsistency: the finalized header is missing.');
       if (timeShutdown > finalized.timestamp) {
         throw new InvalidParamsError(`A block at the time shutdown ${timeShutdown} must be finalized.`);
       }
@@ -259,7 +260,7 @@ export function createGeneratorEndpoints(options: GeneratorEndpointsOptions): Rp
       const blocksPerMonth = Math.ceil(SECONDS_PER_MONTH / options.blockTime);
       const monthAgoHeight = Math.max(finalizedHeight - blocksPerMonth, genesisHeight + 1);
       const monthAgo = chainStore.getHeaderByHeight(monthAgoHeight);
-      if (monthAgo === undefined) throw new Error(`Store inconsistency: the header at height ${monthAgoHeight} is missing.`);
+      if (monthAgo === undefined) throw new StoreError(`Store inconsistency: the header at height ${monthAgoHeight} is missing.`);
       const expectedBlocks = Math.ceil((finalized.timestamp - monthAgo.timestamp) / options.blockTime);
       const generatedBlocks = finalized.height - monthAgo.height;
       const safe = finalizedHeight + (expectedBlocks - generatedBlocks);
@@ -292,7 +293,7 @@ export function createGeneratorEndpoints(options: GeneratorEndpointsOptions): Rp
         }
         store.setKeys(address, { type: 'plain', data: plain });
       } else {
-        store.setKeys(address, { type: 'encrypted', data: encodeEncryptedKeys(params.data as unknown as StoredEncryptedKeys) });
+        store.setKeys(address, { type: 'encrypted', data: encodeEncryptedKeys(params.data as StoredEncryptedKeys) });
       }
       // New keys stop generation for the address until updateStatus enables it again.
       forger.disable(address);

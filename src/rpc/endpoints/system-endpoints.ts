@@ -13,6 +13,7 @@ import { metadataJson, schemaJson } from './metadata-json.js';
 import { metricsToJSON, metricsToText, type MetricFamily } from './metrics-report.js';
 import type { NodeInfoSource } from './node-info.js';
 import type { NodeMetrics } from './node-metrics.js';
+import { StoreError } from '../../errors.js';
 
 export interface SystemEndpointsOptions {
   readonly chainStore: Pick<ChainStore, 'tipHeight' | 'genesisHeight' | 'finalizedHeight' | 'getHeaderByHeight'>;
@@ -47,7 +48,7 @@ export function createSystemEndpoints(options: SystemEndpointsOptions): RpcMetho
       invoke: () => {
         const height = chainStore.tipHeight();
         const tip = chainStore.getHeaderByHeight(height);
-        if (tip === undefined) throw new Error('Store inconsistency: the tip header is missing.');
+        if (tip === undefined) throw new StoreError('Store inconsistency: the tip header is missing.');
         const { network } = nodeInfo;
         // Key order as lisk-sdk's SystemEndpoint.getNodeInfo; JSON drops undefined members.
         return {

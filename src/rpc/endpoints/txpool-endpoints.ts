@@ -8,7 +8,7 @@ import { Transaction, type TransactionJSON } from '../../chain/transaction.js';
 import { decodeLisk32Address } from '../../codec/index.js';
 import { TransactionExecutionResult, type StateMachine } from '../../engine/state-machine/state-machine.js';
 import type { TransactionPool } from '../../engine/txpool/transaction-pool.js';
-import { InvalidParamsError } from '../../errors.js';
+import { InvalidParamsError, StoreError } from '../../errors.js';
 import { EventQueue, VerifyStatus } from '../../modules/base/index.js';
 import { OverlayState } from '../../state/overlay-state.js';
 import type { StateReader } from '../../state/state-view.js';
@@ -94,7 +94,7 @@ export function createTxpoolEndpoints(options: TxpoolEndpointsOptions): RpcMetho
     async invoke(params): Promise<{ result: number; events: EventJSON[]; errorMessage?: string }> {
       const transaction = decodeTransaction(params.transaction as string);
       const header = tipHeader();
-      if (!header) throw new Error('The chain has no tip.');
+      if (!header) throw new StoreError('The chain has no tip.');
       const state = new OverlayState(options.moduleState());
       const contextStore = new Map<string, unknown>();
       if (params.skipVerify !== true) {

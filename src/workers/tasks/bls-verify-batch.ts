@@ -7,6 +7,7 @@
 import { verifyBlsChecks, type BlsCheck } from '../../crypto/bls-batch.js';
 import type { WorkerTask } from '../task-registry.js';
 import { packBytes, unpackBytes, type PackedBytes } from './packed-bytes.js';
+import { InvariantError } from '../../errors.js';
 
 export interface PackedBlsBatch {
   /** Per check: 1 for fastAggregateVerify, 0 for verify. */
@@ -34,13 +35,13 @@ export function unpackBlsChecks(batch: PackedBlsBatch): BlsCheck[] {
   const signatures = unpackBytes(batch.signatures);
   const count = batch.aggregate.length;
   if (batch.keyCounts.length !== count || messages.length !== count || signatures.length !== count) {
-    throw new Error(`A packed BLS batch of ${count} checks has fields of different lengths.`);
+    throw new InvariantError(`A packed BLS batch of ${count} checks has fields of different lengths.`);
   }
   const checks: BlsCheck[] = [];
   let nextKey = 0;
   for (let i = 0; i < count; i += 1) {
     const keyCount = batch.keyCounts[i] as number;
-    if (nextKey + keyCount > keys.length) throw new Error('A packed BLS batch names more keys than it holds.');
+    if (nextKey + keyCount > keys.length) throw new InvariantError('A packed BLS batch names more keys than it holds.');
     checks.push({
       kind: batch.aggregate[i] === 1 ? 'fastAggregateVerify' : 'verify',
       publicKeys: keys.slice(nextKey, nextKey + keyCount),

@@ -6,6 +6,7 @@
  */
 import { verifyDigest } from '../../crypto/ed25519.js';
 import type { WorkerTask } from '../task-registry.js';
+import { InvariantError } from '../../errors.js';
 
 /** Fixed widths of a packed check; shorter or longer fields were refused before packing. */
 export const PACKED_DIGEST_LENGTH = 32;
@@ -27,7 +28,7 @@ export function verifyPackedBatch(batch: PackedEd25519Batch): Uint8Array {
     signatures.length !== count * PACKED_SIGNATURE_LENGTH ||
     publicKeys.length !== count * PACKED_PUBLIC_KEY_LENGTH
   ) {
-    throw new Error(`A packed Ed25519 batch of ${count} checks has fields of the wrong length.`);
+    throw new InvariantError(`A packed Ed25519 batch of ${count} checks has fields of the wrong length.`);
   }
   const answers = new Uint8Array(count);
   for (let i = 0; i < count; i += 1) {

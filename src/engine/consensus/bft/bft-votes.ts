@@ -4,6 +4,7 @@
  * since its previous one, and precommits for the blocks that already reached the prevote threshold.
  */
 import type { BftParameters, BftVotes, BlockBftInfo } from './schemas.js';
+import { ConsensusError } from '../../../errors.js';
 
 export type ParametersAt = (height: number) => BftParameters;
 
@@ -32,7 +33,7 @@ export function heightNotPrevoted(votes: BftVotes): number {
 function weightOf(parameters: BftParameters, address: Buffer, height: number): bigint {
   const validator = parameters.validators.find((v) => v.address.equals(address));
   if (!validator) {
-    throw new Error(`Invalid state: validator ${address.toString('hex')} must be in the BFT parameters at height ${height}`);
+    throw new ConsensusError(`Invalid state: validator ${address.toString('hex')} must be in the BFT parameters at height ${height}`);
   }
   return validator.bftWeight;
 }

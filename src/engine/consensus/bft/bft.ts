@@ -16,6 +16,7 @@ import {
 } from './bft-store.js';
 import { insertBlockBftInfo, updateMaxHeightPrecommitted, updateMaxHeightPrevoted, updatePrevotesPrecommits } from './bft-votes.js';
 import type { BftParameters, BftValidator, BftVotes } from './schemas.js';
+import { ConsensusError } from '../../../errors.js';
 
 /** The header fields BFT reads (LIP 0058). */
 export interface BftHeader {
@@ -104,25 +105,25 @@ export class Bft {
    */
   setParameters(state: StateWriter, precommitThreshold: bigint, certificateThreshold: bigint, validators: readonly NextValidator[]): void {
     if (validators.length > this.batchSize) {
-      throw new Error(`Invalid validators size. The number of validators can be at most the batch size ${this.batchSize}.`);
+      throw new ConsensusError(`Invalid validators size. The number of validators can be at most the batch size ${this.batchSize}.`);
     }
     if (!uniqueBuffers(validators.map((v) => v.address))) {
-      throw new Error('Provided validator addresses are not unique.');
+      throw new ConsensusError('Provided validator addresses are not unique.');
     }
     if (!uniqueBuffers(validators.map((v) => v.blsKey).filter((key) => !key.equals(EMPTY_BLS_KEY)))) {
-      throw new Error('Provided validator BLS keys are not unique.');
+      throw new ConsensusError('Provided validator BLS keys are not unique.');
     }
     let totalWeight = 0n;
     for (const validator of validators) {
-      if (validator.bftWeight < 0n) throw new Error('BFT Weight must be 0 or greater.');
+      if (validator.bftWeight < 0n) throw new ConsensusError('BFT Weight must be 0 or greater.');
       totalWeight += validator.bftWeight;
     }
     const minimumThreshold = totalWeight / 3n + 1n;
     if (precommitThreshold < minimumThreshold || precommitThreshold > totalWeight) {
-      throw new Error('Invalid precommitThreshold input.');
+      throw new ConsensusError('Invalid precommitThreshold input.');
     }
     if (certificateThreshold < minimumThreshold || certificateThreshold > totalWeight) {
-      throw new Error('Invalid certificateThreshold input.');
+      throw new ConsensusError('Invalid certificateThreshold input.');
     }
     const storedValidators: BftValidator[] = validators.map(({ address, bftWeight, generatorKey, blsKey }) => ({
       address,
@@ -181,7 +182,7 @@ export class Bft {
     const tip = blockBFTInfos[0];
     if (!tip) return header.height > header.maxHeightGenerated;
     if (tip.height + 1 !== header.height) {
-      throw new Error(`Input header with height ${header.height} is invalid. It must be ${tip.height + 1}.`);
+      throw new ConsensusError(`Input header with height ${header.height} is invalid. It must be ${tip.height + 1}.`);
     }
     if (header.maxHeightGenerated >= header.height) return false;
     const offset = tip.height - header.maxHeightGenerated;

@@ -23,6 +23,7 @@ import {
   type RegisterMultisignatureParams,
 } from '../schemas.js';
 import type { AuthAccountStore } from '../stores.js';
+import { ExecutionError } from '../../../errors.js';
 
 export class RegisterMultisignatureCommand implements Command<RegisterMultisignatureParams> {
   readonly name = REGISTER_MULTISIGNATURE_COMMAND_NAME;
@@ -81,7 +82,7 @@ export class RegisterMultisignatureCommand implements Command<RegisterMultisigna
       const signature = params.signatures[index];
       if (signature === undefined) {
         // Unreachable after verify (it demands one signature per key); lisk-sdk fails here too.
-        throw new Error(`Missing member signature for public key ${publicKey.toString('hex')}.`);
+        throw new ExecutionError(`Missing member signature for public key ${publicKey.toString('hex')}.`);
       }
       if (!verifyDigest(digest, signature, publicKey)) {
         invalidSignatureEvent.emit(
@@ -96,7 +97,7 @@ export class RegisterMultisignatureCommand implements Command<RegisterMultisigna
           [senderAddress],
           true,
         );
-        throw new Error(`Invalid signature for public key ${publicKey.toString('hex')}.`);
+        throw new ExecutionError(`Invalid signature for public key ${publicKey.toString('hex')}.`);
       }
     });
 

@@ -5,6 +5,7 @@
  */
 import type { Schema } from '../../../codec/index.js';
 import { verifyFail, type Command, type VerificationResult } from '../../base/index.js';
+import { ExecutionError } from '../../../errors.js';
 
 export class UnsupportedInteroperabilityCommand implements Command<unknown> {
   constructor(
@@ -21,6 +22,6 @@ export class UnsupportedInteroperabilityCommand implements Command<unknown> {
   }
 
   execute(): void {
-    throw new Error(this.message);
+    throw new ExecutionError(this.message);
   }
 }

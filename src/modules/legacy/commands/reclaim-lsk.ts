@@ -19,6 +19,7 @@ import { logAccountReclaimed } from '../events.js';
 import { legacyAddressOfPublicKey } from '../legacy-address.js';
 import { reclaimLSKParamsSchema } from '../schemas.js';
 import { legacyAccountStore } from '../stores.js';
+import { InvariantError, TransactionVerifyError } from '../../../errors.js';
 
 export interface ReclaimLSKParams {
   amount: bigint;
@@ -41,7 +42,7 @@ export class ReclaimLSKCommand implements Command<ReclaimLSKParams> {
     try {
       validate(reclaimLSKParamsSchema, context.params);
     } catch (error) {
-      return { status: VerifyStatus.FAIL, error: error instanceof Error ? error : new Error(String(error)) };
+      return { status: VerifyStatus.FAIL, error: error instanceof Error ? error : new TransactionVerifyError(String(error)) };
     }
     const account = legacyAccountStore.get(context.state, legacyAddressOfPublicKey(context.transaction.senderPublicKey));
     if (account === undefined) return verifyFail('Public key does not correspond to a reclaimable account.');
@@ -68,7 +69,7 @@ export class ReclaimLSKCommand implements Command<ReclaimLSKParams> {
   }
 
   private get tokenIDReclaim(): Buffer {
-    if (this.tokenID === undefined) throw new Error('The legacy module is used before init().');
+    if (this.tokenID === undefined) throw new InvariantError('The legacy module is used before init().');
     return this.tokenID;
   }
 }

@@ -17,6 +17,7 @@ import { COMMAND_REGISTER_KEYS, INVALID_BLS_KEY } from '../constants.js';
 import type { LegacyPosMethod, LegacyValidatorsMethod } from '../dependencies.js';
 import { logKeysRegistered } from '../events.js';
 import { registerKeysParamsSchema } from '../schemas.js';
+import { TransactionVerifyError } from '../../../errors.js';
 
 export interface RegisterKeysParams {
   blsKey: Buffer;
@@ -25,7 +26,7 @@ export interface RegisterKeysParams {
 }
 
 function failWith(error: unknown): VerificationResult {
-  return { status: VerifyStatus.FAIL, error: error instanceof Error ? error : new Error(String(error)) };
+  return { status: VerifyStatus.FAIL, error: error instanceof Error ? error : new TransactionVerifyError(String(error)) };
 }
 
 export class RegisterKeysCommand implements Command<RegisterKeysParams> {

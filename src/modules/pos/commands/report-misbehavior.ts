@@ -24,6 +24,7 @@ import { reportMisbehaviorParamsSchema } from '../schemas.js';
 import { stakerStore, validatorStore } from '../stores.js';
 import { remainingPunishment } from '../unlocking.js';
 import { validatorWeight } from '../validator-weight.js';
+import { InvariantError, TransactionVerifyError } from '../../../errors.js';
 
 export interface ReportMisbehaviorParams {
   header1: Buffer;
@@ -58,24 +59,24 @@ export class ReportMisbehaviorCommand implements Command<ReportMisbehaviorParams
     const header2 = BlockHeader.fromBytes(context.params.header2);
 
     if (!header1.generatorAddress.equals(header2.generatorAddress)) {
-      throw new Error('Different generator address never contradict to each other.');
+      throw new TransactionVerifyError('Different generator address never contradict to each other.');
     }
     const validatorAddress = header1.generatorAddress;
     const validator = validatorStore.getOrThrow(context.state, validatorAddress);
     const { generatorKey } = this.validators.getValidatorKeys(context, validatorAddress);
     for (const header of [header1, header2]) {
       const signed = verifyData(MESSAGE_TAG_BLOCK_HEADER, context.chainID, header.signingBytes(), header.signature, generatorKey);
-      if (!signed) throw new Error('Invalid block signature.');
+      if (!signed) throw new TransactionVerifyError('Invalid block signature.');
     }
 
     const maxPunishableHeight = Math.max(Math.abs(header1.height - currentHeight), Math.abs(header2.height - currentHeight));
     if (maxPunishableHeight >= config.lockingPeriodSelfStaking) {
-      throw new Error('Locking period has expired.');
+      throw new TransactionVerifyError('Locking period has expired.');
     }
     if (remainingPunishment(validatorAddress, validatorAddress, validator.reportMisbehaviorHeights, currentHeight, periods) > 0) {
-      throw new Error('Validator is already punished.');
+      throw new TransactionVerifyError('Validator is already punished.');
     }
-    if (validator.isBanned) throw new Error('Validator is already banned.');
+    if (validator.isBanned) throw new TransactionVerifyError('Validator is already banned.');
 
     if (header1.id.equals(header2.id) || !areDistinctHeadersContradicting(header1, header2)) {
       return verifyFail('BlockHeaders are not contradicting as per BFT violation rules.');
@@ -121,7 +122,7 @@ export class ReportMisbehaviorCommand implements Command<ReportMisbehaviorParams
 
   private settings(): { config: PosConfig; periods: PunishmentLockingPeriods } {
     if (this.config === undefined || this.periods === undefined) {
-      throw new Error('The pos module is used before init.');
+      throw new InvariantError('The pos module is used before init.');
     }
     return { config: this.config, periods: this.periods };
   }

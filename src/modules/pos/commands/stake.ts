@@ -21,6 +21,7 @@ import { stakeParamsSchema } from '../schemas.js';
 import { getStakerOrDefault, stakerStore, validatorStore } from '../stores.js';
 import { sortUnlocking } from '../unlocking.js';
 import { validatorWeight } from '../validator-weight.js';
+import { ExecutionError, InvariantError } from '../../../errors.js';
 
 export interface StakeParams {
   stakes: { validatorAddress: Buffer; amount: bigint }[];
@@ -80,7 +81,7 @@ export class StakeCommand implements Command<StakeParams> {
       // Records the failure event, then gives the error for the caller to throw.
       const fail = (result: StakeEventResult, message: string): Error => {
         logValidatorStakeFailed(context.events, eventData, result);
-        return new Error(message);
+        return new ExecutionError(message);
       };
 
       const staker = getStakerOrDefault(context.state, senderAddress);
@@ -140,7 +141,7 @@ export class StakeCommand implements Command<StakeParams> {
   }
 
   private get settings(): PosConfig {
-    if (this.config === undefined) throw new Error('The pos module is used before init.');
+    if (this.config === undefined) throw new InvariantError('The pos module is used before init.');
     return this.config;
   }
 }

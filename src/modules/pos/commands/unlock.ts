@@ -10,6 +10,7 @@ import type { PosTokenMethod } from '../dependencies.js';
 import { emptyParamsSchema } from '../schemas.js';
 import { genesisDataStore, stakerStore, validatorStore, type UnlockingObject } from '../stores.js';
 import { hasWaited, isCertificateGenerated, isPunished } from '../unlocking.js';
+import { ExecutionError, InvariantError } from '../../../errors.js';
 
 export class UnlockCommand implements Command<Record<string, never>> {
   readonly name = 'unlock';
@@ -28,7 +29,7 @@ export class UnlockCommand implements Command<Record<string, never>> {
   execute(context: CommandExecuteContext<Record<string, never>>): void {
     const config = this.config;
     const periods = this.periods;
-    if (config === undefined || periods === undefined) throw new Error('The pos module is used before init.');
+    if (config === undefined || periods === undefined) throw new InvariantError('The pos module is used before init.');
     const senderAddress = context.transaction.senderAddress();
     const { height, aggregateCommit } = context.header;
     const staker = stakerStore.getOrThrow(context.state, senderAddress);
@@ -53,7 +54,7 @@ export class UnlockCommand implements Command<Record<string, never>> {
       }
     }
     if (stillPending.length === staker.pendingUnlocks.length) {
-      throw new Error('No eligible staker data was found for unlocking');
+      throw new ExecutionError('No eligible staker data was found for unlocking');
     }
     staker.pendingUnlocks = stillPending;
     stakerStore.set(context.state, senderAddress, staker);

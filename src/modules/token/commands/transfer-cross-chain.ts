@@ -30,6 +30,7 @@ import { crossChainTransferMessageParamsSchema, transferCrossChainParamsSchema, 
 import { escrowKey, escrowStore, userKey, userStore } from '../stores.js';
 import { tokenChainID } from '../token-id.js';
 import { saveUserAccount } from '../user-account.js';
+import { TransactionVerifyError } from '../../../errors.js';
 
 export class TransferCrossChainCommand implements Command<TransferCrossChainParams> {
   readonly name = 'transferCrossChain';
@@ -46,7 +47,7 @@ export class TransferCrossChainCommand implements Command<TransferCrossChainPara
     try {
       this.check(context);
     } catch (error) {
-      return { status: VerifyStatus.FAIL, error: error instanceof Error ? error : new Error(String(error)) };
+      return { status: VerifyStatus.FAIL, error: error instanceof Error ? error : new TransactionVerifyError(String(error)) };
     }
     return VERIFY_OK;
   }
@@ -110,14 +111,14 @@ export class TransferCrossChainCommand implements Command<TransferCrossChainPara
     const { params } = context;
     const chainOfToken = tokenChainID(params.tokenID);
     if (params.receivingChainID.equals(context.chainID)) {
-      throw new Error('Receiving chain cannot be the sending chain.');
+      throw new TransactionVerifyError('Receiving chain cannot be the sending chain.');
     }
     if (!chainOfToken.equals(context.chainID) && !chainOfToken.equals(params.receivingChainID)) {
-      throw new Error('Token must be native to either the sending or the receiving chain.');
+      throw new TransactionVerifyError('Token must be native to either the sending or the receiving chain.');
     }
     const messageFeeTokenID = this.dependencies.interoperability.getMessageFeeTokenID(context, params.receivingChainID);
     if (!messageFeeTokenID.equals(params.messageFeeTokenID)) {
-      throw new Error('Invalid message fee Token ID.');
+      throw new TransactionVerifyError('Invalid message fee Token ID.');
     }
     const senderAddress = context.transaction.senderAddress();
     const required: [Buffer, bigint][] = params.tokenID.equals(messageFeeTokenID)
