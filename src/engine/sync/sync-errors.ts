@@ -31,3 +31,10 @@ export class SyncBlockProcessingError extends BasaltError {
     super('ERR_SYNC_BLOCK_PROCESSING', 'A block fetched from a peer could not be applied.', { cause });
   }
 }
+
+/** A peer's answer that cannot be used (counted as a failed request, as a timeout is). */
+export class UnusableAnswerError extends BasaltError {
+  constructor(message: string) {
+    super('ERR_SYNC_UNUSABLE_ANSWER', message);
+  }
+}

@@ -1,7 +1,7 @@
 import { Block } from '../../chain/block.js';
 import type { BlockHeader } from '../../chain/block-header.js';
 import { isDifferentChain } from '../fork-choice.js';
-import { abortSync, restartSync, SyncStopError } from './sync-errors.js';
+import { abortSync, restartSync, SyncStopError, UnusableAnswerError } from './sync-errors.js';
 import type { SyncChain } from './sync-chain.js';
 import type { PeerTip, SyncNetwork, SyncPeer } from './sync-network.js';
 
@@ -85,14 +85,14 @@ export class SyncRequests {
     if (id.length === 0) return undefined;
     if (id.length !== 32) throw abortSync('the common block answer is not a block ID', peerId);
     const header = this.chain.headerById(id);
-    if (!header) throw new Error(`The peer named common block ${id.toString('hex')}, which this node does not hold.`);
+    if (!header) throw new UnusableAnswerError(`The peer named common block ${id.toString('hex')}, which this node does not hold.`);
     return header;
   }
 
   /** Blocks above `id`, ascending; rejects when the peer sent none. */
   async blocksAbove(peerId: string, id: Buffer): Promise<Block[]> {
     const encoded = await this.network.getBlocksFromId(peerId, id);
-    if (encoded.length === 0) throw new Error(`Peer ${peerId} sent no blocks above ${id.toString('hex')}.`);
+    if (encoded.length === 0) throw new UnusableAnswerError(`Peer ${peerId} sent no blocks above ${id.toString('hex')}.`);
     return encoded.map((bytes) => Block.fromBytes(bytes)).sort((a, b) => a.header.height - b.header.height);
   }
 
