@@ -5,7 +5,7 @@
  * decode again (DESIGN.md: 7.6 ms uncached).
  */
 import { verifyBlsChecks, type BlsCheck } from '../../crypto/bls-batch.js';
-import type { WorkerTask } from '../task-registry.js';
+import type { WorkerTask } from '../worker-task.js';
 import { packBytes, unpackBytes, type PackedBytes } from './packed-bytes.js';
 
 export interface PackedBlsBatch {

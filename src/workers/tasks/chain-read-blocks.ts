@@ -5,7 +5,7 @@
  * answers byte for byte; the main thread joins them and caches the finalized ones.
  */
 import { blockJsonText } from './chain-read-json.js';
-import type { WorkerTask } from '../task-registry.js';
+import type { WorkerTask } from '../worker-task.js';
 import { viewAtTip, type ReadTip } from './chain-read-env.js';
 
 export interface ChainReadBlocksInput {

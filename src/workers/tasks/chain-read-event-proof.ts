@@ -4,7 +4,7 @@
  * main thread sends every event proof here when it has a pool.
  */
 import { eventProofJsonText } from './chain-read-proofs.js';
-import type { WorkerTask } from '../task-registry.js';
+import type { WorkerTask } from '../worker-task.js';
 import { viewAtTip, type ReadTip } from './chain-read-env.js';
 
 export interface ChainReadEventProofInput {
