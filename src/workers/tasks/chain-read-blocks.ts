@@ -1,10 +1,10 @@
 /**
  * Worker task: the JSON texts of stored blocks by height, for the long chain_getBlocksByHeightBetween
  * spans and chain_getBlocksByIDs lists the main thread does not hold in its cache (issue 7 item 3).
- * The texts are built by the code the main thread uses (chain-read-json.ts), so they are its
- * answers byte for byte; the main thread joins them and caches the finalized ones.
+ * The texts are built by the code the main thread uses (src/chain/json/chain-json-text.ts), so
+ * they are its answers byte for byte; the main thread joins them and caches the finalized ones.
  */
-import { blockJsonText } from './chain-read-json.js';
+import { blockJsonText } from '../../chain/json/chain-json-text.js';
 import type { WorkerTask } from '../worker-task.js';
 import { viewAtTip, type ReadTip } from './chain-read-env.js';
 
