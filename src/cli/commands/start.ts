@@ -3,6 +3,7 @@ import { commitNodeConfig, prepareNodeConfig } from '../../config/resolve-node-c
 import type { RpcModeName } from '../../config/node-config.js';
 import { createLogger, type LogLevel } from '../../logging.js';
 import { DataDirLock } from '../../runtime/data-dir-lock.js';
+import { checkModuleConfigs } from '../../runtime/module-config-check.js';
 import { startNode } from '../../runtime/start-node.js';
 import { EXIT_OK, UsageError, type CliCommand, type CliIO } from '../command.js';
 
@@ -84,6 +85,7 @@ export const startCommand: CliCommand = {
       apiModes: apiModes.length > 0 ? apiModes : undefined,
       logLevel: values.log ?? env.LISK_LOG_LEVEL,
       seedPeers: values['seed-peers'] ?? env.LISK_SEED_PEERS,
+      checkChainConfig: checkModuleConfigs,
     });
     const logger = createLogger(plan.config.system.logLevel as LogLevel, io.stdout);
     for (const warning of plan.warnings) logger.warn({}, warning);
