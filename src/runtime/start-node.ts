@@ -27,6 +27,7 @@ import {
   validatorsChangedPayload,
 } from '../rpc/endpoints/engine-events.js';
 import { createGeneratorEndpoints } from '../rpc/endpoints/generator-endpoints.js';
+import { GeneratorControl } from '../engine/generator/generator-control.js';
 import { createTxpoolEndpoints } from '../rpc/endpoints/txpool-endpoints.js';
 import { IpcTransport } from '../rpc/ipc-transport.js';
 import { buildRegistry } from '../rpc/registry-builder.js';
@@ -193,14 +194,16 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
           moduleState: () => chain.stateDb.moduleReader,
           maxTransactionBytes: genesis.maxTransactionsSize,
         }),
-        ...createGeneratorEndpoints({
-          store: generatorStore,
-          forger,
-          chainStore: chain.chainStore,
-          blockTime: genesis.blockTime,
-          syncing: () => false,
-          logger,
-        }),
+        ...createGeneratorEndpoints(
+          new GeneratorControl({
+            store: generatorStore,
+            forger,
+            chainStore: chain.chainStore,
+            blockTime: genesis.blockTime,
+            syncing: () => false,
+            logger,
+          }),
+        ),
         ...pluginRpc.methods,
       ],
       events: [...NODE_EVENTS, ...pluginRpc.events],

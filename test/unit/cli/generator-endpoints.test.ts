@@ -14,6 +14,7 @@ import type { GeneratorKeypair } from '../../../src/engine/generator/generator-k
 import { GeneratorStore } from '../../../src/engine/generator/generator-store.js';
 import { silentLogger } from '../../../src/logger.js';
 import { RpcDispatcher } from '../../../src/rpc/dispatcher.js';
+import { GeneratorControl } from '../../../src/engine/generator/generator-control.js';
 import { createGeneratorEndpoints } from '../../../src/rpc/endpoints/generator-endpoints.js';
 import { RpcRegistry } from '../../../src/rpc/registry.js';
 import { plainKeysPlaintext } from '../../../src/cli/support/keys-file.js';
@@ -82,23 +83,25 @@ describe('generator endpoints', () => {
     finalized = 0;
     syncing = false;
     registry = new RpcRegistry();
-    for (const method of createGeneratorEndpoints({
-      store,
-      forger: {
-        enable: (keypair) => enabled.set(keypair.address.toString('hex'), keypair),
-        disable: (address) => enabled.delete(address.toString('hex')),
-        enabledKeypair: (address) => enabled.get(address.toString('hex')),
-      },
-      chainStore: {
-        tipHeight: () => tip,
-        finalizedHeight: () => finalized,
-        genesisHeight: () => 0,
-        getHeaderByHeight: (height) => headers.get(height) as BlockHeader | undefined,
-      },
-      blockTime: 10,
-      syncing: () => syncing,
-      logger: silentLogger,
-    })) {
+    for (const method of createGeneratorEndpoints(
+      new GeneratorControl({
+        store,
+        forger: {
+          enable: (keypair) => enabled.set(keypair.address.toString('hex'), keypair),
+          disable: (address) => enabled.delete(address.toString('hex')),
+          enabledKeypair: (address) => enabled.get(address.toString('hex')),
+        },
+        chainStore: {
+          tipHeight: () => tip,
+          finalizedHeight: () => finalized,
+          genesisHeight: () => 0,
+          getHeaderByHeight: (height) => headers.get(height) as BlockHeader | undefined,
+        },
+        blockTime: 10,
+        syncing: () => syncing,
+        logger: silentLogger,
+      }),
+    )) {
       registry.register(method);
     }
     dispatcher = makeDispatcher(dispatcherAllowed);

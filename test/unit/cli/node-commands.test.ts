@@ -33,6 +33,7 @@ import { GeneratorStore } from '../../../src/engine/generator/generator-store.js
 import { NotFoundError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/logger.js';
 import { createAppEndpoints } from '../../../src/rpc/endpoints/app-endpoints.js';
+import { GeneratorControl } from '../../../src/engine/generator/generator-control.js';
 import { createGeneratorEndpoints } from '../../../src/rpc/endpoints/generator-endpoints.js';
 import { IpcTransport } from '../../../src/rpc/ipc-transport.js';
 import { RpcRegistry } from '../../../src/rpc/registry.js';
@@ -58,22 +59,24 @@ function registryFor(store: GeneratorStore): RpcRegistry {
   const headers = new Map<number, Partial<BlockHeader>>([[0, { version: 0, height: 0, timestamp: 0, maxHeightPrevoted: 0 }]]);
   for (let h = 1; h <= 10; h += 1) headers.set(h, { version: 2, height: h, timestamp: 10 * h, maxHeightPrevoted: h - 2 });
   const methods = [
-    ...createGeneratorEndpoints({
-      store,
-      forger: {
-        enable: (keypair) => enabled.set(keypair.address.toString('hex'), keypair),
-        disable: (address) => enabled.delete(address.toString('hex')),
-        enabledKeypair: (address) => enabled.get(address.toString('hex')),
-      },
-      chainStore: {
-        tipHeight: () => 10,
-        finalizedHeight: () => 5,
-        genesisHeight: () => 0,
-        getHeaderByHeight: (h) => headers.get(h) as BlockHeader | undefined,
-      },
-      blockTime: 10,
-      logger: silentLogger,
-    }),
+    ...createGeneratorEndpoints(
+      new GeneratorControl({
+        store,
+        forger: {
+          enable: (keypair) => enabled.set(keypair.address.toString('hex'), keypair),
+          disable: (address) => enabled.delete(address.toString('hex')),
+          enabledKeypair: (address) => enabled.get(address.toString('hex')),
+        },
+        chainStore: {
+          tipHeight: () => 10,
+          finalizedHeight: () => 5,
+          genesisHeight: () => 0,
+          getHeaderByHeight: (h) => headers.get(h) as BlockHeader | undefined,
+        },
+        blockTime: 10,
+        logger: silentLogger,
+      }),
+    ),
     { namespace: 'system', name: 'getNodeInfo', invoke: () => ({ chainID: '04000000', height: 10 }) },
     {
       namespace: 'system',
