@@ -8,14 +8,20 @@ import { CommitPool } from '../engine/consensus/commit-pool.js';
 import { BlockGenerator } from '../engine/generator/block-generator.js';
 import { Forger, type ForgerOptions } from '../engine/generator/forger.js';
 import { GeneratorStore } from '../engine/generator/generator-store.js';
+import { feePriority } from '../engine/txpool/fee-priority.js';
+import type { ProcessableTransactions } from '../engine/txpool/transaction-pool.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { createBlockExecutor, type OpenChain } from './open-chain.js';
 
 /** What block production over an open chain needs besides the chain itself. */
-export type ChainForgerOptions = Pick<ForgerOptions, 'candidates' | 'now' | 'onBlockProcessed' | 'onInvalidTransactions'> & {
+export type ChainForgerOptions = Pick<ForgerOptions, 'now' | 'onBlockProcessed' | 'onInvalidTransactions'> & {
   readonly genesisConfig: GenesisConfig;
   readonly logger?: Logger;
+  /** The Forger's transactions to choose from (a node's pool); none when absent. */
+  readonly candidates?: ForgerOptions['candidates'];
 };
+
+const NO_CANDIDATES = (): ProcessableTransactions => ({ byAccount: new Map(), feePriority });
 
 export interface ChainForger {
   readonly forger: Forger;
@@ -43,6 +49,7 @@ export function createChainForger(chain: OpenChain, options: ChainForgerOptions)
   });
   const forger = new Forger({
     ...options,
+    candidates: options.candidates ?? NO_CANDIDATES,
     generator,
     processor: chain.processor,
     chainStore: chain.chainStore,
