@@ -14,10 +14,10 @@ import type { GeneratorKeypair } from '../../../src/engine/generator/generator-k
 import { GeneratorStore } from '../../../src/engine/generator/generator-store.js';
 import { silentLogger } from '../../../src/logger.js';
 import { RpcDispatcher } from '../../../src/rpc/dispatcher.js';
-import { GeneratorControl } from '../../../src/engine/generator/generator-control.js';
 import { createGeneratorEndpoints } from '../../../src/rpc/endpoints/generator-endpoints.js';
 import { RpcRegistry } from '../../../src/rpc/registry.js';
 import { plainKeysPlaintext } from '../../../src/cli/support/keys-file.js';
+import { generatorControlFor } from '../../support/generator-control.js';
 
 interface DevKey {
   address: string;
@@ -83,25 +83,13 @@ describe('generator endpoints', () => {
     finalized = 0;
     syncing = false;
     registry = new RpcRegistry();
-    for (const method of createGeneratorEndpoints(
-      new GeneratorControl({
-        store,
-        forger: {
-          enable: (keypair) => enabled.set(keypair.address.toString('hex'), keypair),
-          disable: (address) => enabled.delete(address.toString('hex')),
-          enabledKeypair: (address) => enabled.get(address.toString('hex')),
-        },
-        chainStore: {
-          tipHeight: () => tip,
-          finalizedHeight: () => finalized,
-          genesisHeight: () => 0,
-          getHeaderByHeight: (height) => headers.get(height) as BlockHeader | undefined,
-        },
-        blockTime: 10,
-        syncing: () => syncing,
-        logger: silentLogger,
-      }),
-    )) {
+    const chainStore = {
+      tipHeight: () => tip,
+      finalizedHeight: () => finalized,
+      genesisHeight: () => 0,
+      getHeaderByHeight: (height: number) => headers.get(height) as BlockHeader | undefined,
+    };
+    for (const method of createGeneratorEndpoints(generatorControlFor(store, enabled, chainStore, () => syncing))) {
       registry.register(method);
     }
     dispatcher = makeDispatcher(dispatcherAllowed);

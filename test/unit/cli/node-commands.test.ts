@@ -33,11 +33,11 @@ import { GeneratorStore } from '../../../src/engine/generator/generator-store.js
 import { NotFoundError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/logger.js';
 import { createAppEndpoints } from '../../../src/rpc/endpoints/app-endpoints.js';
-import { GeneratorControl } from '../../../src/engine/generator/generator-control.js';
 import { createGeneratorEndpoints } from '../../../src/rpc/endpoints/generator-endpoints.js';
 import { IpcTransport } from '../../../src/rpc/ipc-transport.js';
 import { RpcRegistry } from '../../../src/rpc/registry.js';
 import { RpcServer } from '../../../src/rpc/server.js';
+import { generatorControlFor } from '../../support/generator-control.js';
 import { captureIO } from './support.js';
 
 const PHRASE = 'target cancel solution recipe vague faint bomb convince pink vendor fresh patrol';
@@ -60,21 +60,11 @@ function registryFor(store: GeneratorStore): RpcRegistry {
   for (let h = 1; h <= 10; h += 1) headers.set(h, { version: 2, height: h, timestamp: 10 * h, maxHeightPrevoted: h - 2 });
   const methods = [
     ...createGeneratorEndpoints(
-      new GeneratorControl({
-        store,
-        forger: {
-          enable: (keypair) => enabled.set(keypair.address.toString('hex'), keypair),
-          disable: (address) => enabled.delete(address.toString('hex')),
-          enabledKeypair: (address) => enabled.get(address.toString('hex')),
-        },
-        chainStore: {
-          tipHeight: () => 10,
-          finalizedHeight: () => 5,
-          genesisHeight: () => 0,
-          getHeaderByHeight: (h) => headers.get(h) as BlockHeader | undefined,
-        },
-        blockTime: 10,
-        logger: silentLogger,
+      generatorControlFor(store, enabled, {
+        tipHeight: () => 10,
+        finalizedHeight: () => 5,
+        genesisHeight: () => 0,
+        getHeaderByHeight: (h) => headers.get(h) as BlockHeader | undefined,
       }),
     ),
     { namespace: 'system', name: 'getNodeInfo', invoke: () => ({ chainID: '04000000', height: 10 }) },
