@@ -18,7 +18,7 @@ export interface StartNodeOptions {
 }
 
 /** A started node; `stop` is idempotent and leaves the store closed and consistent. */
-export interface RunningNode extends AssembledNode {
+export interface RunningNode extends Omit<AssembledNode, 'close'> {
   readonly services: NodeServices;
   stop(): Promise<void>;
 }
@@ -78,7 +78,9 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
 
     let stopping: Promise<void> | undefined;
     return {
-      ...node,
+      dataPath: node.dataPath,
+      chain: node.chain,
+      workers: node.workers,
       services,
       stop: () => {
         stopping ??= (async () => {
@@ -116,6 +118,7 @@ export async function runNodeUntilSignal(plan: NodeConfigPlan, options: Omit<Sta
       logger.info({ signal }, 'Stopping');
       process.removeAllListeners('SIGINT');
       process.removeAllListeners('SIGTERM');
+      // A second signal while stopping ends the process at once.
       process.once('SIGINT', () => process.exit(130));
       process.once('SIGTERM', () => process.exit(143));
       node.stop().then(resolve, (error) => {
