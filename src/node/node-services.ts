@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { GenesisConfig } from '../config/genesis-config.js';
 import type { NodeConfig } from '../config/node-config.js';
+import type { SignatureVerifier } from '../crypto/signature-verifier.js';
 import { BlockReceiver } from '../engine/block-receiver.js';
 import type { ProcessedBlock } from '../engine/chain-processor.js';
 import type { Forger } from '../engine/generator/forger.js';
@@ -41,7 +42,6 @@ import { IpcTransport } from '../rpc/ipc-transport.js';
 import { buildRegistry } from '../rpc/registry-builder.js';
 import type { RpcRegistry } from '../rpc/registry.js';
 import { RpcServer } from '../rpc/server.js';
-import type { SignatureVerifier } from '../crypto/signature-verifier.js';
 import { createChainForger } from './chain-forger.js';
 import type { NodeWorkers } from './node-workers.js';
 import type { OpenChain } from './open-chain.js';

@@ -1,7 +1,8 @@
 /**
  * The worker part of the composition root (src/node.ts): the pool and the verifiers that run on
- * it (DESIGN.md "Verifier pattern"). Whoever holds the verifiers never knows whether a pool is
- * behind them; this is the one place that decides.
+ * it. Whoever holds a verifier never knows whether a pool is behind it (the interfaces in
+ * src/crypto/signature-verifier.ts and src/state/state-tree.ts); this is the one place that
+ * decides.
  */
 import type { SignatureVerifier } from '../crypto/signature-verifier.js';
 import type { Logger } from '../logger.js';
@@ -17,7 +18,7 @@ export interface OffThreadTuning {
   readonly minChanges?: number;
 }
 
-/** Where the CPU-heavy work of block processing runs (DESIGN.md "Shape"). */
+/** Where the CPU-heavy work of block processing runs: signature checks and state-tree updates. */
 export type WorkersChoice =
   /** Everything on this thread: no pool (tests, small inputs). */
   | 'main-thread'
@@ -42,8 +43,8 @@ export interface NodeWorkers extends Required<OffThreadWork> {
 /** The signature verifier and the state-tree updater that run on `pool`. */
 export function offThreadWork(pool: WorkerPool, tuning: OffThreadTuning = {}): Required<OffThreadWork> {
   return {
-    signatureVerifier: new PoolSignatureVerifier(pool, tuning.minPoolSet === undefined ? {} : { minPoolSet: tuning.minPoolSet }),
-    stateTreeUpdater: new PoolStateTreeUpdater(pool, tuning.minChanges === undefined ? {} : { minChanges: tuning.minChanges }),
+    signatureVerifier: new PoolSignatureVerifier(pool, { minPoolSet: tuning.minPoolSet }),
+    stateTreeUpdater: new PoolStateTreeUpdater(pool, { minChanges: tuning.minChanges }),
   };
 }
 
