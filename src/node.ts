@@ -1,137 +1,96 @@
 /**
- * Composition root: the one place that knows every room and wires them into a running chain.
+ * Composition root: the one place that knows every room and wires them into a node. The running
+ * node (`start`, through src/runtime/start-node.ts), `blockchain:replay`, the benchmarks and the
+ * tests all assemble theirs here, never by wiring the parts a second time.
+ *
+ * A node is built from parts, each of which can be left out:
+ *   workers   where signature checks and large state-tree updates run (node/node-workers.ts):
+ *             a pool as BASALT_WORKERS asks, a pool the caller owns, or this thread alone
+ *   chain     store, state, BFT, modules, state machine, block processor (node/open-chain.ts)
+ *   services  from the node config (node/node-services.ts): plugins, transaction pool, block
+ *             production, block receive, RPC registry and server, legacy API; without them the
+ *             node is a chain (replay, benchmarks, tests)
+ * Assembling starts nothing that runs by itself (no timer, no socket); the runtime starts and
+ * stops the services in its order.
  */
-import { mkdirSync } from 'node:fs';
-import { open, type RootDatabase } from 'lmdb';
 import type { Block } from './chain/block.js';
-import { ChainStore } from './chain/chain-store.js';
-import { CHAIN_ENV_OPTIONS, chainEnvPath } from './chain/lmdb-environment.js';
-import type { GenesisConfig } from './config/genesis-config.js';
 import type { ChainConfig } from './config/lisk-config.js';
-import type { SignatureVerifier } from './crypto/signature-verifier.js';
-import { BlockExecutor } from './engine/block-executor.js';
-import { ChainProcessor } from './engine/chain-processor.js';
-import { Bft } from './engine/consensus/bft/bft.js';
-import { CommitPool } from './engine/consensus/commit-pool.js';
-import { BlockGenerator } from './engine/generator/block-generator.js';
-import { Forger, type ForgerOptions } from './engine/generator/forger.js';
-import { GeneratorStore } from './engine/generator/generator-store.js';
-import { StateMachine } from './engine/state-machine/state-machine.js';
 import { silentLogger, type Logger } from './logger.js';
-import type { Module } from './modules/base/index.js';
-import { createMainchainModules, type MainchainModules } from './modules/mainchain.js';
-import { StateDb, type StateTreeUpdater } from './state/state-db.js';
+import { assembleNodeServices, type NodeServices, type NodeServicesOptions } from './node/node-services.js';
+import { openNodeWorkers, type NodeWorkers, type WorkersChoice } from './node/node-workers.js';
+import { openChain, type OpenChain } from './node/open-chain.js';
+import { loadPlugins } from './plugins/load-plugins.js';
 
-export interface OpenChainOptions {
+export { createChainForger, type ChainForger, type ChainForgerOptions } from './node/chain-forger.js';
+export { transactionPoolVerifier, type NodeServices, type NodeServicesOptions } from './node/node-services.js';
+export { offThreadWork, type NodeWorkers, type OffThreadTuning, type OffThreadWork, type WorkersChoice } from './node/node-workers.js';
+export { createBlockExecutor, openChain, type OpenChain, type OpenChainOptions } from './node/open-chain.js';
+
+export interface AssembleNodeOptions {
   readonly dataPath: string;
-  readonly config: ChainConfig;
+  readonly chainConfig: ChainConfig;
   readonly genesisBlock: Block;
   readonly logger?: Logger;
   /** Unix seconds; injectable for tests. */
   readonly now?: () => number;
-  /** Custom modules (plugins) appended after the mainchain modules, in the order returned. */
-  readonly extraModules?: (mainchain: MainchainModules) => readonly Module[];
-  /**
-   * Checks the signatures of each block's transactions in one batch (the worker pool in a node);
-   * without it they are checked one by one on this thread, with the same results.
-   */
-  readonly signatureVerifier?: SignatureVerifier;
-  /** Computes large state-tree updates in another thread (the worker pool in a node). */
-  readonly stateTreeUpdater?: StateTreeUpdater;
+  /** Where the heavy work of block processing runs; this thread alone by default. */
+  readonly workers?: WorkersChoice;
+  /** The services of a running node, from its config; without them the node is its chain alone. */
+  readonly services?: NodeServicesOptions;
 }
 
-export interface OpenChain {
-  readonly env: RootDatabase;
-  readonly chainStore: ChainStore;
-  readonly stateDb: StateDb;
-  readonly bft: Bft;
-  readonly modules: MainchainModules;
-  readonly stateMachine: StateMachine;
-  readonly processor: ChainProcessor;
+export interface AssembledNode {
+  readonly dataPath: string;
+  readonly chain: OpenChain;
+  readonly workers: NodeWorkers | undefined;
+  readonly services: NodeServices | undefined;
+  /** Closes the chain, then the pool the node opened. Stop the services first. */
   close(): Promise<void>;
 }
 
 /**
- * Opens (or creates) the LMDB store in `dataPath`, builds the module set from the config, and
- * executes the genesis block when the store is empty (or checks it is the stored one).
+ * Assembles a node in the order the running node has always been built: plugins loaded, pool
+ * opened, chain opened (genesis executed on a new store), then the services. On failure, what
+ * was opened is closed again before the error is rethrown.
  */
-export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
+export async function assembleNode(
+  options: AssembleNodeOptions & { readonly services: NodeServicesOptions },
+): Promise<AssembledNode & { readonly services: NodeServices }>;
+export async function assembleNode(options: AssembleNodeOptions): Promise<AssembledNode>;
+export async function assembleNode(options: AssembleNodeOptions): Promise<AssembledNode> {
   const logger = options.logger ?? silentLogger;
-  const { genesis } = options.config;
-  mkdirSync(options.dataPath, { recursive: true });
-  // One environment per data dir (src/chain/lmdb-environment.ts says why these options).
-  const env = open({ path: chainEnvPath(options.dataPath), ...CHAIN_ENV_OPTIONS });
+  const { dataPath, chainConfig } = options;
+  const opened: (() => Promise<void>)[] = [];
+  const close = async (): Promise<void> => {
+    for (const closeOne of opened.splice(0).reverse()) await closeOne();
+  };
   try {
-    const chainStore = new ChainStore(env);
-    const treeStart = performance.now();
-    const stateDb = new StateDb(env, options.stateTreeUpdater);
-    // The state tree is rebuilt from the stored values at every open: its cost grows with the state.
-    logger.info({ nodes: stateDb.treeSize(), ms: Math.round(performance.now() - treeStart) }, 'State tree rebuilt from the stored values');
-    const bft = new Bft(genesis.bftBatchSize, genesis.blockTime);
-    // Lisk Core v4 chains carry the legacy module: registered when the genesis or config has it.
-    const withLegacy = options.genesisBlock.assets.getAsset('legacy') !== undefined || 'legacy' in options.config.modules;
-    const mainchain = createMainchainModules({ genesisConfig: genesis, moduleConfigs: options.config.modules, withLegacy });
-    const extra = options.extraModules?.(mainchain) ?? [];
-    const modules: MainchainModules = extra.length === 0 ? mainchain : { ...mainchain, list: [...mainchain.list, ...extra] };
-    const stateMachine = new StateMachine(modules.list, genesis.chainID, logger);
-    const processor = new ChainProcessor({
-      chainStore,
-      stateDb,
-      executor: new BlockExecutor(stateMachine, bft, options.signatureVerifier),
-      bft,
-      genesisConfig: genesis,
+    const plugins = options.services && (await loadPlugins(options.services.config.plugins, { logger, baseDir: dataPath }));
+    const workers = openNodeWorkers(options.workers ?? 'main-thread', { dataPath, logger });
+    if (workers !== undefined) opened.push(() => workers.close());
+    const chain = await openChain({
+      dataPath,
+      config: chainConfig,
+      genesisBlock: options.genesisBlock,
       logger,
       now: options.now,
-      signatureVerifier: options.signatureVerifier,
+      signatureVerifier: workers?.signatureVerifier,
+      stateTreeUpdater: workers?.stateTreeUpdater,
+      extraModules:
+        plugins &&
+        ((mainchain) => plugins.createModules({ mainchain, genesisConfig: chainConfig.genesis, moduleConfigs: chainConfig.modules })),
     });
-    await processor.initGenesis(options.genesisBlock);
-    return { env, chainStore, stateDb, bft, modules, stateMachine, processor, close: () => env.close() };
+    opened.push(() => chain.close());
+    const services =
+      plugins &&
+      options.services &&
+      assembleNodeServices(
+        { dataPath, genesisConfig: chainConfig.genesis, chain, workers, plugins, logger, now: options.now },
+        options.services,
+      );
+    return { dataPath, chain, workers, services, close };
   } catch (error) {
-    await env.close();
+    await close();
     throw error;
   }
-}
-
-/** What block production over an open chain needs besides the chain itself. */
-export type ChainForgerOptions = Pick<ForgerOptions, 'candidates' | 'now' | 'onBlockProcessed' | 'onInvalidTransactions'> & {
-  readonly genesisConfig: GenesisConfig;
-  readonly logger?: Logger;
-};
-
-export interface ChainForger {
-  readonly forger: Forger;
-  readonly generator: BlockGenerator;
-  readonly commitPool: CommitPool;
-  readonly generatorStore: GeneratorStore;
-}
-
-/**
- * Block production over `chain`, wired as the running node wires it: a generator on the chain's
- * stores, a commit pool, and the generator info kept in the chain's environment.
- */
-export function createChainForger(chain: OpenChain, options: ChainForgerOptions): ChainForger {
-  const { genesisConfig } = options;
-  const commitPool = new CommitPool(chain.bft, genesisConfig.minimumCertifyHeight);
-  const generatorStore = new GeneratorStore(chain.env);
-  const generator = new BlockGenerator({
-    chainStore: chain.chainStore,
-    stateDb: chain.stateDb,
-    executor: new BlockExecutor(chain.stateMachine, chain.bft),
-    bft: chain.bft,
-    commitPool,
-    generatorStore,
-    genesisConfig,
-  });
-  const forger = new Forger({
-    ...options,
-    generator,
-    processor: chain.processor,
-    chainStore: chain.chainStore,
-    stateDb: chain.stateDb,
-    bft: chain.bft,
-    commitPool,
-    genesisConfig,
-    logger: options.logger ?? silentLogger,
-  });
-  return { forger, generator, commitPool, generatorStore };
 }

@@ -9,7 +9,7 @@ import { Block } from '../../src/chain/block.js';
 import type { Transaction } from '../../src/chain/transaction.js';
 import type { ChainConfig } from '../../src/config/lisk-config.js';
 import { decodeLisk32 } from '../../src/crypto/index.js';
-import { createChainForger, openChain, type OpenChain, type OpenChainOptions } from '../../src/node.js';
+import { createChainForger, openChain, type OffThreadWork, type OpenChain } from '../../src/node.js';
 import { devValidatorKeypairs } from '../../test/support/dev-keys.js';
 import { readDevBlocks } from './dev-chain.js';
 import { devAccounts, DEV_CHAIN_ID, DEV_TOKEN_ID } from './dev-transfers.js';
@@ -21,7 +21,7 @@ export async function openReplayedDevChain(
   dataPath: string,
   config: ChainConfig,
   clock: { now: number },
-  offThread: Pick<OpenChainOptions, 'signatureVerifier' | 'stateTreeUpdater'> = {},
+  offThread: OffThreadWork = {},
 ): Promise<OpenChain> {
   const [genesis, ...blocks] = readDevBlocks();
   const chain = await openChain({ dataPath, config, genesisBlock: Block.fromBytes(genesis!.bytes), now: () => clock.now, ...offThread });

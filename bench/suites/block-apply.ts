@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Block } from '../../src/chain/block.js';
 import { loadChainConfig, type ChainConfig } from '../../src/config/lisk-config.js';
-import type { OpenChainOptions } from '../../src/node.js';
-import { PoolSignatureVerifier, PoolStateTreeUpdater, WorkerPool } from '../../src/workers/index.js';
+import { offThreadWork, type OffThreadWork } from '../../src/node.js';
+import { WorkerPool } from '../../src/workers/index.js';
 import { DEV_CONFIG_FILE } from '../lib/dev-chain.js';
 import type { Measurement } from '../lib/figure.js';
 import type { Suite } from '../lib/suite.js';
@@ -41,10 +41,7 @@ export const blockApplySuite: Suite = {
       try {
         // Thread start-up (loading libsodium, and tsx from the sources) is not block apply.
         await Promise.all(Array.from({ length: workers.threads * 2 }, () => workers.run('ed25519.verifyBatch', EMPTY_BATCH)));
-        withPool = await applyBlocks(join(work, 'replica-pool'), config, blocks, {
-          signatureVerifier: new PoolSignatureVerifier(workers),
-          stateTreeUpdater: new PoolStateTreeUpdater(workers),
-        });
+        withPool = await applyBlocks(join(work, 'replica-pool'), config, blocks, offThreadWork(workers));
       } finally {
         await workers.close();
       }
@@ -72,7 +69,7 @@ async function applyBlocks(
   dataPath: string,
   config: ChainConfig,
   blocks: readonly Block[],
-  offThread: Pick<OpenChainOptions, 'signatureVerifier' | 'stateTreeUpdater'> = {},
+  offThread: OffThreadWork = {},
 ): Promise<number> {
   const clock = { now: 0 };
   const chain = await openReplayedDevChain(dataPath, config, clock, offThread);

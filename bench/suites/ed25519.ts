@@ -6,7 +6,8 @@
  */
 import { createHash, createPublicKey, verify as nodeVerify } from 'node:crypto';
 import { MESSAGE_TAG_TRANSACTION, signDigest, taggedDigest, verifyData } from '../../src/crypto/index.js';
-import { PoolSignatureVerifier, WorkerPool } from '../../src/workers/index.js';
+import { offThreadWork } from '../../src/node.js';
+import { WorkerPool } from '../../src/workers/index.js';
 import { loadChainConfig } from '../../src/config/lisk-config.js';
 import { DEV_CONFIG_FILE } from '../lib/dev-chain.js';
 import type { Measurement } from '../lib/figure.js';
@@ -69,7 +70,8 @@ async function poolMicrosPerSignature(): Promise<{ micros: number; threads: numb
   });
   const pool = new WorkerPool();
   try {
-    const verifier = new PoolSignatureVerifier(pool);
+    // The verifier the node holds, with the node's settings.
+    const { signatureVerifier: verifier } = offThreadWork(pool);
     for (let i = 0; i < 3; i += 1) await verifier.verifyEd25519(checks);
     const rounds = 20;
     const start = performance.now();

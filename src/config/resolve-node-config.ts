@@ -34,7 +34,6 @@ import { decodeGenesis, readConfigFile, readGenesisBytes, readStored, resolveGen
 import { dataDirConfigPaths, writeStoredNodeConfig, type DataDirExtraFile } from './data-dir-config.js';
 import { parseChainConfig, type ChainConfig } from './lisk-config.js';
 import { cloneConfigValue, mergeConfigLayers } from './merge-config.js';
-import { checkModuleConfigs } from './module-config-check.js';
 import type { NodeConfig } from './node-config.js';
 import { DEFAULT_NETWORK, loadNetworkPreset, PRESET_BOOTSTRAP_FILE, PRESETS_DIR, type NetworkName, type NetworkPreset } from './presets.js';
 import { decideStoredConfigAction, type StoredConfigAction } from './stored-config-action.js';
@@ -57,6 +56,13 @@ export interface ResolveNodeConfigOptions extends ConfigFlags {
   readonly presetsDir?: string;
   /** What `~` means (tests); default the user's home directory. */
   readonly homeDir?: string;
+  /**
+   * The modules' own checks of the chain config (runtime/module-config-check.ts gives them; this
+   * room never imports the modules). Run before the stored copy is compared, so a config that is
+   * wrong in itself is reported as such; returns warnings, throws ConfigError. Without it the
+   * module sections are only checked against the config schema.
+   */
+  readonly checkChainConfig?: (chainConfig: ChainConfig, genesisBlock: Block) => readonly string[];
 }
 
 export interface NodeConfigPlan {
@@ -89,7 +95,7 @@ export interface NodeConfigPlan {
 
 /**
  * Reads and checks everything a start needs (presets, config file, stored copy, genesis block,
- * keys file, module configs) without writing anything. Throws ConfigError with a message that
+ * keys file, and module configs through `checkChainConfig`) without writing anything. Throws ConfigError with a message that
  * names the key or file at fault.
  */
 export function prepareNodeConfig(options: ResolveNodeConfigOptions = {}): NodeConfigPlan {
@@ -185,7 +191,7 @@ export function prepareNodeConfig(options: ResolveNodeConfigOptions = {}): NodeC
   const chainConfig = { ...parseChainConfigOrThrow(runConfig, dataPath), genesisBlockFile: dataDirConfigPaths(dataPath).genesisFile };
   const warnings = [
     ...unknownConfigKeys(runConfig).map((path) => `Unknown config key ${path} is ignored.`),
-    ...checkModuleConfigs(chainConfig, genesisBlock),
+    ...(options.checkChainConfig?.(chainConfig, genesisBlock) ?? []),
   ];
 
   // Last: a config that is wrong in itself is reported as such, not as "different".

@@ -16,6 +16,7 @@ import { decodeHexField } from '../crypto/hex-input.js';
 import { parseEncryptedPassphraseV3 } from '../crypto/passphrase-v3.js';
 import { deriveLegacyValidatorKeys, type ValidatorKeys } from '../crypto/validator-keys.js';
 import type { GeneratorKeypair } from '../engine/generator/generator-keypair.js';
+import { NOT_SYNCED_MESSAGE } from '../engine/generator/generator-safety.js';
 import { ZERO_GENERATED_INFO, type GeneratorStore } from '../engine/generator/generator-store.js';
 import type { Logger } from '../logger.js';
 import type { HashOnionStore } from '../modules/random/hash-onion-store.js';
@@ -28,12 +29,11 @@ const pbkdf2Async = promisify(pbkdf2);
 
 export const INVALID_PASSWORD_MESSAGE = 'Invalid password and public key combination';
 export const DELEGATE_NOT_FOUND_MESSAGE = 'Delegate not found';
-export const NOT_SYNCED_MESSAGE = 'Failed to enable forging as the node is not synced to the network.';
 
 /** A refused toggle: Lisk Core 2.x answers 404 `{message}` for all of them. */
 export class ToggleError extends Error {}
 
-/** The part of the engine's Forger the toggle drives (see generator-endpoints.ts). */
+/** The part of the engine's Forger the toggle drives (see engine/generator/generator-control.ts). */
 export interface ForgerSwitch {
   enable(keypair: GeneratorKeypair): void;
   disable(address: Buffer): void;

@@ -1,42 +1,13 @@
-import { readFileSync } from 'node:fs';
-import type { NodeConfigPlan } from '../config/resolve-node-config.js';
-import { BlockReceiver } from '../engine/block-receiver.js';
-import type { ProcessedBlock } from '../engine/chain-processor.js';
-import type { Forger } from '../engine/generator/forger.js';
-import { parseTransactionPoolConfig } from '../engine/txpool/config.js';
-import { CoalescingPoolVerifier } from '../engine/txpool/coalescing-pool-verifier.js';
-import { StateMachinePoolVerifier, tipOf } from '../engine/txpool/pool-verifier.js';
-import { TransactionPool } from '../engine/txpool/transaction-pool.js';
-import { readBootstrapTransactions } from '../genesis/devnet/devnet-bootstrap.js';
+/**
+ * A running node's lifecycle: the data directory's lock, the start order of the parts the
+ * composition root (src/node.ts) assembles, the signals that stop it, and the stop order (the
+ * start order reversed). Which parts a node has, and how they are wired, is node.ts's business.
+ */
+import { commitNodeConfig, type NodeConfigPlan } from '../config/resolve-node-config.js';
 import type { Logger } from '../logger.js';
-import { createChainForger, openChain, type OpenChain } from '../node.js';
-import { genesisInfoJSON } from '../rpc/endpoints/node-info.js';
-import { NodeMetrics } from '../rpc/endpoints/node-metrics.js';
-import { loadPlugins } from '../plugins/load-plugins.js';
-import {
-  APP_READY,
-  APP_SHUTDOWN,
-  blockHeaderEventPayload,
-  NODE_EVENTS,
-  CHAIN_DELETE_BLOCK,
-  CHAIN_FORKED,
-  CHAIN_NEW_BLOCK,
-  CHAIN_VALIDATORS_CHANGED,
-  newTransactionEventPayload,
-  TXPOOL_NEW_TRANSACTION,
-  validatorsChangedPayload,
-} from '../rpc/endpoints/engine-events.js';
-import { createGeneratorEndpoints } from '../rpc/endpoints/generator-endpoints.js';
-import { createTxpoolEndpoints } from '../rpc/endpoints/txpool-endpoints.js';
-import { IpcTransport } from '../rpc/ipc-transport.js';
-import { buildRegistry } from '../rpc/registry-builder.js';
-import { RpcServer } from '../rpc/server.js';
-import { nativeAvailable, nativeStatus } from '../native/index.js';
-import { openWorkerPool, PoolSignatureVerifier, PoolStateTreeUpdater, WORKERS_ENV } from '../workers/index.js';
-import { startLegacyApi } from '../legacy-api/index.js';
-import { validatorStore } from '../modules/pos/stores.js';
+import { assembleNode, type AssembledNode, type NodeServices } from '../node.js';
+import { APP_READY, APP_SHUTDOWN } from '../rpc/endpoints/engine-events.js';
 import { DataDirLock } from './data-dir-lock.js';
-import { importGeneratorKeysFile, storedPlainKeypairs } from './generator-keys-import.js';
 
 export interface StartNodeOptions {
   readonly logger: Logger;
@@ -47,242 +18,115 @@ export interface StartNodeOptions {
 }
 
 /** A started node; `stop` is idempotent and leaves the store closed and consistent. */
-export interface RunningNode {
-  readonly chain: OpenChain;
-  readonly pool: TransactionPool;
-  readonly forger: Forger;
-  /** Where blocks from outside (peer sync) enter: fork choice, then apply, switch or ignore. */
-  readonly receiver: BlockReceiver;
-  readonly rpc: RpcServer;
-  readonly dataPath: string;
+export interface RunningNode extends Omit<AssembledNode, 'close'> {
+  readonly services: NodeServices;
   stop(): Promise<void>;
 }
 
 /**
  * Starts a node from a resolved config (the `start` command's work after the config is
- * settled): takes the data directory's lock, opens the chain (running genesis on a new store),
- * loads the generator keys, and starts the pool, block production and the RPC transports.
- * Everything the node does is published to RPC subscribers as lisk-sdk's events.
+ * settled): takes the data directory's lock, assembles the node with every service (the chain
+ * opened, genesis run on a new store, generator keys loaded), then starts the plugins, the RPC
+ * transports, the pool, the legacy API and block production, in that order.
  */
 export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions): Promise<RunningNode> {
   const { logger } = options;
   const { config } = plan;
   const lock = options.lock ?? DataDirLock.acquire(plan.dataPath);
-  const cleanups: (() => Promise<void> | void)[] = [() => lock.release()];
-  const cleanUp = async (): Promise<void> => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
+  const stops: (() => Promise<void> | void)[] = [() => lock.release()];
+  const stopAll = async (): Promise<void> => {
+    for (const stop of stops.splice(0).reverse()) await stop();
   };
   try {
-    const plugins = await loadPlugins(config.plugins, { logger, baseDir: plan.dataPath });
-    const workers = openWorkerPool({ workerData: { dataPath: plan.dataPath } });
-    if (workers !== undefined) cleanups.push(() => workers.close());
-    logger.info(
-      { threads: workers?.threads ?? 0 },
-      workers ? 'Worker pool started' : `No worker threads (${WORKERS_ENV}=0): all work on the main thread`,
-    );
-    // Once per start: which SHA-256 and SMT the node hashes with (native/README.md).
-    logger.info({ native: nativeAvailable }, nativeStatus);
-    const signatureVerifier = workers ? new PoolSignatureVerifier(workers) : undefined;
-    const chain = await openChain({
+    const node = await assembleNode({
       dataPath: plan.dataPath,
-      config: plan.chainConfig,
+      chainConfig: plan.chainConfig,
       genesisBlock: plan.genesisBlock,
       logger,
       now: options.now,
-      signatureVerifier,
-      stateTreeUpdater: workers && new PoolStateTreeUpdater(workers),
-      extraModules: (mainchain) =>
-        plugins.createModules({ mainchain, genesisConfig: plan.chainConfig.genesis, moduleConfigs: plan.chainConfig.modules }),
+      workers: 'env',
+      services: { config, generatorKeysFile: plan.generatorKeysFile, bootstrapTransactionsFile: plan.bootstrapTransactionsFile },
     });
-    cleanups.push(() => chain.close());
-    const genesis = plan.chainConfig.genesis;
-    const metrics = new NodeMetrics();
+    stops.push(() => node.close());
+    const { services } = node;
+    const { plugins, registry, rpc, pool, forger } = services;
 
-    const pool = new TransactionPool({
-      config: parseTransactionPoolConfig(config.transactionPool, genesis.maxTransactionsSize),
-      // With workers, transactions posted at the same time are verified as one batch (their signatures in the pool).
-      verifier: signatureVerifier
-        ? new CoalescingPoolVerifier(new StateMachinePoolVerifier(chain.stateMachine, signatureVerifier))
-        : new StateMachinePoolVerifier(chain.stateMachine),
-      tip: tipOf(chain),
-      logger,
-    });
-
-    let rpc: RpcServer | undefined;
-    const publish = (event: string, data: unknown): void => {
-      rpc?.publish(event, data);
-      plugins.notify(event, data);
-    };
-    const { forger, generatorStore } = createChainForger(chain, {
-      genesisConfig: genesis,
-      logger,
-      now: options.now,
-      candidates: () => pool.candidates(),
-      onInvalidTransactions: (transactions) => {
-        for (const transaction of transactions) pool.remove(transaction, { code: 'invalid', message: 'Invalid in a block.' });
-      },
-      onBlockProcessed: (processed) => onBlock(processed),
-    });
-
-    const onBlock = (processed: ProcessedBlock): void => {
-      metrics.recordBlock(processed.block.transactions.length);
-      void pool.onNewBlock(processed.block).catch((error) => logger.error({ err: error }, 'Pool update after a block failed'));
-      publish(CHAIN_NEW_BLOCK, blockHeaderEventPayload(processed.block.header));
-      const { height } = processed.block.header;
-      if (chain.bft.parametersChangeAt(chain.stateDb.engineReader, height + 1)) {
-        const { precommitThreshold, certificateThreshold, validators } = chain.bft.getParameters(chain.stateDb.engineReader, height + 1);
-        publish(CHAIN_VALIDATORS_CHANGED, validatorsChangedPayload(precommitThreshold, certificateThreshold, validators));
-      }
-    };
-    pool.addListener({ transactionAdded: (transaction) => publish(TXPOOL_NEW_TRANSACTION, newTransactionEventPayload(transaction)) });
-
-    // Received blocks get the same bookkeeping as generated ones; a deleted block's transactions
-    // go back to the pool (lisk-sdk engine: generator.onDeleteBlock, chain_deleteBlock, chain_forked).
-    const receiver = new BlockReceiver({
-      processor: chain.processor,
-      chainStore: chain.chainStore,
-      clock: chain.bft,
-      maxTransactionsSize: genesis.maxTransactionsSize,
-      logger,
-    });
-    receiver.addListener({
-      blockApplied: (processed) => forger.afterBlock(processed),
-      blockDeleted: (block) => {
-        void pool.onDeleteBlock(block).catch((error) => logger.error({ err: error }, 'Pool update after a deleted block failed'));
-        publish(CHAIN_DELETE_BLOCK, blockHeaderEventPayload(block.header));
-      },
-      forkDetected: (block) => publish(CHAIN_FORKED, blockHeaderEventPayload(block.header)),
-    });
-
-    // As lisk-sdk: the keys file is imported into the generator store, then every stored plain
-    // key is enabled; encrypted keys wait for generator_updateStatus with their password.
-    const plainKeypairs = plan.generatorKeysFile
-      ? importGeneratorKeysFile(plan.generatorKeysFile, generatorStore)
-      : storedPlainKeypairs(generatorStore);
-    for (const keypair of plainKeypairs) forger.enable(keypair);
-
-    const pluginRpc = plugins.attach({
-      chainID: genesis.chainID,
-      chainStore: chain.chainStore,
-      moduleState: () => chain.stateDb.moduleReader,
-      publish,
-    });
-    const { registry } = buildRegistry({
-      chain,
-      chainID: genesis.chainID,
-      metrics,
-      stateProver: chain.stateDb,
-      // Heavy reads (long spans, many IDs, proofs) run in the pool on read-only LMDB views.
-      readOffload: workers && { pool: workers, dataPath: plan.dataPath },
-      now: options.now,
-      logger,
-      chainLimits: { maxIdsPerRequest: config.rpc.maxIDsPerRequest, maxHeightSpan: config.rpc.maxHeightSpan },
-      nodeInfo: {
-        version: config.system.version,
-        networkVersion: config.network.version,
-        genesis: genesisInfoJSON(genesis, config.genesis.block),
-        network: config.network,
-        syncing: () => false, // standalone: with no peers the node counts as synced
-        unconfirmedTransactions: () => pool.size,
-      },
-      extraMethods: [
-        ...createTxpoolEndpoints({
-          pool,
-          stateMachine: chain.stateMachine,
-          chainStore: chain.chainStore,
-          moduleState: () => chain.stateDb.moduleReader,
-          maxTransactionBytes: genesis.maxTransactionsSize,
-        }),
-        ...createGeneratorEndpoints({
-          store: generatorStore,
-          forger,
-          chainStore: chain.chainStore,
-          blockTime: genesis.blockTime,
-          syncing: () => false,
-          logger,
-        }),
-        ...pluginRpc.methods,
-      ],
-      events: [...NODE_EVENTS, ...pluginRpc.events],
-    });
-    rpc = new RpcServer(
-      {
-        modes: config.rpc.modes,
-        host: config.rpc.host,
-        port: config.rpc.port,
-        allowedMethods: config.rpc.allowedMethods,
-        accessControlAllowOrigin: config.rpc.accessControlAllowOrigin,
-        maxBodyBytes: config.rpc.maxBodyBytes,
-        maxBatchSize: config.rpc.maxBatchSize,
-      },
-      registry,
-      logger,
-    );
-    if (config.rpc.modes.includes('ipc')) {
-      rpc.addTransport(new IpcTransport(rpc.dispatcher, { dataPath: plan.dataPath, maxMessageBytes: config.rpc.maxBodyBytes }, logger));
-    }
-    cleanups.push(() => plugins.stop());
+    stops.push(() => plugins.stop());
     await plugins.start(registry);
-    await rpc.start();
-    const server = rpc;
-    cleanups.push(() => server.stop());
-
+    if (rpc !== undefined) {
+      await rpc.start();
+      stops.push(() => rpc.stop());
+    }
     pool.start();
-    cleanups.push(() => pool.stop());
-    if (plan.bootstrapTransactionsFile && chain.chainStore.tipHeight() === chain.chainStore.genesisHeight()) {
-      const transactions = readBootstrapTransactions(JSON.parse(readFileSync(plan.bootstrapTransactionsFile, 'utf8')));
-      for (const transaction of transactions) await pool.add(transaction);
-      logger.info({ count: transactions.length }, 'Submitted the network bootstrap transactions');
-    }
-    if (config.legacyApi.enabled) {
-      // Lisk Core 1.x–3.x forging API (docs/protocol/legacy-forging-api.md), on the same Forger and store.
-      const legacyApi = await startLegacyApi(config.legacyApi, {
-        forger,
-        store: generatorStore,
-        chainID: genesis.chainID,
-        isValidator: (address) => validatorStore.get(chain.stateDb.moduleReader, address) !== undefined,
-        status: {
-          height: () => chain.chainStore.tipHeight(),
-          tipId: () => chain.chainStore.getHeaderByHeight(chain.chainStore.tipHeight())?.id.toString('hex') ?? '',
-          syncing: () => false, // standalone: with no peers the node counts as synced
-          networkHeight: () => 0,
-          poolSize: () => pool.size,
-        },
-        dataPath: plan.dataPath,
-        hashOnions: { store: chain.modules.random.hashOnionStore, state: () => chain.stateDb.moduleReader },
-        logger,
-      });
+    stops.push(() => pool.stop());
+    await services.submitBootstrapTransactions();
+    if (services.startLegacyApi !== undefined) {
+      const legacyApi = await services.startLegacyApi();
       // Registered before the Forger's stop, so it runs after it: forger_info.json gets the last block's info.
-      cleanups.push(() => legacyApi.stop());
+      stops.push(() => legacyApi.stop());
     }
-    forger.start();
-    cleanups.push(() => forger.stop());
+    if (forger !== undefined) {
+      forger.start();
+      stops.push(() => forger.stop());
+    }
 
     logger.info(
-      { dataPath: plan.dataPath, height: chain.chainStore.tipHeight(), rpc: `${config.rpc.host}:${server.port}`, generators: 'enabled' },
+      { dataPath: plan.dataPath, height: node.chain.chainStore.tipHeight(), rpc: `${config.rpc.host}:${rpc?.port}`, generators: 'enabled' },
       'Node started',
     );
-    publish(APP_READY, {});
+    services.publish(APP_READY, {});
 
     let stopping: Promise<void> | undefined;
     return {
-      chain,
-      pool,
-      forger,
-      receiver,
-      rpc: server,
-      dataPath: plan.dataPath,
+      dataPath: node.dataPath,
+      chain: node.chain,
+      workers: node.workers,
+      services,
       stop: () => {
         stopping ??= (async () => {
-          publish(APP_SHUTDOWN, {});
-          await cleanUp();
+          services.publish(APP_SHUTDOWN, {});
+          await stopAll();
           logger.info({}, 'Node stopped');
         })();
         return stopping;
       },
     };
   } catch (error) {
-    await cleanUp();
+    await stopAll();
     throw error;
   }
+}
+
+/**
+ * The `start` command after its config is prepared: takes the data directory's lock before
+ * writing anything there (so a second node changes nothing), keeps the config in it, starts the
+ * node, and runs until SIGINT or SIGTERM, then stops it. A second signal while stopping ends
+ * the process at once.
+ */
+export async function runNodeUntilSignal(plan: NodeConfigPlan, options: Omit<StartNodeOptions, 'lock'>): Promise<void> {
+  const { logger } = options;
+  const lock = DataDirLock.acquire(plan.dataPath);
+  try {
+    commitNodeConfig(plan);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  const node = await startNode(plan, { ...options, lock });
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string): void => {
+      logger.info({ signal }, 'Stopping');
+      process.removeAllListeners('SIGINT');
+      process.removeAllListeners('SIGTERM');
+      // A second signal while stopping ends the process at once.
+      process.once('SIGINT', () => process.exit(130));
+      process.once('SIGTERM', () => process.exit(143));
+      node.stop().then(resolve, (error) => {
+        logger.error({ err: error }, 'Stopping failed');
+        resolve();
+      });
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
 }

@@ -3,5 +3,6 @@ export { WorkerPool, WorkerPoolError, type WorkerPoolOptions } from './worker-po
 export { WorkerTaskError } from './worker-error.js';
 export { PoolSignatureVerifier, type PoolSignatureVerifierOptions } from './pool-signature-verifier.js';
 export { PoolStateTreeUpdater } from './pool-state-tree-updater.js';
-export { WORKER_TASKS, type WorkerTask } from './task-registry.js';
+export { WORKER_TASKS } from './task-registry.js';
+export type { WorkerTask } from './worker-task.js';
 export { openWorkerPool, WORKERS_ENV } from './open-worker-pool.js';

@@ -9,12 +9,7 @@ import { blsVerifyBatchTask } from './tasks/bls-verify-batch.js';
 import { ed25519VerifyBatchTask } from './tasks/ed25519-verify-batch.js';
 import { stateReadProve } from './tasks/state-read-prove.js';
 import { stateTreeUpdate } from './tasks/state-tree-update.js';
-
-/** A unit of work for a worker thread: plain data in (structured clone), plain data out. */
-export interface WorkerTask<I, O> {
-  readonly name: string;
-  run(input: I): O | Promise<O>;
-}
+import type { WorkerTask } from './worker-task.js';
 
 /** Every task; typed loosely here because each one checks the input it is given. */
 export const WORKER_TASKS: readonly WorkerTask<never, unknown>[] = [

@@ -9,13 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Block } from '../../src/chain/block.js';
 import type { Transaction } from '../../src/chain/transaction.js';
-import { BlockExecutor } from '../../src/engine/block-executor.js';
-import { CommitPool } from '../../src/engine/consensus/commit-pool.js';
-import { BlockGenerator } from '../../src/engine/generator/block-generator.js';
 import type { GeneratorKeypair } from '../../src/engine/generator/generator-keypair.js';
-import { GeneratorStore } from '../../src/engine/generator/generator-store.js';
 import { feePriority } from '../../src/engine/txpool/fee-priority.js';
-import { openChain, type OpenChain } from '../../src/node.js';
+import { createChainForger, openChain, type OpenChain } from '../../src/node.js';
 import { devBlockLines, devChainConfig, devGenesisBlock } from '../support/dev-chain.js';
 import { devValidatorKeypairs } from '../support/dev-keys.js';
 import { accountNonce, devAccounts, signedTransfer } from '../unit/txpool/support.js';
@@ -54,7 +50,7 @@ export async function forkedDevChain(): Promise<ForkedDevChain> {
       await base.processor.processBlock(block);
     }
     const tipHeight = base.chainStore.tipHeight();
-    const generatorStore = new GeneratorStore(base.env);
+    const { generator, generatorStore } = createChainForger(base, { genesisConfig: config.genesis });
     adoptGeneratorInfoOfChain(base.chainStore, generatorStore);
     const { chainID } = config.genesis;
     const accounts = devAccounts();
@@ -68,15 +64,6 @@ export async function forkedDevChain(): Promise<ForkedDevChain> {
     const tipSlot = base.bft.slotNumber(base.processor.tipHeader().timestamp);
     const { slot: slotA, keypair: keyA } = nextSlotWithKey(base, tipHeight + 1, tipSlot);
     const { slot: slotB, keypair: keyB } = nextSlotWithKey(base, tipHeight + 1, slotA);
-    const generator = new BlockGenerator({
-      chainStore: base.chainStore,
-      stateDb: base.stateDb,
-      executor: new BlockExecutor(base.stateMachine, base.bft),
-      bft: base.bft,
-      commitPool: new CommitPool(base.bft, config.genesis.minimumCertifyHeight),
-      generatorStore,
-      genesisConfig: config.genesis,
-    });
     const candidates = (transactions: readonly Transaction[]) => ({
       byAccount: new Map(transactions.map((tx) => [tx.senderAddress().toString('hex'), [tx]])),
       feePriority,

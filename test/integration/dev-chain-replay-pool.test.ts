@@ -13,9 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Block } from '../../src/chain/block.js';
 import { eventToJSON } from '../../src/chain/event.js';
 import { nativeAvailable } from '../../src/native/index.js';
-import { openChain, type OpenChain } from '../../src/node.js';
+import { offThreadWork, openChain, type OpenChain } from '../../src/node.js';
 import type { StateTreeUpdater } from '../../src/state/state-db.js';
-import { PoolSignatureVerifier, PoolStateTreeUpdater, WorkerPool } from '../../src/workers/index.js';
+import { WorkerPool } from '../../src/workers/index.js';
 import { devBlockLines, devChainConfig, devEventsByHeight, devFinalState, devGenesisBlock } from '../support/dev-chain.js';
 
 describe('replay of fixtures/chains/dev through the worker pool', () => {
@@ -26,8 +26,8 @@ describe('replay of fixtures/chains/dev through the worker pool', () => {
 
   beforeAll(async () => {
     dataPath = mkdtempSync(join(tmpdir(), 'basalt-dev-replay-pool-'));
-    const signatureVerifier = new PoolSignatureVerifier(workers, { minPoolSet: 1 });
-    const pooled = new PoolStateTreeUpdater(workers, { minChanges: 1 });
+    // The node's verifiers on the pool, sending even the smallest sets and updates to it.
+    const { signatureVerifier, stateTreeUpdater: pooled } = offThreadWork(workers, { minPoolSet: 1, minChanges: 1 });
     const stateTreeUpdater: StateTreeUpdater = {
       minChanges: pooled.minChanges,
       update: async (treeId, root, changes) => {

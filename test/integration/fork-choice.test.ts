@@ -15,17 +15,13 @@ import { Block } from '../../src/chain/block.js';
 import type { BlockHeader } from '../../src/chain/block-header.js';
 import type { Transaction } from '../../src/chain/transaction.js';
 import { MESSAGE_TAG_BLOCK_HEADER, signData } from '../../src/crypto/index.js';
-import { BlockExecutor } from '../../src/engine/block-executor.js';
 import { BlockReceiver, type BlockReceiverListener } from '../../src/engine/block-receiver.js';
-import { CommitPool } from '../../src/engine/consensus/commit-pool.js';
 import { ForkStatus } from '../../src/engine/fork-choice.js';
-import { BlockGenerator } from '../../src/engine/generator/block-generator.js';
 import type { GeneratorKeypair } from '../../src/engine/generator/generator-keypair.js';
-import { GeneratorStore } from '../../src/engine/generator/generator-store.js';
 import { feePriority } from '../../src/engine/txpool/fee-priority.js';
 import { StateMachinePoolVerifier, tipOf } from '../../src/engine/txpool/pool-verifier.js';
 import { TransactionPool } from '../../src/engine/txpool/transaction-pool.js';
-import { openChain, type OpenChain } from '../../src/node.js';
+import { createChainForger, openChain, type ChainForger, type OpenChain } from '../../src/node.js';
 import { devBlockLines, devChainConfig, devGenesisBlock } from '../support/dev-chain.js';
 import { devValidatorKeypairs } from '../support/dev-keys.js';
 import { accountNonce, devAccounts, signedTransfer } from '../unit/txpool/support.js';
@@ -51,16 +47,8 @@ function candidatesOf(transactions: readonly Transaction[]) {
   return { byAccount, feePriority };
 }
 
-function newGenerator(chain: OpenChain): BlockGenerator {
-  return new BlockGenerator({
-    chainStore: chain.chainStore,
-    stateDb: chain.stateDb,
-    executor: new BlockExecutor(chain.stateMachine, chain.bft),
-    bft: chain.bft,
-    commitPool: new CommitPool(chain.bft, config.genesis.minimumCertifyHeight),
-    generatorStore: new GeneratorStore(chain.env),
-    genesisConfig: config.genesis,
-  });
+function chainForgerOf(chain: OpenChain): ChainForger {
+  return createChainForger(chain, { genesisConfig: config.genesis });
 }
 
 /** The first slot after `after` whose generator at `height` is a dev validator, with its keypair. */
@@ -115,7 +103,7 @@ describe('fork choice through the block-receive API', () => {
         await base.processor.processBlock(block);
       }
       // As an operator moving the validators to this node would: their last blocks' values.
-      const generatorStore = new GeneratorStore(base.env);
+      const { generator, generatorStore } = chainForgerOf(base);
       tipHeight = base.chainStore.tipHeight();
       for (let height = 1; height <= tipHeight; height += 1) {
         const { generatorAddress, maxHeightGenerated, maxHeightPrevoted } = base.chainStore.getHeaderByHeight(height) as BlockHeader;
@@ -138,7 +126,6 @@ describe('fork choice through the block-receive API', () => {
       const tipSlot = base.bft.slotNumber(base.processor.tipHeader().timestamp);
       ({ slot: slotA, keypair: keyA } = nextSlotWithKey(base, tipHeight + 1, tipSlot));
       ({ slot: slotB, keypair: keyB } = nextSlotWithKey(base, tipHeight + 1, slotA));
-      const generator = newGenerator(base);
       blockA = (await generator.generate(keyA, base.bft.slotTime(slotA), candidatesOf(transfersA))).block;
       blockB = (await generator.generate(keyB, base.bft.slotTime(slotB), candidatesOf([transferB]))).block;
     } finally {
@@ -268,7 +255,7 @@ describe('fork choice through the block-receive API', () => {
   it('keeps following the same chain as the winner-only node', async () => {
     const { slot, keypair } = nextSlotWithKey(winnerOnly, tipHeight + 2, slotB);
     clock = winnerOnly.bft.slotTime(slot);
-    const { block: next } = await newGenerator(winnerOnly).generate(keypair, clock, candidatesOf([]));
+    const { block: next } = await chainForgerOf(winnerOnly).generator.generate(keypair, clock, candidatesOf([]));
     await winnerOnly.processor.processBlock(next);
     const receiver = new BlockReceiver({
       processor: subject.processor,

@@ -25,17 +25,16 @@ import { eventToJSON } from '../../src/chain/event.js';
 import type { Transaction } from '../../src/chain/transaction.js';
 import { codec } from '../../src/codec/index.js';
 import { createAggSig, MESSAGE_TAG_MULTISIG_REG, signData } from '../../src/crypto/index.js';
-import { BlockExecutor } from '../../src/engine/block-executor.js';
-import { CommitPool, createSingleCommit } from '../../src/engine/consensus/commit-pool.js';
-import { BlockGenerator } from '../../src/engine/generator/block-generator.js';
+import type { BlockExecutor } from '../../src/engine/block-executor.js';
+import { type CommitPool, createSingleCommit } from '../../src/engine/consensus/commit-pool.js';
+import type { BlockGenerator } from '../../src/engine/generator/block-generator.js';
 import type { GeneratorKeypair } from '../../src/engine/generator/generator-keypair.js';
-import { GeneratorStore } from '../../src/engine/generator/generator-store.js';
 import { feePriority } from '../../src/engine/txpool/fee-priority.js';
 import type { ProcessableTransactions } from '../../src/engine/txpool/transaction-pool.js';
 import { InvalidBlockError, type BlockRejectionReason } from '../../src/errors.js';
 import { registerMultisignatureParamsSchema, multisigRegMsgSchema } from '../../src/modules/auth/schemas.js';
-import { openChain, type OpenChain } from '../../src/node.js';
-import { PoolSignatureVerifier, WorkerPool } from '../../src/workers/index.js';
+import { createBlockExecutor, createChainForger, offThreadWork, openChain, type OpenChain } from '../../src/node.js';
+import { WorkerPool } from '../../src/workers/index.js';
 import {
   devValidatorAccounts,
   flipByte,
@@ -164,7 +163,7 @@ describe('bad blocks are refused with a typed error and leave the store unchange
     // The node's production path: signatures batched through real worker threads, even for the
     // small blocks here (minPoolSet 1), so every signature rule below is proven through the pool.
     workers = new WorkerPool({ threads: 2 });
-    const signatureVerifier = new PoolSignatureVerifier(workers, { minPoolSet: 1 });
+    const { signatureVerifier } = offThreadWork(workers, { minPoolSet: 1 });
     chain = await openChain({
       dataPath: join(workDir, 'node'),
       config,
@@ -178,18 +177,9 @@ describe('bad blocks are refused with a typed error and leave the store unchange
       await chain.processor.processBlock(block);
     }
     // The generated headers must continue each validator's own history.
-    const generatorStore = new GeneratorStore(chain.env);
-    adoptGeneratorInfoOfChain(chain.chainStore, generatorStore);
-    commitPool = new CommitPool(chain.bft, config.genesis.minimumCertifyHeight);
-    generator = new BlockGenerator({
-      chainStore: chain.chainStore,
-      stateDb: chain.stateDb,
-      executor: new BlockExecutor(chain.stateMachine, chain.bft),
-      bft: chain.bft,
-      commitPool,
-      generatorStore,
-      genesisConfig: config.genesis,
-    });
+    const production = createChainForger(chain, { genesisConfig: config.genesis });
+    adoptGeneratorInfoOfChain(chain.chainStore, production.generatorStore);
+    ({ commitPool, generator } = production);
 
     // Block 421: the multisignature group (LIP 0041) whose bad signature sets are tested below.
     const optional = [multisigAccount, optionalMember].sort((a, b) => a.publicKey.compare(b.publicKey));
@@ -756,8 +746,8 @@ describe('bad blocks are refused with a typed error and leave the store unchange
     }
 
     it("gives the main thread's events and errors when a registration earlier in the block changes who must sign", async () => {
-      const pooled = new BlockExecutor(chain.stateMachine, chain.bft, new PoolSignatureVerifier(workers as WorkerPool, { minPoolSet: 1 }));
-      const plain = new BlockExecutor(chain.stateMachine, chain.bft);
+      const pooled = createBlockExecutor(chain, offThreadWork(workers as WorkerPool, { minPoolSet: 1 }).signatureVerifier);
+      const plain = createBlockExecutor(chain);
       const nonce = nonceOf(group.address);
       const corrupted = transfer(nonce + 1n, groupSigners());
       const badSignature = Buffer.from(corrupted.signatures[0] as Buffer);

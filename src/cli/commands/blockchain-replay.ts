@@ -4,8 +4,7 @@ import { parseArgs } from 'node:util';
 import { Block } from '../../chain/block.js';
 import { loadChainConfig } from '../../config/lisk-config.js';
 import { InvalidBlockError } from '../../errors.js';
-import { openChain } from '../../node.js';
-import { openWorkerPool, PoolSignatureVerifier, PoolStateTreeUpdater } from '../../workers/index.js';
+import { assembleNode } from '../../node.js';
 import { EXIT_CHAIN_MISMATCH, EXIT_OK, UsageError, type CliCommand, type CliIO } from '../command.js';
 import { ProgressReporter } from '../progress.js';
 
@@ -53,19 +52,8 @@ export const replayCommand: CliCommand = {
     const config = loadChainConfig(values.config as string);
     const genesisBlock = Block.fromBytes(readFileSync(values.genesis as string));
     // Replay is block processing at full speed: signatures go to the worker pool in batches.
-    const workers = openWorkerPool();
-    const signatureVerifier = workers ? new PoolSignatureVerifier(workers) : undefined;
-    const stateTreeUpdater = workers && new PoolStateTreeUpdater(workers);
-    const chain = await openChain({
-      dataPath: values['data-path'] as string,
-      config,
-      genesisBlock,
-      signatureVerifier,
-      stateTreeUpdater,
-    }).catch(async (error) => {
-      await workers?.close();
-      throw error;
-    });
+    const node = await assembleNode({ dataPath: values['data-path'] as string, chainConfig: config, genesisBlock, workers: 'env' });
+    const { chain } = node;
     try {
       const startHeight = chain.processor.tipHeader().height;
       const progress = new ProgressReporter(io.stderr, 'blocks');
@@ -96,8 +84,7 @@ export const replayCommand: CliCommand = {
       io.stdout.write(`${JSON.stringify({ height: tip.height, id: tip.id.toString('hex'), stateRoot: tip.stateRoot.toString('hex') })}\n`);
       return EXIT_OK;
     } finally {
-      await chain.close();
-      await workers?.close();
+      await node.close();
     }
   },
 };

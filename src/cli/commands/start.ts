@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { commitNodeConfig, prepareNodeConfig } from '../../config/resolve-node-config.js';
+import { prepareNodeConfig } from '../../config/resolve-node-config.js';
 import type { RpcModeName } from '../../config/node-config.js';
 import { createLogger, type LogLevel } from '../../logging.js';
-import { DataDirLock } from '../../runtime/data-dir-lock.js';
-import { startNode } from '../../runtime/start-node.js';
+import { checkModuleConfigs } from '../../runtime/module-config-check.js';
+import { runNodeUntilSignal } from '../../runtime/start-node.js';
 import { EXIT_OK, UsageError, type CliCommand, type CliIO } from '../command.js';
 
 const HELP = `Start a Basalt node: it opens (or creates) its data directory, produces blocks with the
@@ -84,34 +84,11 @@ export const startCommand: CliCommand = {
       apiModes: apiModes.length > 0 ? apiModes : undefined,
       logLevel: values.log ?? env.LISK_LOG_LEVEL,
       seedPeers: values['seed-peers'] ?? env.LISK_SEED_PEERS,
+      checkChainConfig: checkModuleConfigs,
     });
     const logger = createLogger(plan.config.system.logLevel as LogLevel, io.stdout);
     for (const warning of plan.warnings) logger.warn({}, warning);
-    // Lock before writing anything into the data directory, so a second node changes nothing.
-    const lock = DataDirLock.acquire(plan.dataPath);
-    try {
-      commitNodeConfig(plan);
-    } catch (error) {
-      lock.release();
-      throw error;
-    }
-    const node = await startNode(plan, { logger, lock });
-    await new Promise<void>((resolve) => {
-      const stop = (signal: string): void => {
-        logger.info({ signal }, 'Stopping');
-        process.removeAllListeners('SIGINT');
-        process.removeAllListeners('SIGTERM');
-        // A second signal while stopping ends the process at once.
-        process.once('SIGINT', () => process.exit(130));
-        process.once('SIGTERM', () => process.exit(143));
-        node.stop().then(resolve, (error) => {
-          logger.error({ err: error }, 'Stopping failed');
-          resolve();
-        });
-      };
-      process.once('SIGINT', () => stop('SIGINT'));
-      process.once('SIGTERM', () => stop('SIGTERM'));
-    });
+    await runNodeUntilSignal(plan, { logger });
     return EXIT_OK;
   },
 };

@@ -14,7 +14,7 @@ import { headersRequest, heightRangeRequest, heightRequest, idRequest, idsReques
 import { generatorList, type GeneratorListBft } from './generator-list.js';
 import { ChainJsonReader, type ChainReader } from './chain-json-reader.js';
 import { OffloadedChainReads, type ChainReadOffload } from './chain-read-offload.js';
-import { eventProofJsonText } from '../../workers/tasks/chain-read-proofs.js';
+import { eventProofJsonText } from '../../chain/json/proof-json.js';
 
 export type { ChainReader } from './chain-json-reader.js';
 

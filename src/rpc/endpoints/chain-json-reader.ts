@@ -19,7 +19,7 @@ import {
   eventsJsonText,
   leadingKnownJsonText,
   transactionJsonText,
-} from '../../workers/tasks/chain-read-json.js';
+} from '../../chain/json/chain-json-text.js';
 import { HeightJsonCache } from './height-json-cache.js';
 import { JsonLru } from './json-lru.js';
 import { isStillStored, TipJsonCache, type BlockRef } from './tip-json-cache.js';

@@ -19,9 +19,9 @@ import {
   type ChainReadEventProofInput,
   type ChainReadJsonOutput,
 } from '../../workers/tasks/chain-read-event-proof.js';
-import { jsonArrayText } from '../../workers/tasks/chain-read-json.js';
+import { jsonArrayText } from '../../chain/json/chain-json-text.js';
 import { stateReadProve, type StateReadProveInput } from '../../workers/tasks/state-read-prove.js';
-import { eventProofJsonText } from '../../workers/tasks/chain-read-proofs.js';
+import { eventProofJsonText } from '../../chain/json/proof-json.js';
 import { requireSpan, type ChainJsonReader } from './chain-json-reader.js';
 import type { BlockRef } from './tip-json-cache.js';
 

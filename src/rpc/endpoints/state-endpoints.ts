@@ -11,7 +11,7 @@ import type { SmtProof } from '../../merkle/index.js';
 import type { RpcMethod } from '../registry.js';
 import { stateProveRequest } from './chain-requests.js';
 import { OFFLOAD_MIN_STATE_PROOF_KEYS, stateProofJson, type ReadTaskPool } from './chain-read-offload.js';
-import { stateProofJsonText } from '../../workers/tasks/chain-read-proofs.js';
+import { stateProofJsonText } from '../../chain/json/proof-json.js';
 import { RawJson } from '../raw-json.js';
 
 /**

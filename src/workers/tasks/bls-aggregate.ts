@@ -5,7 +5,7 @@
  */
 import { aggregateSignatures } from '../../crypto/bls.js';
 import { CryptoError } from '../../errors.js';
-import type { WorkerTask } from '../task-registry.js';
+import type { WorkerTask } from '../worker-task.js';
 import { unpackBytes, type PackedBytes } from './packed-bytes.js';
 
 export type BlsAggregateOutput = { readonly signature: Uint8Array } | { readonly refused: string };

@@ -5,7 +5,7 @@
  * decode again (101 keys take about 7.6 ms to decode uncached).
  */
 import { verifyBlsChecks, type BlsCheck } from '../../crypto/bls-batch.js';
-import type { WorkerTask } from '../task-registry.js';
+import type { WorkerTask } from '../worker-task.js';
 import { packBytes, unpackBytes, type PackedBytes } from './packed-bytes.js';
 import { InvariantError } from '../../errors.js';
 

@@ -2,11 +2,11 @@
  * Worker task: the JSON texts of stored blocks by height, for the long
  * chain_getBlocksByHeightBetween spans and chain_getBlocksByIDs lists the main thread does not hold
  * in its cache, so long reads do not stall the network thread. The texts are built by the code the
- * main thread uses (chain-read-json.ts), so they are its answers byte for byte; the main thread
- * joins them and caches the finalized ones.
+ * main thread uses (src/chain/json/chain-json-text.ts), so they are its answers byte for byte; the
+ * main thread joins them and caches the finalized ones.
  */
-import { blockJsonText } from './chain-read-json.js';
-import type { WorkerTask } from '../task-registry.js';
+import { blockJsonText } from '../../chain/json/chain-json-text.js';
+import type { WorkerTask } from '../worker-task.js';
 import { viewAtTip, type ReadTip } from './chain-read-env.js';
 
 export interface ChainReadBlocksInput {

@@ -3,8 +3,8 @@
  * that grows with the block's events (the main thread does no bulk hashing), so the
  * main thread sends every event proof here when it has a pool.
  */
-import { eventProofJsonText } from './chain-read-proofs.js';
-import type { WorkerTask } from '../task-registry.js';
+import { eventProofJsonText } from '../../chain/json/proof-json.js';
+import type { WorkerTask } from '../worker-task.js';
 import { viewAtTip, type ReadTip } from './chain-read-env.js';
 
 export interface ChainReadEventProofInput {

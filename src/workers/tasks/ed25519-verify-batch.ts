@@ -5,7 +5,7 @@
  * into the worker is a few memcpys.
  */
 import { verifyDigest } from '../../crypto/ed25519.js';
-import type { WorkerTask } from '../task-registry.js';
+import type { WorkerTask } from '../worker-task.js';
 import { InvariantError } from '../../errors.js';
 
 /** Fixed widths of a packed check; shorter or longer fields were refused before packing. */

@@ -10,8 +10,8 @@
  */
 import { NotFoundError } from '../../errors.js';
 import { STATE_KEY_LENGTH } from '../../merkle/index.js';
-import type { WorkerTask } from '../task-registry.js';
-import { stateProofJsonText } from './chain-read-proofs.js';
+import type { WorkerTask } from '../worker-task.js';
+import { stateProofJsonText } from '../../chain/json/proof-json.js';
 import { sharedTree } from './shared-tree.js';
 import type { ChainReadJsonOutput } from './chain-read-event-proof.js';
 

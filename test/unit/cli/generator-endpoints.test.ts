@@ -17,6 +17,7 @@ import { RpcDispatcher } from '../../../src/rpc/dispatcher.js';
 import { createGeneratorEndpoints } from '../../../src/rpc/endpoints/generator-endpoints.js';
 import { RpcRegistry } from '../../../src/rpc/registry.js';
 import { plainKeysPlaintext } from '../../../src/cli/support/keys-file.js';
+import { generatorControlFor } from '../../support/generator-control.js';
 
 interface DevKey {
   address: string;
@@ -82,23 +83,13 @@ describe('generator endpoints', () => {
     finalized = 0;
     syncing = false;
     registry = new RpcRegistry();
-    for (const method of createGeneratorEndpoints({
-      store,
-      forger: {
-        enable: (keypair) => enabled.set(keypair.address.toString('hex'), keypair),
-        disable: (address) => enabled.delete(address.toString('hex')),
-        enabledKeypair: (address) => enabled.get(address.toString('hex')),
-      },
-      chainStore: {
-        tipHeight: () => tip,
-        finalizedHeight: () => finalized,
-        genesisHeight: () => 0,
-        getHeaderByHeight: (height) => headers.get(height) as BlockHeader | undefined,
-      },
-      blockTime: 10,
-      syncing: () => syncing,
-      logger: silentLogger,
-    })) {
+    const chainStore = {
+      tipHeight: () => tip,
+      finalizedHeight: () => finalized,
+      genesisHeight: () => 0,
+      getHeaderByHeight: (height: number) => headers.get(height) as BlockHeader | undefined,
+    };
+    for (const method of createGeneratorEndpoints(generatorControlFor(store, enabled, chainStore, () => syncing))) {
       registry.register(method);
     }
     dispatcher = makeDispatcher(dispatcherAllowed);

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { keysFileEntry, plainKeysPlaintext } from '../../../src/cli/support/keys-file.js';
 import { decodeLisk32, deriveValidatorKeys, encryptMessageWithPassword } from '../../../src/crypto/index.js';
 import { decodeEncryptedKeys, GeneratorStore } from '../../../src/engine/generator/generator-store.js';
-import { importGeneratorKeysFile, storedPlainKeypairs } from '../../../src/runtime/generator-keys-import.js';
+import { importGeneratorKeysFile, storedPlainKeypairs } from '../../../src/engine/generator/generator-keys-import.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'basalt-keys-import-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -37,6 +37,7 @@ import { createGeneratorEndpoints } from '../../../src/rpc/endpoints/generator-e
 import { IpcTransport } from '../../../src/rpc/ipc-transport.js';
 import { RpcRegistry } from '../../../src/rpc/registry.js';
 import { RpcServer } from '../../../src/rpc/server.js';
+import { generatorControlFor } from '../../support/generator-control.js';
 import { captureIO } from './support.js';
 
 const PHRASE = 'target cancel solution recipe vague faint bomb convince pink vendor fresh patrol';
@@ -58,22 +59,14 @@ function registryFor(store: GeneratorStore): RpcRegistry {
   const headers = new Map<number, Partial<BlockHeader>>([[0, { version: 0, height: 0, timestamp: 0, maxHeightPrevoted: 0 }]]);
   for (let h = 1; h <= 10; h += 1) headers.set(h, { version: 2, height: h, timestamp: 10 * h, maxHeightPrevoted: h - 2 });
   const methods = [
-    ...createGeneratorEndpoints({
-      store,
-      forger: {
-        enable: (keypair) => enabled.set(keypair.address.toString('hex'), keypair),
-        disable: (address) => enabled.delete(address.toString('hex')),
-        enabledKeypair: (address) => enabled.get(address.toString('hex')),
-      },
-      chainStore: {
+    ...createGeneratorEndpoints(
+      generatorControlFor(store, enabled, {
         tipHeight: () => 10,
         finalizedHeight: () => 5,
         genesisHeight: () => 0,
         getHeaderByHeight: (h) => headers.get(h) as BlockHeader | undefined,
-      },
-      blockTime: 10,
-      logger: silentLogger,
-    }),
+      }),
+    ),
     { namespace: 'system', name: 'getNodeInfo', invoke: () => ({ chainID: '04000000', height: 10 }) },
     {
       namespace: 'system',

@@ -13,6 +13,7 @@ import { checkGeneratorKeysFile } from '../../../src/config/generator-keys-file.
 import { PRESETS_DIR } from '../../../src/config/presets.js';
 import { commitNodeConfig, prepareNodeConfig, resolveNodeConfig } from '../../../src/config/resolve-node-config.js';
 import { openChain } from '../../../src/node.js';
+import { checkModuleConfigs } from '../../../src/runtime/module-config-check.js';
 import { version } from '../../../src/version.js';
 import { fixturePath } from '../../support/fixtures.js';
 
@@ -290,7 +291,7 @@ describe('resolveNodeConfig: testnet and mainnet need their genesis block', () =
 describe('resolveNodeConfig: bad values are refused with the key named and nothing written', () => {
   const refuses = (options: Parameters<typeof prepareNodeConfig>[0], message: string | RegExp): void => {
     const dataPath = newDir('refused');
-    expect(() => resolveNodeConfig({ dataPath, ...options })).toThrow(message);
+    expect(() => resolveNodeConfig({ dataPath, checkChainConfig: checkModuleConfigs, ...options })).toThrow(message);
     expect(existsSync(dataPath)).toBe(false);
   };
   const file = (value: unknown): string => writeJson(join(root, `bad-${(counter += 1)}.json`), value);
@@ -358,7 +359,7 @@ describe('config helpers', () => {
 
   it('warns about unknown keys and a BFT batch size unlike the round length', () => {
     const configFile = writeJson(join(root, `warn-${counter}.json`), { rpc: { maxBodyByte: 1 }, genesis: { bftBatchSize: 10 } });
-    expect(prepareNodeConfig({ dataPath: newDir('warn'), configFile }).warnings).toEqual([
+    expect(prepareNodeConfig({ dataPath: newDir('warn'), configFile, checkChainConfig: checkModuleConfigs }).warnings).toEqual([
       'Unknown config key .rpc.maxBodyByte is ignored.',
       '.genesis.bftBatchSize is 10 but the PoS round length is 9; Lisk chains use the round length.',
     ]);

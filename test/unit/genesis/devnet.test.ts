@@ -45,7 +45,7 @@ import { parsePosConfig } from '../../../src/modules/pos/config.js';
 import { eligibleValidatorsByWeight, splitEligibleValidatorKey, validatorStore } from '../../../src/modules/pos/index.js';
 import { stakeParamsSchema } from '../../../src/modules/pos/schemas.js';
 import { createChainForger, openChain, type OpenChain } from '../../../src/node.js';
-import { importGeneratorKeysFile } from '../../../src/runtime/generator-keys-import.js';
+import { importGeneratorKeysFile } from '../../../src/engine/generator/generator-keys-import.js';
 
 const DEVNET_DIR = join(PRESETS_DIR, 'devnet');
 const CHAIN_ID = Buffer.from('04000000', 'hex');

@@ -14,7 +14,8 @@ import {
   type PoolTransactionVerifier,
 } from '../../../src/engine/txpool/index.js';
 import type { VerificationResult } from '../../../src/modules/base/index.js';
-import { PoolSignatureVerifier, WorkerPool } from '../../../src/workers/index.js';
+import { offThreadWork, transactionPoolVerifier } from '../../../src/node.js';
+import { WorkerPool } from '../../../src/workers/index.js';
 import { accountNonce, devAccounts, openReplayedDevChain, signedTransfer, type DevAccount, type ReplayedChain } from './support.js';
 
 const simplify = (results: VerificationResult[]) => results.map((result) => ({ status: result.status, error: result.error?.message }));
@@ -47,7 +48,7 @@ describe('CoalescingPoolVerifier (dev chain at height 46, 2 real worker threads)
 
   it('answers each single-transaction call as the state machine alone would, in one batched call', async () => {
     const plain = new StateMachinePoolVerifier(replayed.chain.stateMachine);
-    const batched = new StateMachinePoolVerifier(replayed.chain.stateMachine, new PoolSignatureVerifier(workers, { minPoolSet: 1 }));
+    const batched = new StateMachinePoolVerifier(replayed.chain.stateMachine, offThreadWork(workers, { minPoolSet: 1 }).signatureVerifier);
     const calls: number[] = [];
     const recording: PoolTransactionVerifier = {
       verify: (batch: readonly Transaction[], tip: PoolTip) => {
@@ -86,10 +87,9 @@ describe('CoalescingPoolVerifier (dev chain at height 46, 2 real worker threads)
       return results.map((result) => (result.status === 'rejected' ? `${result.status}: ${result.error.message}` : result.status));
     };
     const plain = await outcomesOf(new StateMachinePoolVerifier(replayed.chain.stateMachine));
+    // The node's pool verifier with a worker pool behind it: coalescing, batched signatures.
     const coalesced = await outcomesOf(
-      new CoalescingPoolVerifier(
-        new StateMachinePoolVerifier(replayed.chain.stateMachine, new PoolSignatureVerifier(workers, { minPoolSet: 1 })),
-      ),
+      transactionPoolVerifier(replayed.chain, offThreadWork(workers, { minPoolSet: 1 }).signatureVerifier),
     );
     expect(coalesced).toEqual(plain);
     expect(new Set(plain.map((outcome) => outcome.split(':')[0]))).toEqual(new Set(['added', 'rejected']));

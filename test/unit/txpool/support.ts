@@ -21,12 +21,8 @@ import {
   type TransactionPoolListener,
 } from '../../../src/engine/txpool/index.js';
 import { transferParamsSchema } from '../../../src/modules/token/schemas.js';
-import { openChain, type OpenChain } from '../../../src/node.js';
-import { BlockExecutor } from '../../../src/engine/block-executor.js';
-import { CommitPool } from '../../../src/engine/consensus/commit-pool.js';
-import { BlockGenerator } from '../../../src/engine/generator/block-generator.js';
+import { createChainForger, openChain, type OpenChain } from '../../../src/node.js';
 import type { ProcessableTransactions } from '../../../src/engine/txpool/transaction-pool.js';
-import { GeneratorStore } from '../../../src/engine/generator/generator-store.js';
 import { devValidatorKeypairs } from '../../support/dev-keys.js';
 import { devBlockLines, devChainConfig, devGenesisBlock } from '../../support/dev-chain.js';
 import { loadJsonFixture } from '../../support/fixtures.js';
@@ -184,17 +180,8 @@ export function hexIds(transactions: readonly Transaction[]): string[] {
  */
 export function blockProducer(replayed: ReplayedChain): (candidates: ProcessableTransactions) => Promise<Block> {
   const { chain, config } = replayed;
-  const generatorStore = new GeneratorStore(chain.env);
+  const { generator, generatorStore } = createChainForger(chain, { genesisConfig: config.genesis });
   adoptGeneratorInfoOfChain(chain.chainStore, generatorStore);
-  const generator = new BlockGenerator({
-    chainStore: chain.chainStore,
-    stateDb: chain.stateDb,
-    executor: new BlockExecutor(chain.stateMachine, chain.bft),
-    bft: chain.bft,
-    commitPool: new CommitPool(chain.bft, config.genesis.minimumCertifyHeight),
-    generatorStore,
-    genesisConfig: config.genesis,
-  });
   const keypairs = devValidatorKeypairs();
   return async (candidates) => {
     const tip = chain.processor.tipHeader();

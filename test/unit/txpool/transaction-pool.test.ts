@@ -15,7 +15,8 @@ import {
   type AddTransactionResult,
 } from '../../../src/engine/txpool/index.js';
 import type { VerificationResult } from '../../../src/modules/base/index.js';
-import { PoolSignatureVerifier, WorkerPool } from '../../../src/workers/index.js';
+import { offThreadWork } from '../../../src/node.js';
+import { WorkerPool } from '../../../src/workers/index.js';
 import { loadJsonFixture } from '../../support/fixtures.js';
 import {
   accountNonce,
@@ -381,7 +382,10 @@ describe('TransactionPool entry rules on the dev chain', () => {
   it('gives the same verdicts, errors included, when signatures are batched through worker threads', async () => {
     const workers = new WorkerPool({ threads: 2 });
     try {
-      const batched = new StateMachinePoolVerifier(replayed.chain.stateMachine, new PoolSignatureVerifier(workers, { minPoolSet: 1 }));
+      const batched = new StateMachinePoolVerifier(
+        replayed.chain.stateMachine,
+        offThreadWork(workers, { minPoolSet: 1 }).signatureVerifier,
+      );
       const plain = new StateMachinePoolVerifier(replayed.chain.stateMachine);
       const transactions = fresh.slice(0, 40).map((account, i) => {
         const tx = transfer(account, i % 5 === 4 ? 3n : 0n);

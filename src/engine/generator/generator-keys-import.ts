@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { validationErrors } from '../codec/index.js';
-import { ConfigError } from '../config/config-error.js';
-import { decodeLisk32 } from '../crypto/index.js';
-import { keypairFromPlainKeys, type GeneratorKeypair } from '../engine/generator/generator-keypair.js';
+import { validationErrors } from '../../codec/index.js';
+import { ConfigError } from '../../config/config-error.js';
+import { decodeLisk32 } from '../../crypto/index.js';
+import { keypairFromPlainKeys, type GeneratorKeypair } from './generator-keypair.js';
 import {
   encodeEncryptedKeys,
   encryptedKeysJsonSchema,
@@ -10,7 +10,7 @@ import {
   type GeneratorStore,
   type PlainGeneratorKeys,
   type StoredEncryptedKeys,
-} from '../engine/generator/generator-store.js';
+} from './generator-store.js';
 
 interface KeysFileEntry {
   address?: unknown;

@@ -2,11 +2,11 @@
  * The JSON texts of the `chain_*` answers (lisk-sdk 6.1 shapes and key order), built
  * from a chain store. Shared by the main-thread endpoints (src/rpc/endpoints/chain-json-reader.ts)
  * and the chain-read worker tasks, so a worker's answer is the main thread's, byte for byte. It
- * lives here, below the rpc room, because worker tasks may import chain/state/codec but not rpc.
+ * lives in the chain room, below both, so that neither imports the other for it.
  */
-import type { Block } from '../../chain/block.js';
-import { eventToJSON, type EventProps } from '../../chain/event.js';
-import type { Transaction } from '../../chain/transaction.js';
+import type { Block } from '../block.js';
+import { eventToJSON, type EventProps } from '../event.js';
+import type { Transaction } from '../transaction.js';
 
 export function blockJsonText(block: Block): string {
   return JSON.stringify(block.toJSON());

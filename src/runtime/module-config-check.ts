@@ -1,13 +1,15 @@
 /**
  * Module config checks at start-up: the modules' own parsers (the code that runs when the node
- * starts), so a bad module value is refused before the data directory is touched.
+ * starts), so a bad module value is refused before the data directory is touched. They live in
+ * the runtime, not in config/, because they need the modules and the config room stays below
+ * them; `prepareNodeConfig` takes them as its `checkChainConfig` option.
  */
 import type { Block } from '../chain/block.js';
+import { ConfigError } from '../config/config-error.js';
+import type { ChainConfig } from '../config/lisk-config.js';
 import { ValidationError } from '../errors.js';
 import { createMainchainModules } from '../modules/mainchain.js';
 import { parsePosConfig } from '../modules/pos/config.js';
-import { ConfigError } from './config-error.js';
-import type { ChainConfig } from './lisk-config.js';
 
 /**
  * Runs every module's config check (the same code that runs at start), so a bad module value is

@@ -1,9 +1,9 @@
 /**
  * Proofs as the RPC answers them (chain_proveEvents, state_prove; lisk-sdk engine/endpoint/chain.ts
  * and state.ts). Shared by the main-thread endpoints and the chain-read worker tasks, so both give
- * the same text; here, below the rpc room, because worker tasks may not import rpc.
+ * the same text; in the chain room, below both, so that neither imports the other for it.
  */
-import { eventSmtLeaves, type EventProps } from '../../chain/event.js';
+import { eventSmtLeaves, type EventProps } from '../event.js';
 import { EMPTY_HASH, EVENT_KEY_LENGTH, InMemorySmtNodeStore, SparseMerkleTree, type SmtProof } from '../../merkle/index.js';
 
 /** A sparse Merkle multiproof as the RPC shows it (ProofJSON), keys in lisk's order. */

@@ -1,0 +1,282 @@
+/**
+ * The services part of the composition root (src/node.ts): what a running node adds to its
+ * chain, from its config. The transaction pool, block production with the configured keys, the
+ * block-receive path, the RPC registry and server, the plugins' hooks and the legacy forging API,
+ * wired so that everything the node does is published as lisk-sdk's events. Nothing here starts
+ * (no timer, no socket): the runtime starts and stops the parts in its order.
+ */
+import { readFileSync } from 'node:fs';
+import type { GenesisConfig } from '../config/genesis-config.js';
+import type { NodeConfig } from '../config/node-config.js';
+import type { SignatureVerifier } from '../crypto/signature-verifier.js';
+import { BlockReceiver } from '../engine/block-receiver.js';
+import type { ProcessedBlock } from '../engine/chain-processor.js';
+import type { Forger } from '../engine/generator/forger.js';
+import { GeneratorControl } from '../engine/generator/generator-control.js';
+import { importGeneratorKeysFile, storedPlainKeypairs } from '../engine/generator/generator-keys-import.js';
+import { parseTransactionPoolConfig } from '../engine/txpool/config.js';
+import { CoalescingPoolVerifier } from '../engine/txpool/coalescing-pool-verifier.js';
+import { StateMachinePoolVerifier, tipOf, type PoolTransactionVerifier } from '../engine/txpool/pool-verifier.js';
+import { TransactionPool } from '../engine/txpool/transaction-pool.js';
+import { readBootstrapTransactions } from '../genesis/devnet/devnet-bootstrap.js';
+import { startLegacyApi, type RunningLegacyApi } from '../legacy-api/index.js';
+import type { Logger } from '../logger.js';
+import { validatorStore } from '../modules/pos/stores.js';
+import type { LoadedPlugins } from '../plugins/loaded-plugins.js';
+import {
+  blockHeaderEventPayload,
+  CHAIN_DELETE_BLOCK,
+  CHAIN_FORKED,
+  CHAIN_NEW_BLOCK,
+  CHAIN_VALIDATORS_CHANGED,
+  NODE_EVENTS,
+  newTransactionEventPayload,
+  TXPOOL_NEW_TRANSACTION,
+  validatorsChangedPayload,
+} from '../rpc/endpoints/engine-events.js';
+import { createGeneratorEndpoints } from '../rpc/endpoints/generator-endpoints.js';
+import { genesisInfoJSON } from '../rpc/endpoints/node-info.js';
+import { NodeMetrics } from '../rpc/endpoints/node-metrics.js';
+import { createTxpoolEndpoints } from '../rpc/endpoints/txpool-endpoints.js';
+import { IpcTransport } from '../rpc/ipc-transport.js';
+import { buildRegistry } from '../rpc/registry-builder.js';
+import type { RpcRegistry } from '../rpc/registry.js';
+import { RpcServer } from '../rpc/server.js';
+import { createChainForger } from './chain-forger.js';
+import type { NodeWorkers } from './node-workers.js';
+import type { OpenChain } from './open-chain.js';
+
+/** The services of a running node, from its config; each part can be left out. */
+export interface NodeServicesOptions {
+  readonly config: NodeConfig;
+  /** The keys file whose keys are imported into the generator store at start. */
+  readonly generatorKeysFile?: string;
+  /** The network's bootstrap transactions, submitted to the pool of a chain still at genesis. */
+  readonly bootstrapTransactionsFile?: string;
+  /** false: no RPC server (no port, no IPC socket); the registry still serves the plugins. */
+  readonly rpc?: boolean;
+  /** false: no block production (no keys, no generator endpoints, no legacy API). */
+  readonly forger?: boolean;
+}
+
+/** The parts of a running node besides its chain; `src/runtime/start-node.ts` starts and stops them. */
+export interface NodeServices {
+  readonly pool: TransactionPool;
+  readonly forger: Forger | undefined;
+  /** Where blocks from outside (peer sync) enter: fork choice, then apply, switch or ignore. */
+  readonly receiver: BlockReceiver;
+  readonly plugins: LoadedPlugins;
+  readonly registry: RpcRegistry;
+  readonly rpc: RpcServer | undefined;
+  /** Publishes a node event to RPC subscribers and to the plugins. */
+  publish(event: string, data: unknown): void;
+  /** Adds the network's bootstrap transactions to the pool when the chain is still at its genesis block. */
+  submitBootstrapTransactions(): Promise<void>;
+  /** Starts the legacy forging API; present when the config enables it (and the node produces blocks). */
+  readonly startLegacyApi: (() => Promise<RunningLegacyApi>) | undefined;
+}
+
+export interface NodeServicesContext {
+  readonly dataPath: string;
+  readonly genesisConfig: GenesisConfig;
+  readonly chain: OpenChain;
+  readonly workers: NodeWorkers | undefined;
+  readonly plugins: LoadedPlugins;
+  readonly logger: Logger;
+  readonly now?: () => number;
+}
+
+/**
+ * The pool's transaction verifier over `chain`: the state machine, and with a pool behind
+ * `signatureVerifier`, transactions posted at the same time verified as one batch.
+ */
+export function transactionPoolVerifier(
+  chain: Pick<OpenChain, 'stateMachine'>,
+  signatureVerifier?: SignatureVerifier,
+): PoolTransactionVerifier {
+  return signatureVerifier
+    ? new CoalescingPoolVerifier(new StateMachinePoolVerifier(chain.stateMachine, signatureVerifier))
+    : new StateMachinePoolVerifier(chain.stateMachine);
+}
+
+/** Builds the services of `options` around an open chain, in the order the node has always built them. */
+export function assembleNodeServices(context: NodeServicesContext, options: NodeServicesOptions): NodeServices {
+  const { chain, workers, plugins, logger, dataPath } = context;
+  const { config } = options;
+  const genesis = context.genesisConfig;
+  const metrics = new NodeMetrics();
+
+  const pool = new TransactionPool({
+    config: parseTransactionPoolConfig(config.transactionPool, genesis.maxTransactionsSize),
+    verifier: transactionPoolVerifier(chain, workers?.signatureVerifier),
+    tip: tipOf(chain),
+    logger,
+  });
+
+  let rpc: RpcServer | undefined;
+  const publish = (event: string, data: unknown): void => {
+    rpc?.publish(event, data);
+    plugins.notify(event, data);
+  };
+  const onBlock = (processed: ProcessedBlock): void => {
+    metrics.recordBlock(processed.block.transactions.length);
+    void pool.onNewBlock(processed.block).catch((error) => logger.error({ err: error }, 'Pool update after a block failed'));
+    publish(CHAIN_NEW_BLOCK, blockHeaderEventPayload(processed.block.header));
+    const { height } = processed.block.header;
+    if (chain.bft.parametersChangeAt(chain.stateDb.engineReader, height + 1)) {
+      const { precommitThreshold, certificateThreshold, validators } = chain.bft.getParameters(chain.stateDb.engineReader, height + 1);
+      publish(CHAIN_VALIDATORS_CHANGED, validatorsChangedPayload(precommitThreshold, certificateThreshold, validators));
+    }
+  };
+  const production =
+    options.forger === false
+      ? undefined
+      : createChainForger(chain, {
+          genesisConfig: genesis,
+          logger,
+          now: context.now,
+          candidates: () => pool.candidates(),
+          onInvalidTransactions: (transactions) => {
+            for (const transaction of transactions) pool.remove(transaction, { code: 'invalid', message: 'Invalid in a block.' });
+          },
+          onBlockProcessed: onBlock,
+        });
+  const forger = production?.forger;
+  pool.addListener({ transactionAdded: (transaction) => publish(TXPOOL_NEW_TRANSACTION, newTransactionEventPayload(transaction)) });
+
+  // Received blocks get the same bookkeeping as generated ones; a deleted block's transactions
+  // go back to the pool (lisk-sdk engine: generator.onDeleteBlock, chain_deleteBlock, chain_forked).
+  const receiver = new BlockReceiver({
+    processor: chain.processor,
+    chainStore: chain.chainStore,
+    clock: chain.bft,
+    maxTransactionsSize: genesis.maxTransactionsSize,
+    logger,
+  });
+  receiver.addListener({
+    blockApplied: (processed) => (forger ? forger.afterBlock(processed) : onBlock(processed)),
+    blockDeleted: (block) => {
+      void pool.onDeleteBlock(block).catch((error) => logger.error({ err: error }, 'Pool update after a deleted block failed'));
+      publish(CHAIN_DELETE_BLOCK, blockHeaderEventPayload(block.header));
+    },
+    forkDetected: (block) => publish(CHAIN_FORKED, blockHeaderEventPayload(block.header)),
+  });
+
+  if (production) {
+    // As lisk-sdk: the keys file is imported into the generator store, then every stored plain
+    // key is enabled; encrypted keys wait for generator_updateStatus with their password.
+    const plainKeypairs = options.generatorKeysFile
+      ? importGeneratorKeysFile(options.generatorKeysFile, production.generatorStore)
+      : storedPlainKeypairs(production.generatorStore);
+    for (const keypair of plainKeypairs) production.forger.enable(keypair);
+  }
+
+  const pluginRpc = plugins.attach({
+    chainID: genesis.chainID,
+    chainStore: chain.chainStore,
+    moduleState: () => chain.stateDb.moduleReader,
+    publish,
+  });
+  const { registry } = buildRegistry({
+    chain,
+    chainID: genesis.chainID,
+    metrics,
+    stateProver: chain.stateDb,
+    // Heavy reads (long spans, many IDs, proofs) run in the pool on read-only LMDB views.
+    readOffload: workers && { pool: workers.pool, dataPath },
+    now: context.now,
+    logger,
+    chainLimits: { maxIdsPerRequest: config.rpc.maxIDsPerRequest, maxHeightSpan: config.rpc.maxHeightSpan },
+    nodeInfo: {
+      version: config.system.version,
+      networkVersion: config.network.version,
+      genesis: genesisInfoJSON(genesis, config.genesis.block),
+      network: config.network,
+      syncing: () => false, // standalone: with no peers the node counts as synced
+      unconfirmedTransactions: () => pool.size,
+    },
+    extraMethods: [
+      ...createTxpoolEndpoints({
+        pool,
+        stateMachine: chain.stateMachine,
+        chainStore: chain.chainStore,
+        moduleState: () => chain.stateDb.moduleReader,
+        maxTransactionBytes: genesis.maxTransactionsSize,
+      }),
+      ...(production
+        ? createGeneratorEndpoints(
+            new GeneratorControl({
+              store: production.generatorStore,
+              forger: production.forger,
+              chainStore: chain.chainStore,
+              blockTime: genesis.blockTime,
+              syncing: () => false,
+              logger,
+            }),
+          )
+        : []),
+      ...pluginRpc.methods,
+    ],
+    events: [...NODE_EVENTS, ...pluginRpc.events],
+  });
+  if (options.rpc !== false) {
+    rpc = new RpcServer(
+      {
+        modes: config.rpc.modes,
+        host: config.rpc.host,
+        port: config.rpc.port,
+        allowedMethods: config.rpc.allowedMethods,
+        accessControlAllowOrigin: config.rpc.accessControlAllowOrigin,
+        maxBodyBytes: config.rpc.maxBodyBytes,
+        maxBatchSize: config.rpc.maxBatchSize,
+      },
+      registry,
+      logger,
+    );
+    if (config.rpc.modes.includes('ipc')) {
+      rpc.addTransport(new IpcTransport(rpc.dispatcher, { dataPath, maxMessageBytes: config.rpc.maxBodyBytes }, logger));
+    }
+  }
+
+  const submitBootstrapTransactions = async (): Promise<void> => {
+    const file = options.bootstrapTransactionsFile;
+    if (file === undefined || chain.chainStore.tipHeight() !== chain.chainStore.genesisHeight()) return;
+    const transactions = readBootstrapTransactions(JSON.parse(readFileSync(file, 'utf8')));
+    for (const transaction of transactions) await pool.add(transaction);
+    logger.info({ count: transactions.length }, 'Submitted the network bootstrap transactions');
+  };
+
+  const legacyApi =
+    production && config.legacyApi.enabled
+      ? () =>
+          // Lisk Core 1.x–3.x forging API, on the same Forger and store.
+          startLegacyApi(config.legacyApi, {
+            forger: production.forger,
+            store: production.generatorStore,
+            chainID: genesis.chainID,
+            isValidator: (address) => validatorStore.get(chain.stateDb.moduleReader, address) !== undefined,
+            status: {
+              height: () => chain.chainStore.tipHeight(),
+              tipId: () => chain.chainStore.getHeaderByHeight(chain.chainStore.tipHeight())?.id.toString('hex') ?? '',
+              syncing: () => false, // standalone: with no peers the node counts as synced
+              networkHeight: () => 0,
+              poolSize: () => pool.size,
+            },
+            dataPath,
+            hashOnions: { store: chain.modules.random.hashOnionStore, state: () => chain.stateDb.moduleReader },
+            logger,
+          })
+      : undefined;
+
+  return {
+    pool,
+    forger,
+    receiver,
+    plugins,
+    registry,
+    rpc,
+    publish,
+    submitBootstrapTransactions,
+    startLegacyApi: legacyApi,
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * The worker part of the composition root (src/node.ts): the pool and the verifiers that run on
+ * it. Whoever holds a verifier never knows whether a pool is behind it (the interfaces in
+ * src/crypto/signature-verifier.ts and src/state/state-tree.ts); this is the one place that
+ * decides.
+ */
+import type { SignatureVerifier } from '../crypto/signature-verifier.js';
+import type { Logger } from '../logger.js';
+import { nativeAvailable, nativeStatus } from '../native/index.js';
+import type { StateTreeUpdater } from '../state/state-db.js';
+import { openWorkerPool, PoolSignatureVerifier, PoolStateTreeUpdater, WORKERS_ENV, type WorkerPool } from '../workers/index.js';
+
+/** How the verifiers of a pool are tuned; the defaults are the node's. */
+export interface OffThreadTuning {
+  /** Fewest signatures sent to the pool; smaller sets are checked on this thread. */
+  readonly minPoolSet?: number;
+  /** Fewest state changes whose tree update is computed in the pool. */
+  readonly minChanges?: number;
+}
+
+/** Where the CPU-heavy work of block processing runs: signature checks and state-tree updates. */
+export type WorkersChoice =
+  /** Everything on this thread: no pool (tests, small inputs). */
+  | 'main-thread'
+  /** A pool of its own, as BASALT_WORKERS asks (none for 0); the node closes it. The running node's choice. */
+  | 'env'
+  /** A pool the caller owns (and closes), with the verifiers tuned as given. */
+  | ({ readonly pool: WorkerPool } & OffThreadTuning);
+
+/** The verifiers block processing hands its heavy work to; absent ones mean "on this thread". */
+export interface OffThreadWork {
+  readonly signatureVerifier?: SignatureVerifier;
+  readonly stateTreeUpdater?: StateTreeUpdater;
+}
+
+/** The node's pool and the verifiers on it. */
+export interface NodeWorkers extends Required<OffThreadWork> {
+  readonly pool: WorkerPool;
+  /** Closes the pool if the node opened it; a pool the caller owns stays open. */
+  close(): Promise<void>;
+}
+
+/** The signature verifier and the state-tree updater that run on `pool`. */
+export function offThreadWork(pool: WorkerPool, tuning: OffThreadTuning = {}): Required<OffThreadWork> {
+  return {
+    signatureVerifier: new PoolSignatureVerifier(pool, { minPoolSet: tuning.minPoolSet }),
+    stateTreeUpdater: new PoolStateTreeUpdater(pool, { minChanges: tuning.minChanges }),
+  };
+}
+
+/**
+ * The pool `choice` names and the verifiers on it, or undefined for no pool. Logs which pool and
+ * which hashing (native or TypeScript) the node runs with.
+ */
+export function openNodeWorkers(
+  choice: WorkersChoice,
+  options: { readonly dataPath: string; readonly logger: Logger },
+): NodeWorkers | undefined {
+  const { logger } = options;
+  let workers: NodeWorkers | undefined;
+  if (choice === 'env') {
+    const pool = openWorkerPool({ workerData: { dataPath: options.dataPath } });
+    workers = pool && { pool, ...offThreadWork(pool), close: () => pool.close() };
+    logger.info(
+      { threads: pool?.threads ?? 0 },
+      pool ? 'Worker pool started' : `No worker threads (${WORKERS_ENV}=0): all work on the main thread`,
+    );
+  } else if (choice !== 'main-thread') {
+    const { pool, ...tuning } = choice;
+    workers = { pool, ...offThreadWork(pool, tuning), close: async () => {} };
+  }
+  // Once per node: which SHA-256 and SMT it hashes with (native/README.md).
+  logger.info({ native: nativeAvailable }, nativeStatus);
+  return workers;
+}

@@ -1,0 +1,97 @@
+/**
+ * The chain part of the composition root (src/node.ts): the LMDB store, the state database, BFT,
+ * the modules, the state machine and the block processor over them, with genesis executed.
+ */
+import { mkdirSync } from 'node:fs';
+import { open, type RootDatabase } from 'lmdb';
+import type { Block } from '../chain/block.js';
+import { ChainStore } from '../chain/chain-store.js';
+import { CHAIN_ENV_OPTIONS, chainEnvPath } from '../chain/lmdb-environment.js';
+import type { ChainConfig } from '../config/lisk-config.js';
+import type { SignatureVerifier } from '../crypto/signature-verifier.js';
+import { BlockExecutor } from '../engine/block-executor.js';
+import { ChainProcessor } from '../engine/chain-processor.js';
+import { Bft } from '../engine/consensus/bft/bft.js';
+import { StateMachine } from '../engine/state-machine/state-machine.js';
+import { silentLogger, type Logger } from '../logger.js';
+import type { Module } from '../modules/base/index.js';
+import { createMainchainModules, type MainchainModules } from '../modules/mainchain.js';
+import { StateDb, type StateTreeUpdater } from '../state/state-db.js';
+
+export interface OpenChainOptions {
+  readonly dataPath: string;
+  readonly config: ChainConfig;
+  readonly genesisBlock: Block;
+  readonly logger?: Logger;
+  /** Unix seconds; injectable for tests. */
+  readonly now?: () => number;
+  /** Custom modules (plugins) appended after the mainchain modules, in the order returned. */
+  readonly extraModules?: (mainchain: MainchainModules) => readonly Module[];
+  /**
+   * Checks the signatures of each block's transactions in one batch (the worker pool in a node);
+   * without it they are checked one by one on this thread, with the same results.
+   */
+  readonly signatureVerifier?: SignatureVerifier;
+  /** Computes large state-tree updates in another thread (the worker pool in a node). */
+  readonly stateTreeUpdater?: StateTreeUpdater;
+}
+
+export interface OpenChain {
+  readonly env: RootDatabase;
+  readonly chainStore: ChainStore;
+  readonly stateDb: StateDb;
+  readonly bft: Bft;
+  readonly modules: MainchainModules;
+  readonly stateMachine: StateMachine;
+  readonly processor: ChainProcessor;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens (or creates) the LMDB store in `dataPath`, builds the module set from the config, and
+ * executes the genesis block when the store is empty (or checks it is the stored one).
+ */
+export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
+  const logger = options.logger ?? silentLogger;
+  const { genesis } = options.config;
+  mkdirSync(options.dataPath, { recursive: true });
+  // One environment per data dir (src/chain/lmdb-environment.ts says why these options).
+  const env = open({ path: chainEnvPath(options.dataPath), ...CHAIN_ENV_OPTIONS });
+  try {
+    const chainStore = new ChainStore(env);
+    const treeStart = performance.now();
+    const stateDb = new StateDb(env, options.stateTreeUpdater);
+    // The state tree is rebuilt from the stored values at every open: its cost grows with the state.
+    logger.info({ nodes: stateDb.treeSize(), ms: Math.round(performance.now() - treeStart) }, 'State tree rebuilt from the stored values');
+    const bft = new Bft(genesis.bftBatchSize, genesis.blockTime);
+    // Lisk Core v4 chains carry the legacy module: registered when the genesis or config has it.
+    const withLegacy = options.genesisBlock.assets.getAsset('legacy') !== undefined || 'legacy' in options.config.modules;
+    const mainchain = createMainchainModules({ genesisConfig: genesis, moduleConfigs: options.config.modules, withLegacy });
+    const extra = options.extraModules?.(mainchain) ?? [];
+    const modules: MainchainModules = extra.length === 0 ? mainchain : { ...mainchain, list: [...mainchain.list, ...extra] };
+    const stateMachine = new StateMachine(modules.list, genesis.chainID, logger);
+    const processor = new ChainProcessor({
+      chainStore,
+      stateDb,
+      executor: createBlockExecutor({ stateMachine, bft }, options.signatureVerifier),
+      bft,
+      genesisConfig: genesis,
+      logger,
+      now: options.now,
+      signatureVerifier: options.signatureVerifier,
+    });
+    await processor.initGenesis(options.genesisBlock);
+    return { env, chainStore, stateDb, bft, modules, stateMachine, processor, close: () => env.close() };
+  } catch (error) {
+    await env.close();
+    throw error;
+  }
+}
+
+/**
+ * A block executor over `chain`'s state machine and BFT, as the processor (with the node's
+ * signature verifier) and the block generator (without one) hold it.
+ */
+export function createBlockExecutor(chain: Pick<OpenChain, 'stateMachine' | 'bft'>, signatureVerifier?: SignatureVerifier): BlockExecutor {
+  return new BlockExecutor(chain.stateMachine, chain.bft, signatureVerifier);
+}
