@@ -17,6 +17,7 @@ import { GeneratorStore } from '../../src/engine/generator/generator-store.js';
 import { feePriority } from '../../src/engine/txpool/fee-priority.js';
 import { openChain, type OpenChain } from '../../src/node.js';
 import { devBlockLines, devChainConfig, devGenesisBlock } from '../support/dev-chain.js';
+import { seedDevGenesis } from '../support/dev-genesis-store.js';
 import { devValidatorKeypairs } from '../support/dev-keys.js';
 import { accountNonce, devAccounts, signedTransfer } from '../unit/txpool/support.js';
 import { adoptGeneratorInfoOfChain } from '../support/generator-info.js';
@@ -46,6 +47,7 @@ export async function forkedDevChain(): Promise<ForkedDevChain> {
   const workDir = mkdtempSync(join(tmpdir(), 'basalt-chain-read-'));
   const state = { clock: 0 };
   const dataPath = join(workDir, 'base');
+  await seedDevGenesis(dataPath);
   const base = await openChain({ dataPath, config, genesisBlock: devGenesisBlock(), now: () => state.clock });
   try {
     for (const line of devBlockLines().slice(1)) {
