@@ -6,7 +6,8 @@
  * no store: whatever the node spends beyond this is the cost of being a node.
  *
  * Usage: node --import tsx bench/lib/ceiling-server.ts PORT ANSWERS.json
- *   ANSWERS.json: {"<method>": "<the node's JSON answer>", ...}. Prints "ready" once listening.
+ *   ANSWERS.json: {"<method>": "<the node's JSON answer>", ...}. Prints "ready <port>" once
+ *   listening (PORT 0: a free port the OS chose).
  */
 import { readFileSync } from 'node:fs';
 import uWS from 'uWebSockets.js';
@@ -53,5 +54,5 @@ uWS
   })
   .listen('127.0.0.1', Number(portArg), (socket) => {
     if (!socket) throw new Error(`Cannot listen on port ${portArg}.`);
-    process.stdout.write('ready\n');
+    process.stdout.write(`ready ${uWS.us_socket_local_port(socket as unknown as uWS.us_socket)}\n`);
   });

@@ -7,7 +7,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../test/support/node-process.js';
+import { startBasaltNode } from '../../test/support/node-process.js';
 import { DEV_BLOCKS_FILE, DEV_CONFIG_FILE, DEV_GENESIS_FILE } from './dev-chain.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -49,20 +49,27 @@ export async function rpcText(port: number, method: string, params?: unknown): P
   return response.text();
 }
 
-function spawnServer(args: string[], port: number, ready: () => Promise<boolean>): Promise<Server> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (chunk) => (output += String(chunk)));
-  child.stderr?.on('data', (chunk) => (output += String(chunk)));
-  const server: Server = { port, pid: child.pid!, stop: () => stopChild(child) };
+/**
+ * Waits until `child` (which bound a port it chose itself: no port is picked in advance) reports
+ * its port through `portOf` and `ready` holds for it.
+ */
+function serverWhenReady(
+  child: ChildProcess,
+  output: () => string,
+  portOf: () => Promise<number | undefined>,
+  ready: (port: number) => Promise<boolean>,
+): Promise<Server> {
   return new Promise((resolve, reject) => {
     const deadline = Date.now() + 60_000;
     const poll = async (): Promise<void> => {
-      if (child.exitCode !== null) return reject(new Error(`Server exited (${child.exitCode}):\n${output}`));
-      if (await ready().catch(() => false)) return resolve(server);
+      if (child.exitCode !== null) return reject(new Error(`Server exited (${child.exitCode}):\n${output()}`));
+      const port = await portOf().catch(() => undefined);
+      if (port !== undefined && (await ready(port).catch(() => false))) {
+        return resolve({ port, pid: child.pid!, stop: () => stopChild(child) });
+      }
       if (Date.now() > deadline) {
         await stopChild(child);
-        return reject(new Error(`Server not ready within 60 s:\n${output}`));
+        return reject(new Error(`Server not ready within 60 s:\n${output()}`));
       }
       setTimeout(() => void poll(), 200);
     };
@@ -79,31 +86,34 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** `basalt start` on a data directory holding the replayed dev chain; resolves once it answers. */
-export async function startDevChainNode(dataPath: string): Promise<Server> {
-  const port = await freePort();
-  const args = [
-    '--import',
-    'tsx',
-    CLI_MAIN,
-    'start',
-    '--data-path',
-    dataPath,
-    '--config',
-    DEV_CONFIG_FILE,
-    '--genesis',
-    DEV_GENESIS_FILE,
-    '--api-port',
-    String(port),
-    '--log',
-    'warn',
-  ];
-  return spawnServer(args, port, async () => (await rpcText(port, 'system_getNodeInfo')).includes('"height":420'));
+export function startDevChainNode(dataPath: string): Promise<Server> {
+  // RPC port 0: the node binds a free port and logs it ("Node started").
+  const node = startBasaltNode(['--data-path', dataPath, '--config', DEV_CONFIG_FILE, '--genesis', DEV_GENESIS_FILE]);
+  return serverWhenReady(
+    node.child,
+    node.output,
+    async () => (await node.ports(1_000)).rpc,
+    async (port) => (await rpcText(port, 'system_getNodeInfo')).includes('"height":420'),
+  );
 }
 
 /** The uWS ceiling, answering each method with `answers[method]` (see ceiling-server.ts). */
-export async function startCeiling(answersFile: string): Promise<Server> {
-  const port = await freePort();
-  return spawnServer(['--import', 'tsx', CEILING_SERVER, String(port), answersFile], port, async () =>
-    (await rpcText(port, 'chain_getLastBlock')).includes('"result"'),
+export function startCeiling(answersFile: string): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CEILING_SERVER, '0', answersFile], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += String(chunk)));
+  child.stderr?.on('data', (chunk) => (output += String(chunk)));
+  const portOf = async (): Promise<number | undefined> => {
+    const port = /^ready (\d+)$/m.exec(output)?.[1];
+    return port === undefined ? undefined : Number(port);
+  };
+  return serverWhenReady(
+    child,
+    () => output,
+    portOf,
+    async (port) => (await rpcText(port, 'chain_getLastBlock')).includes('"result"'),
   );
 }

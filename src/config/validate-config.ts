@@ -46,9 +46,23 @@ function explain(problem: string): string {
   return `${path === '' ? 'config' : path}: ${reason}`;
 }
 
+/**
+ * Port 0 asks the OS for a free port, and the node logs the port it bound ("RPC server
+ * listening", "Node started", "Legacy forging API listening"): accepted for these listeners
+ * besides lisk-sdk's ranges, so that a test or script can start a node without racing for a port.
+ */
+const EPHEMERAL_PORT_SECTIONS = ['rpc', 'legacyApi'] as const;
+
+function isEphemeralPort(config: unknown, problem: string): boolean {
+  const sections = config as Record<string, { port?: unknown } | undefined> | undefined;
+  return EPHEMERAL_PORT_SECTIONS.some((section) => problem.startsWith(`.${section}.port: must be >=`) && sections?.[section]?.port === 0);
+}
+
 /** Every problem of a merged config (empty when it is a valid NodeConfig). */
 export function nodeConfigProblems(config: unknown): string[] {
-  const problems = validationErrors(nodeConfigSchema, config).map(explain);
+  const problems = validationErrors(nodeConfigSchema, config)
+    .filter((problem) => !isEphemeralPort(config, problem))
+    .map(explain);
   const block = (config as { genesis?: { block?: { fromFile?: unknown; blob?: unknown } } } | undefined)?.genesis?.block;
   if (block !== null && typeof block === 'object') {
     const sources = [block.fromFile, block.blob].filter((source) => source !== undefined).length;

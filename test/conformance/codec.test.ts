@@ -9,11 +9,11 @@
  * with different content, and the codec caches compiled schemas by object identity.
  */
 import { readdirSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { codec, validateSchema } from '../../src/codec/index.js';
 import type { Schema } from '../../src/codec/index.js';
 import { DecodeError } from '../../src/errors.js';
-import { recordCases } from '../support/conformance-tally.js';
+import { caseCounter } from '../support/conformance-tally.js';
 import { fixturePath, hex, loadJsonFixture } from '../support/fixtures.js';
 
 interface EncodingCase {
@@ -50,18 +50,6 @@ type EdgeCase =
       value: string;
       expected: { object?: Record<string, unknown>; reencoded?: string; canonical?: boolean; error?: string };
     };
-
-/**
- * Counts the cases of one fixture file that ran to the end, and records the total once per file
- * when its describe block is done (the tally keeps one count per fixture file).
- */
-function caseCounter(file: string): () => void {
-  let done = 0;
-  afterAll(() => recordCases(file, done));
-  return () => {
-    done += 1;
-  };
-}
 
 const GENERATOR_FILE = /^(?:[a-z_]+_(?:encodings|decodings)|nested_array_encoding|peer_info_sample_encoding)\.json$/;
 const generatorFiles = readdirSync(fixturePath('codec'))

@@ -20,7 +20,7 @@ import {
   sha256,
   type ValidatorKeys,
 } from '../../src/crypto/index.js';
-import { recordCases } from '../support/conformance-tally.js';
+import { caseCounter } from '../support/conformance-tally.js';
 import { hex, loadJsonFixture } from '../support/fixtures.js';
 
 interface ToolingVector {
@@ -88,6 +88,7 @@ function indexesOf(blsKeyPath: string): { chainIndex: number; accountIndex: numb
 }
 
 describe(FILE, () => {
+  const caseDone = caseCounter(FILE);
   it('has 3 + 1 + 4 + 4 + 12 + 3 vectors', () => {
     expect(fixture.lip0066Ed25519).toHaveLength(3);
     expect(fixture.lip0066Bls).toHaveLength(1);
@@ -105,6 +106,7 @@ describe(FILE, () => {
       expect(pair.privateKey.toString('hex')).toBe(vector.privateKey);
       expect(addressFromPublicKey(pair.publicKey).toString('hex')).toBe(vector.address);
       expect(lisk32FromPublicKey(pair.publicKey)).toBe(vector.lisk32Address);
+      caseDone();
     });
   });
 
@@ -114,6 +116,7 @@ describe(FILE, () => {
       expect(secretKey.toString('hex')).toBe(vector.privateKey);
       expect(BigInt(`0x${secretKey.toString('hex')}`).toString()).toBe(vector.privateKeyDecimal);
       expect(blsPublicKeyFromSecretKey(secretKey).toString('hex')).toBe(vector.publicKey);
+      caseDone();
     });
   });
 
@@ -125,12 +128,14 @@ describe(FILE, () => {
       const child = eip2333DeriveChild(master, vector.childIndex);
       expect(child.toString('hex')).toBe(vector.childSKHex);
       expect(BigInt(`0x${child.toString('hex')}`).toString()).toBe(vector.childSK);
+      caseDone();
     });
   });
 
   fixture.liskToolingVectors.forEach((vector, index) => {
     it(`tooling #${index} chainid ${vector.chainid} n ${vector.n}`, () => {
       expectValidatorKeys(deriveValidatorKeys(vector.phrase, { chainIndex: vector.chainid, accountIndex: vector.n }), vector);
+      caseDone();
     });
   });
 
@@ -139,6 +144,7 @@ describe(FILE, () => {
       const indexes = indexesOf(vector.blsKeyPath);
       expect(indexes.accountIndex).toBe(vector.index);
       expectValidatorKeys(deriveValidatorKeys(vector.phrase, indexes), vector);
+      caseDone();
     });
   });
 
@@ -151,18 +157,7 @@ describe(FILE, () => {
       expect(addressFromPublicKey(pair.publicKey).toString('hex')).toBe(vector.address);
       expect(lisk32FromPublicKey(pair.publicKey)).toBe(vector.lisk32Address);
       expect(legacyAddressFromPublicKey(pair.publicKey)).toBe(vector.legacyAddress);
+      caseDone();
     });
-  });
-
-  it('records its cases', () => {
-    recordCases(
-      FILE,
-      fixture.lip0066Ed25519.length +
-        fixture.lip0066Bls.length +
-        fixture.eip2333.length +
-        fixture.liskToolingVectors.length +
-        fixture.devValidators.length +
-        fixture.legacy.length,
-    );
   });
 });

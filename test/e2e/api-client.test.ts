@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { createIPCClient, createWSClient, type APIClient } from '@liskhq/lisk-api-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { freePort, startBasaltNode, stopProcess, waitFor, waitForHeight, type NodeProcess } from '../support/node-process.js';
+import { startBasaltNode, stopProcess, waitFor, waitForHeight, type NodeProcess } from '../support/node-process.js';
 import { Transaction } from '../../src/chain/transaction.js';
 import {
   addressFromPublicKey,
@@ -126,13 +126,13 @@ describe('@liskhq/lisk-api-client against a running devnet node', () => {
 
   beforeAll(async () => {
     dataPath = mkdtempSync(join(tmpdir(), 'basalt-api-client-'));
-    port = await freePort();
     const configFile = join(dataPath, 'override.json');
     writeFileSync(
       configFile,
       JSON.stringify({ rpc: { modes: ['ipc', 'ws', 'http'], allowedMethods: [], accessControlAllowOrigin: ALLOWED_ORIGIN } }),
     );
-    node = startBasaltNode(['--data-path', join(dataPath, 'node'), '--api-port', String(port), '--config', configFile]);
+    node = startBasaltNode(['--data-path', join(dataPath, 'node'), '--config', configFile]);
+    port = (await node.ports()).rpc;
     await waitForHeight(port, 2, 60_000, { output: node.output });
     ws = await createWSClient(`ws://127.0.0.1:${port}/rpc-ws`);
     ipc = await createIPCClient(join(dataPath, 'node'));

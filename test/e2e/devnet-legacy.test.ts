@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codec, type Schema } from '../../src/codec/index.js';
 import { decodeLisk32 } from '../../src/crypto/index.js';
 import { accountReclaimedDataSchema, keysRegisteredDataSchema } from '../../src/modules/legacy/events.js';
-import { freePort, ROOT, rpc, startBasaltNode, stopProcess, waitFor, type NodeProcess } from '../support/node-process.js';
+import { ROOT, rpc, startBasaltNode, stopProcess, waitFor, type NodeProcess } from '../support/node-process.js';
 import { runBasaltOnPty, type PtyResult } from '../support/pty.js';
 
 // Published devnet passphrases (config/devnet/DEV_PASSPHRASES.md): public, devnet only.
@@ -100,10 +100,10 @@ describe('the legacy module on the default devnet (real node)', () => {
 
   beforeAll(async () => {
     dataPath = mkdtempSync(join(tmpdir(), 'basalt-devnet-legacy-'));
-    port = await freePort();
     startedAt = Date.now();
     // Default settings (devnet preset, its own keys and bootstrap): only the data dir and the RPC port differ.
-    node = startBasaltNode(['--data-path', dataPath, '--api-port', String(port), '--log', 'info']);
+    node = startBasaltNode(['--data-path', dataPath, '--log', 'info']);
+    port = (await node.ports()).rpc;
   });
 
   afterAll(async () => {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateHashOnion } from '../../src/crypto/hash-onion.js';
 import { encryptPassphraseV3 } from '../../src/crypto/passphrase-v3.js';
-import { freePort, rpc, startBasaltNode, stopProcess, waitFor, waitForHeight, type NodeProcess } from '../support/node-process.js';
+import { rpc, startBasaltNode, stopProcess, waitFor, waitForHeight, type NodeProcess } from '../support/node-process.js';
 
 // config/devnet/DEV_PASSPHRASES.md: public, devnet only.
 const VALIDATORS_PASSPHRASE =
@@ -62,8 +62,6 @@ describe('legacy forging HTTP API (devnet)', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'basalt-legacy-api-'));
-    rpcPort = await freePort();
-    apiPort = await freePort();
     const legacyConfig = join(dir, 'lisk-core-2-config.json');
     writeFileSync(
       legacyConfig,
@@ -97,10 +95,14 @@ describe('legacy forging HTTP API (devnet)', () => {
       config,
       JSON.stringify({
         rpc: { modes: ['ipc', 'ws', 'http'], allowedMethods: ['generator', 'random'] },
-        legacyApi: { enabled: true, host: '127.0.0.1', port: apiPort, configFile: legacyConfig, trustedProxyHeader: PROXY_HEADER },
+        legacyApi: { enabled: true, host: '127.0.0.1', port: 0, configFile: legacyConfig, trustedProxyHeader: PROXY_HEADER },
       }),
     );
-    node = startBasaltNode(['--config', config, '--data-path', join(dir, 'data'), '--api-port', String(rpcPort)]);
+    node = startBasaltNode(['--config', config, '--data-path', join(dir, 'data')]);
+    const ports = await node.ports();
+    rpcPort = ports.rpc;
+    apiPort = ports.legacyApi ?? Number.NaN;
+    expect(apiPort, 'the legacy API port in the log').toBeGreaterThan(0);
     await waitForHeight(rpcPort, 1, 90_000, { output: node.output });
     await waitFor('the legacy API', async () => (await call('GET', '/api/node/status')).status === 200 || undefined, 30_000, {
       output: node.output,

@@ -13,7 +13,7 @@ import { codec } from '../../src/codec/index.js';
 import { decodeLisk32, ed25519KeyPairFromPassphrase, MESSAGE_TAG_TRANSACTION, signData } from '../../src/crypto/index.js';
 import { transferParamsSchema } from '../../src/modules/token/schemas.js';
 import { runBasalt } from '../support/cli.js';
-import { freePort, rpc, startBasaltNode, stopProcess, waitFor, type NodeProcess } from '../support/node-process.js';
+import { rpc, startBasaltNode, stopProcess, waitFor, type NodeProcess } from '../support/node-process.js';
 
 const ACCOUNTS_PASSPHRASE =
   'balcony timber spider replace olympic innocent obvious slogan select tunnel health adjust setup fork scrub lion coconut wife ice color process access minute palace';
@@ -29,12 +29,15 @@ describe('basalt start (devnet defaults)', () => {
   let dataPath: string;
   let port: number;
   let node: NodeProcess;
-  const start = (): NodeProcess => startBasaltNode(['--data-path', dataPath, '--api-port', String(port)]);
+  /** Starts the node and reads the RPC port it bound. */
+  const start = async (): Promise<void> => {
+    node = startBasaltNode(['--data-path', dataPath]);
+    port = (await node.ports()).rpc;
+  };
 
   beforeAll(async () => {
     dataPath = mkdtempSync(join(tmpdir(), 'basalt-devnet-'));
-    port = await freePort();
-    node = start();
+    await start();
   });
 
   afterAll(async () => {
@@ -118,7 +121,7 @@ describe('basalt start (devnet defaults)', () => {
   });
 
   it('refuses a second node on the same data dir', async () => {
-    const second = await runBasalt(['start', '--data-path', dataPath, '--api-port', String(await freePort())]);
+    const second = await runBasalt(['start', '--data-path', dataPath, '--api-port', '0']);
     expect(second.code).toBe(2);
     expect(second.stderr).toContain('is in use by another Basalt node');
   });
@@ -126,7 +129,7 @@ describe('basalt start (devnet defaults)', () => {
   it('continues the same chain after a restart', async () => {
     const before = await rpc<Heights & { lastBlockID: string }>(port, 'system_getNodeInfo');
     expect(await stopProcess(node.child)).toBe(0);
-    node = start();
+    await start();
     const after = await waitFor(
       'the restarted node to grow',
       async () => {

@@ -15,7 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressFromPublicKey, ed25519KeyPairFromPassphrase, encodeLisk32 } from '../../src/crypto/index.js';
 import { runBasalt } from '../support/cli.js';
 import {
-  freePort,
   ROOT,
   rpcAnswer as rpc,
   startBasaltNode as startNode,
@@ -53,8 +52,8 @@ describe('the hello example as a plugin of a running node', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'basalt-plugins-'));
     dataPath = join(dir, 'hello-node');
-    port = await freePort();
-    node = startNode(['--config', EXAMPLE_CONFIG, '--data-path', dataPath, '--api-port', String(port)]);
+    node = startNode(['--config', EXAMPLE_CONFIG, '--data-path', dataPath]);
+    port = (await node.ports()).rpc;
     await waitForHeight(port, 1, node);
     ws = await createWSClient(`ws://127.0.0.1:${port}/rpc-ws`);
     ipc = await createIPCClient(dataPath);
@@ -179,11 +178,12 @@ describe('the hello example as a plugin of a running node', () => {
     writeFileSync(opened, JSON.stringify(example));
 
     // A changed config is refused without --overwrite-config, leaving the data directory as it was.
-    const refused = await runBasalt(['start', '--config', opened, '--data-path', dataPath, '--api-port', String(port)]);
+    const refused = await runBasalt(['start', '--config', opened, '--data-path', dataPath, '--api-port', '0']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--overwrite-config');
 
-    node = startNode(['--config', opened, '--overwrite-config', '--data-path', dataPath, '--api-port', String(port)]);
+    node = startNode(['--config', opened, '--overwrite-config', '--data-path', dataPath]);
+    port = (await node.ports()).rpc;
     await waitForHeight(port, hello.height + 1, node);
     // Chain state of the custom module survived; the plugin refilled its feed from the stored events.
     expect((await rpc(port, 'hello_getHello', { address: senderAddress })).result).toEqual({

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcServer } from '../../src/rpc/server.js';
 import { answerProblem } from '../unit/rpc/json-rpc-shape.js';
 import { LOOPBACK, startTestServer } from '../unit/rpc/live-server.js';
+import { mulberry32 } from '../support/seeded-random.js';
 import { INTERNAL_SECRET } from '../unit/rpc/test-methods.js';
 
 const REQUESTS = Math.max(1, Math.min(Number(process.env.BASALT_FUZZ_REQUESTS ?? 2_000) || 2_000, 1_000_000));
@@ -21,19 +22,7 @@ const MAX_BODY = 32 * 1024;
 const MAX_BATCH = 20;
 const TIME_LIMIT_MS = Math.max(60_000, REQUESTS * 25);
 
-/** mulberry32: a small seeded PRNG, so that a failing run can be replayed. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = prng(SEED);
+const random = mulberry32(SEED);
 const int = (n: number): number => Math.floor(random() * n);
 const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
 

@@ -2,13 +2,14 @@
  * The HTTP transport of a real RpcServer on loopback: routes, statuses, CORS, body limits,
  * aborted requests, listening errors and modes.
  */
+import { once } from 'node:events';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { silentLogger } from '../../src/logger.js';
 import { RpcServer } from '../../src/rpc/server.js';
-import { LOOPBACK, sleep, startTestServer } from '../unit/rpc/live-server.js';
-import { buildTestRegistry } from '../unit/rpc/test-methods.js';
+import { LOOPBACK, startTestServer } from '../unit/rpc/live-server.js';
+import { buildTestRegistry, slowCalls } from '../unit/rpc/test-methods.js';
 
 const ORIGIN = 'https://wallet.example';
 const MAX_BODY = 64 * 1024;
@@ -28,30 +29,51 @@ afterAll(async () => {
 const post = (body: string | Uint8Array, path = '/rpc', init: RequestInit = {}): Promise<Response> =>
   fetch(`${url}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json' }, ...init });
 
-/** Sends raw bytes on a fresh TCP connection and returns whatever comes back before it closes or `ms` pass. */
-function rawExchange(bytes: string, ms: number, destroyAfterWrite = false): Promise<string> {
+/** How many complete HTTP/1.1 responses (head and Content-Length body) `raw` starts with. */
+function completeResponses(raw: string): number {
+  let count = 0;
+  let offset = 0;
+  for (;;) {
+    const headEnd = raw.indexOf('\r\n\r\n', offset);
+    if (headEnd < 0) return count;
+    const length = /\r\ncontent-length: *(\d+)/i.exec(raw.slice(offset, headEnd))?.[1];
+    const end = headEnd + 4 + Number(length ?? 0);
+    if (raw.length < end) return count;
+    count += 1;
+    offset = end;
+  }
+}
+
+/**
+ * Sends raw bytes on a fresh TCP connection and returns what comes back once `responses`
+ * complete HTTP responses have arrived (or the server closed, or 5 s passed: the caller's
+ * expectation then shows what was missing).
+ */
+function rawExchange(bytes: string, responses: number): Promise<string> {
   return new Promise((resolve) => {
     let received = '';
-    const socket = connect(server.port, LOOPBACK, () => {
-      socket.write(bytes);
-      if (destroyAfterWrite) {
-        setTimeout(() => {
-          socket.destroy();
-          resolve(received);
-        }, ms);
-      }
-    });
+    const done = (): void => {
+      clearTimeout(limit);
+      socket.destroy();
+      resolve(received);
+    };
+    const limit = setTimeout(done, 5_000);
+    const socket = connect(server.port, LOOPBACK, () => socket.write(bytes));
     socket.on('data', (data) => {
       received += data.toString('latin1');
+      if (completeResponses(received) >= responses) done();
     });
     socket.on('error', () => undefined);
-    socket.on('close', () => resolve(received));
-    if (!destroyAfterWrite) {
-      setTimeout(() => {
-        socket.destroy();
-        resolve(received);
-      }, ms);
-    }
+    socket.on('close', done);
+  });
+}
+
+/** Sends raw bytes on a fresh TCP connection and closes it as soon as they are written. */
+function sendAndHangUp(bytes: string): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = connect(server.port, LOOPBACK, () => socket.write(bytes, () => socket.destroy()));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve());
   });
 }
 
@@ -210,24 +232,28 @@ describe('RPC over HTTP: body limit', () => {
 describe('RPC over HTTP: aborted requests', () => {
   it('survives clients that disconnect mid-body, mid-headers and while a method runs', async () => {
     // Mid-body: Content-Length promises 1000 bytes, 3 arrive, the client leaves.
-    await rawExchange('POST /rpc HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{"js', 50, true);
+    await sendAndHangUp('POST /rpc HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{"js');
     // Mid-headers.
-    await rawExchange('POST /rpc HTTP/1.1\r\nHost: x\r\nContent-Le', 50, true);
+    await sendAndHangUp('POST /rpc HTTP/1.1\r\nHost: x\r\nContent-Le');
     // Chunked, mid-chunk.
-    await rawExchange('POST /rpc HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n{"jsonrpc"', 50, true);
+    await sendAndHangUp('POST /rpc HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n{"jsonrpc"');
     // While the method is running: the answer must not be written to the closed response.
     const controller = new AbortController();
+    let started = once(slowCalls, 'start');
+    let finished = once(slowCalls, 'finish');
     const slow = post('{"jsonrpc":"2.0","id":1,"method":"test_slow","params":{"ms":200}}', '/rpc', { signal: controller.signal });
-    await sleep(50);
+    await started;
     controller.abort();
     await expect(slow).rejects.toThrow();
+    await finished;
     // A full request written, the connection closed before the answer.
-    await rawExchange(
+    started = once(slowCalls, 'start');
+    finished = once(slowCalls, 'finish');
+    await sendAndHangUp(
       'POST /rpc HTTP/1.1\r\nHost: x\r\nContent-Length: 67\r\n\r\n{"jsonrpc":"2.0","id":1,"method":"test_slow","params":{"ms":100}}  ',
-      10,
-      true,
     );
-    await sleep(300);
+    await started;
+    await finished;
     const after = await post('{"jsonrpc":"2.0","id":1,"method":"test_echo"}');
     expect(await after.text()).toBe('{"jsonrpc":"2.0","id":1,"result":{}}');
   });
@@ -239,7 +265,7 @@ describe('RPC over HTTP: aborted requests', () => {
       '{',
     ];
     const requests = bodies.map((body) => `POST /rpc HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n${body}`).join('');
-    const raw = await rawExchange(requests, 300);
+    const raw = await rawExchange(requests, bodies.length);
     const answers = raw
       .split('HTTP/1.1 200 OK\r\n')
       .slice(1)
@@ -253,7 +279,7 @@ describe('RPC over HTTP: aborted requests', () => {
 
   it('answers a raw HTTP/1.1 request with the JSON-RPC body', async () => {
     const body = '{"jsonrpc":"2.0","id":5,"method":"test_echo"}';
-    const raw = await rawExchange(`POST /rpc HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n${body}`, 300);
+    const raw = await rawExchange(`POST /rpc HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n${body}`, 1);
     expect(raw.startsWith('HTTP/1.1 200 OK\r\n')).toBe(true);
     expect(raw.endsWith('\r\n\r\n{"jsonrpc":"2.0","id":5,"result":{}}')).toBe(true);
   });
@@ -344,14 +370,17 @@ describe('RpcServer: listening and modes', () => {
 
   it('stops while an HTTP request is running without writing to the closed response', async () => {
     const temporary = await startTestServer();
+    const started = once(slowCalls, 'start');
+    const finished = once(slowCalls, 'finish');
     const pending = fetch(`http://${LOOPBACK}:${temporary.port}/rpc`, {
       method: 'POST',
       body: '{"jsonrpc":"2.0","id":1,"method":"test_slow","params":{"ms":150}}',
     });
-    await sleep(30);
+    await started;
     await temporary.stop();
     await expect(pending).rejects.toThrow();
-    await sleep(250);
+    // The method ends after the stop; its answer must go nowhere, without an error.
+    await finished;
   });
 
   it('stops listening on stop()', async () => {

@@ -3,10 +3,12 @@
  * batches, subscriptions with exact and prefix topics, event delivery, origin checks, message
  * size and per-socket backpressure.
  */
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { RpcServer } from '../../src/rpc/server.js';
 import { LOOPBACK, sleep, startTestServer, waitFor } from '../unit/rpc/live-server.js';
+import { slowCalls } from '../unit/rpc/test-methods.js';
 
 const MAX_MESSAGE = 64 * 1024;
 
@@ -341,12 +343,17 @@ describe('RPC over WebSocket: backpressure and shutdown', () => {
   it('closes every socket with 1001 on stop() and does not write answers of requests still running', async () => {
     const temporary = await startTestServer();
     const client = await Client.open(temporary.port);
+    const started = once(slowCalls, 'start');
+    const finished = once(slowCalls, 'finish');
     client.socket.send('{"jsonrpc":"2.0","id":1,"method":"test_slow","params":{"ms":150}}');
-    await sleep(30);
+    await started;
+    // Stop from a later turn of the event loop, as a signal handler would: 'start' is emitted
+    // inside uWS's message callback, where the close frame would stay corked and never go out.
+    await new Promise((resolve) => setImmediate(resolve));
     await temporary.stop();
     expect(await client.closed(5_000)).toBe(true);
     expect(client.closeCode).toBe(1001);
-    await sleep(250);
+    await finished;
     expect(client.received).toEqual([]);
   });
 });

@@ -18,7 +18,7 @@ import { decryptMessageWithPassword, type EncryptedMessageObject } from '../../s
 import { plainGeneratorKeysSchema } from '../../src/engine/generator/generator-store.js';
 import { runBasalt, type CliResult } from '../support/cli.js';
 import { loadJsonFixture } from '../support/fixtures.js';
-import { freePort, ROOT, rpc, startBasaltNode, stopProcess, waitFor, waitForHeight, type NodeProcess } from '../support/node-process.js';
+import { ROOT, rpc, startBasaltNode, stopProcess, waitFor, waitForHeight, type NodeProcess } from '../support/node-process.js';
 import { runBasaltOnPty, type PtyResult } from '../support/pty.js';
 
 // Published devnet passphrases (config/devnet/DEV_PASSPHRASES.md).
@@ -91,8 +91,8 @@ describe('validator tooling against a running devnet node', () => {
     writeFileSync(reducedKeys, JSON.stringify({ keys: devKeys.keys.filter((_, i) => i !== LEFT_OUT_INDEX) }));
     const config = join(dir, 'config.json');
     writeFileSync(config, JSON.stringify({ generator: { keys: { fromFile: reducedKeys } } }));
-    port = await freePort();
-    node = startBasaltNode(['--data-path', dataPath, '--config', config, '--api-port', String(port), '--log', 'info']);
+    node = startBasaltNode(['--data-path', dataPath, '--config', config, '--log', 'info']);
+    port = (await node.ports()).rpc;
     await waitForHeight(port, 2, 90_000, { output: node.output });
   }, 120_000);
 

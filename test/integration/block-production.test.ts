@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Block } from '../../src/chain/block.js';
 import { createChainForger, openChain, type OpenChain } from '../../src/node.js';
 import { devBlockLines, devChainConfig, devGenesisBlock } from '../support/dev-chain.js';
+import { seedDevGenesis } from '../support/dev-genesis-store.js';
 import { devValidatorKeypairs } from '../support/dev-keys.js';
 import { adoptGeneratorInfoOfChain } from '../support/generator-info.js';
 
@@ -23,6 +24,7 @@ describe('block production on the dev chain', () => {
 
   beforeAll(async () => {
     workDir = mkdtempSync(join(tmpdir(), 'basalt-production-'));
+    await seedDevGenesis(join(workDir, 'producer'));
     chain = await openChain({ dataPath: join(workDir, 'producer'), config, genesisBlock: devGenesisBlock(), now: () => clock });
     for (const line of devBlockLines().slice(1)) {
       const block = Block.fromBytes(Buffer.from(line.blockHex, 'hex'));
@@ -71,6 +73,7 @@ describe('block production on the dev chain', () => {
   });
 
   it('is reproduced exactly by a fresh node replaying the produced blocks', async () => {
+    await seedDevGenesis(join(workDir, 'replica'));
     const replica = await openChain({ dataPath: join(workDir, 'replica'), config, genesisBlock: devGenesisBlock(), now: () => clock });
     try {
       const tipHeight = chain.chainStore.tipHeight();

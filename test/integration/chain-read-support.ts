@@ -13,6 +13,7 @@ import type { GeneratorKeypair } from '../../src/engine/generator/generator-keyp
 import { feePriority } from '../../src/engine/txpool/fee-priority.js';
 import { createChainForger, openChain, type OpenChain } from '../../src/node.js';
 import { devBlockLines, devChainConfig, devGenesisBlock } from '../support/dev-chain.js';
+import { seedDevGenesis } from '../support/dev-genesis-store.js';
 import { devValidatorKeypairs } from '../support/dev-keys.js';
 import { accountNonce, devAccounts, signedTransfer } from '../unit/txpool/support.js';
 import { adoptGeneratorInfoOfChain } from '../support/generator-info.js';
@@ -42,6 +43,7 @@ export async function forkedDevChain(): Promise<ForkedDevChain> {
   const workDir = mkdtempSync(join(tmpdir(), 'basalt-chain-read-'));
   const state = { clock: 0 };
   const dataPath = join(workDir, 'base');
+  await seedDevGenesis(dataPath);
   const base = await openChain({ dataPath, config, genesisBlock: devGenesisBlock(), now: () => state.clock });
   try {
     for (const line of devBlockLines().slice(1)) {

@@ -5,9 +5,9 @@
  * its events, linked to its parent, the state at the tip's stateRoot, no stored block ever
  * replaced, no two contradicting headers of one generator, and the generator store never behind
  * a validator's last stored block (so a restart never signs a stored height again).
- * BASALT_CRASH_RUNS sets the number of kills (CI: 2; the soak runs 12).
+ * BASALT_CRASH_RUNS sets the number of kills (CI: 2; the soak runs 12). The kill moments come
+ * from a seeded PRNG: the seed is printed and in the test's title; BASALT_TEST_SEED replays it.
  */
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,19 +19,20 @@ import { areHeadersContradicting } from '../../src/chain/contradicting-headers.j
 import { prepareNodeConfig } from '../../src/config/resolve-node-config.js';
 import { GeneratorStore } from '../../src/engine/generator/generator-store.js';
 import { openChain } from '../../src/node.js';
-import { freePort, rpc, startBasaltNode } from '../support/node-process.js';
+import { rpc, startBasaltNode, type NodeProcess } from '../support/node-process.js';
+import { mulberry32, testSeed } from '../support/seeded-random.js';
 
 const RUNS = Number(process.env.BASALT_CRASH_RUNS ?? 2);
+const SEED = testSeed('SIGKILL during block production');
+const random = mulberry32(SEED);
 
-interface RunningProcess {
-  readonly child: ChildProcess;
+interface RunningProcess extends NodeProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  output(): string;
 }
 
 /** A node whose exit (code or signal) can be awaited: the kills below need both. */
-function startNode(dataPath: string, port: number): RunningProcess {
-  const node = startBasaltNode(['--data-path', dataPath, '--api-port', String(port)]);
+function startNode(dataPath: string): RunningProcess {
+  const node = startBasaltNode(['--data-path', dataPath]);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     node.child.once('exit', (code, signal) => resolve({ code, signal })),
   );
@@ -62,14 +63,12 @@ async function hasChain(dataPath: string): Promise<boolean> {
 describe('SIGKILL during block production', () => {
   let workDir: string;
   let dataPath: string;
-  let port: number;
   /** Every block ID ever seen in the store, by height: a stored block is never replaced. */
   const seen = new Map<number, string>();
 
-  beforeAll(async () => {
+  beforeAll(() => {
     workDir = mkdtempSync(join(tmpdir(), 'basalt-crash-production-'));
     dataPath = join(workDir, 'data');
-    port = await freePort();
   });
   afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
@@ -123,21 +122,28 @@ describe('SIGKILL during block production', () => {
   }
 
   it(
-    `keeps a consistent, growing chain without double signing across ${RUNS} random kills`,
+    `keeps a consistent, growing chain without double signing across ${RUNS} random kills (seed ${SEED})`,
     async () => {
       let tip = -1;
       const tips: number[] = [];
       for (let run = 0; run < RUNS; run += 1) {
         // Start-up (tsx, config, genesis) takes 1-3 s, then a block every 3 s: kill anywhere in it.
-        const victim = startNode(dataPath, port);
-        await new Promise((resolve) => setTimeout(resolve, 1000 + Math.floor(Math.random() * 8000)));
+        const victim = startNode(dataPath);
+        await new Promise((resolve) => setTimeout(resolve, 1000 + Math.floor(random() * 8000)));
         victim.child.kill('SIGKILL');
         const ended = await victim.exited;
         expect(ended.signal ?? ended.code, victim.output()).toBe('SIGKILL');
         if (await hasChain(dataPath)) tip = Math.max(tip, await checkStore(`after kill ${run}`));
 
         // The next start resumes from the killed store and produces on top of it.
-        const next = startNode(dataPath, port);
+        const next = startNode(dataPath);
+        const port = await next.ports(60_000).then(
+          (ports) => ports.rpc,
+          (error: unknown) => {
+            next.child.kill('SIGKILL');
+            throw error;
+          },
+        );
         const deadline = Date.now() + 60_000;
         while (((await nodeHeight(port)) ?? -1) <= tip) {
           if (Date.now() > deadline || next.child.exitCode !== null) {

@@ -2,7 +2,8 @@
  * Crash safety: a replay SIGKILLed at a random moment leaves a store that reopens
  * consistent (every stored block complete, the state at the tip's stateRoot), and the next run
  * continues to the same final roots. BASALT_CRASH_RUNS sets the number of kills (the soak script
- * runs a dozen; CI runs a few).
+ * runs a dozen; CI runs a few). The kill moments come from a seeded PRNG: the seed is printed and
+ * in the test's title; BASALT_TEST_SEED replays it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,8 +13,11 @@ import { openChain } from '../../src/node.js';
 import { runBasalt } from '../support/cli.js';
 import { runBasaltAndKill } from '../support/crash.js';
 import { devReplayArgs, devChainConfig, devFinalState, devGenesisBlock } from '../support/dev-chain.js';
+import { mulberry32, testSeed } from '../support/seeded-random.js';
 
 const RUNS = Number(process.env.BASALT_CRASH_RUNS ?? 3);
+const SEED = testSeed('SIGKILL during replay');
+const random = mulberry32(SEED);
 
 describe('SIGKILL during replay', () => {
   let workDir: string;
@@ -22,12 +26,12 @@ describe('SIGKILL during replay', () => {
   });
   afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
-  it(`reopens consistent after ${RUNS} random kills and ends on the reference roots`, async () => {
+  it(`reopens consistent after ${RUNS} random kills and ends on the reference roots (seed ${SEED})`, async () => {
     const dataPath = join(workDir, 'data');
     const heightsAtKill: number[] = [];
     for (let run = 0; run < RUNS; run += 1) {
       // Process start-up takes ~1 s and genesis ~3 s; spread the kills over start-up, genesis and blocks.
-      const { killed } = await runBasaltAndKill(devReplayArgs(dataPath), 1000 + Math.floor(Math.random() * 6000));
+      const { killed } = await runBasaltAndKill(devReplayArgs(dataPath), 1000 + Math.floor(random() * 6000));
       const chain = await openChain({ dataPath, config: devChainConfig(), genesisBlock: devGenesisBlock() }).catch((error: Error) => {
         throw new Error(`store did not reopen after kill ${run}: ${error.message}`);
       });

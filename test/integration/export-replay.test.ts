@@ -12,7 +12,7 @@ import { Block } from '../../src/chain/block.js';
 import { loadChainConfig } from '../../src/config/lisk-config.js';
 import { openChain } from '../../src/node.js';
 import { runBasalt } from '../support/cli.js';
-import { freePort, startBasaltNode, stopProcess, waitForHeight } from '../support/node-process.js';
+import { startBasaltNode, stopProcess, waitForHeight } from '../support/node-process.js';
 import { DEV_CHAIN_DIR, devBlockLines, devFinalState } from '../support/dev-chain.js';
 
 interface ExportLine {
@@ -104,11 +104,11 @@ describe('basalt blockchain:export', () => {
 
   it('replays the chain a devnet node produced into a fresh data dir with the same roots', async () => {
     const dataPath = join(workDir, 'devnet');
-    const port = await freePort();
-    const node = startBasaltNode(['--data-path', dataPath, '--api-port', String(port)]);
+    const node = startBasaltNode(['--data-path', dataPath]);
     const storedGenesis = join(dataPath, 'config', 'genesis_block.blob');
     const storedConfig = join(dataPath, 'config', 'config.json');
     try {
+      const { rpc: port } = await node.ports();
       // A few blocks, with the devnet's bootstrap transactions in the first ones.
       await waitForHeight(port, 6, 90_000, { output: node.output });
       // Exported while the node keeps producing: a consistent prefix of its chain.

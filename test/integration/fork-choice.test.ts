@@ -23,6 +23,7 @@ import { StateMachinePoolVerifier, tipOf } from '../../src/engine/txpool/pool-ve
 import { TransactionPool } from '../../src/engine/txpool/transaction-pool.js';
 import { createChainForger, openChain, type ChainForger, type OpenChain } from '../../src/node.js';
 import { devBlockLines, devChainConfig, devGenesisBlock } from '../support/dev-chain.js';
+import { seedDevGenesis } from '../support/dev-genesis-store.js';
 import { devValidatorKeypairs } from '../support/dev-keys.js';
 import { accountNonce, devAccounts, signedTransfer } from '../unit/txpool/support.js';
 
@@ -95,6 +96,7 @@ describe('fork choice through the block-receive API', () => {
 
   beforeAll(async () => {
     workDir = mkdtempSync(join(tmpdir(), 'basalt-fork-'));
+    await seedDevGenesis(join(workDir, 'base'));
     const base = await openChain({ dataPath: join(workDir, 'base'), config, genesisBlock: devGenesisBlock(), now });
     try {
       for (const line of devBlockLines().slice(1)) {

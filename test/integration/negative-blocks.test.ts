@@ -48,6 +48,7 @@ import {
   type StoreSnapshot,
 } from '../support/block-tamper.js';
 import { devBlockLines, devChainConfig, devGenesisBlock } from '../support/dev-chain.js';
+import { seedDevGenesis } from '../support/dev-genesis-store.js';
 import { devValidatorKeypairs } from '../support/dev-keys.js';
 import { adoptGeneratorInfoOfChain } from '../support/generator-info.js';
 
@@ -164,6 +165,7 @@ describe('bad blocks are refused with a typed error and leave the store unchange
     // small blocks here (minPoolSet 1), so every signature rule below is proven through the pool.
     workers = new WorkerPool({ threads: 2 });
     const { signatureVerifier } = offThreadWork(workers, { minPoolSet: 1 });
+    await seedDevGenesis(join(workDir, 'node'));
     chain = await openChain({
       dataPath: join(workDir, 'node'),
       config,

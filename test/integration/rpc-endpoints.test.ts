@@ -41,6 +41,7 @@ import {
   devGenesisBlock,
   type RecordedCall,
 } from '../support/dev-chain.js';
+import { seedDevGenesis } from '../support/dev-genesis-store.js';
 
 const LOOPBACK = '127.0.0.1';
 const final = devFinalState();
@@ -98,6 +99,7 @@ describe('engine and module endpoints over HTTP on the replayed dev chain', () =
   beforeAll(async () => {
     dataPath = mkdtempSync(join(tmpdir(), 'basalt-rpc-endpoints-'));
     const config = devChainConfig();
+    await seedDevGenesis(dataPath);
     chain = await openChain({ dataPath, config, genesisBlock: devGenesisBlock() });
     for (const line of lines.slice(1)) {
       const processed = await chain.processor.processBlock(Block.fromBytes(Buffer.from(line.blockHex, 'hex')));

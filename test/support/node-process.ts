@@ -1,10 +1,9 @@
 /**
- * What end-to-end tests need to drive a real `basalt start` process: a free port, the spawned
- * node with its captured output, JSON-RPC calls over HTTP and polling with a deadline. One copy
- * here so every e2e test starts, stops and questions a node the same way.
+ * What end-to-end tests need to drive a real `basalt start` process: the spawned node with its
+ * captured output and the ports it bound, JSON-RPC calls over HTTP and polling with a deadline.
+ * One copy here so every e2e test starts, stops and questions a node the same way.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,28 +11,50 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The CLI entry, run from the TypeScript sources so a stale dist/ never matters. */
 export const CLI_MAIN = join(ROOT, 'src/cli/main.ts');
 
-/** A TCP port nobody listens on right now (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
+/** The ports a started node bound (it was given port 0: the OS chose them). */
+export interface NodePorts {
+  readonly rpc: number;
+  /** When the legacy forging API is enabled. */
+  readonly legacyApi?: number;
 }
 
 export interface NodeProcess {
   readonly child: ChildProcess;
   /** Everything the process wrote to stdout and stderr so far. */
   output(): string;
+  /**
+   * The ports the node bound, read from its log: the "Node started" record (which comes after
+   * every listener is up) and "Legacy forging API listening". Rejects if the process exits
+   * first, or after `timeoutMs`.
+   */
+  ports(timeoutMs?: number): Promise<NodePorts>;
 }
 
-/** Spawns `basalt start ARGS --log warn` (unless ARGS set --log) with its output captured. */
+/** Calls `onRecord` with every JSON log line of `stream`. */
+function onLogRecords(stream: NodeJS.ReadableStream | null, onRecord: (record: Record<string, unknown>) => void): void {
+  let pending = '';
+  stream?.on('data', (chunk) => {
+    const lines = (pending + String(chunk)).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line.startsWith('{')) continue;
+      try {
+        onRecord(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        // Not a log record.
+      }
+    }
+  });
+}
+
+/**
+ * Spawns `basalt start ARGS` with its output captured. Unless ARGS set them, the RPC port is 0
+ * (the node binds a free one and logs it: see `ports()`, no port is picked in advance, so two
+ * tests never race for one) and the log level is info (the level of the records `ports()` reads).
+ */
 export function startBasaltNode(args: readonly string[], env: NodeJS.ProcessEnv = {}): NodeProcess {
-  const logArgs = args.includes('--log') ? [] : ['--log', 'warn'];
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI_MAIN, 'start', ...args, ...logArgs], {
+  const defaults = [...(args.includes('--api-port') ? [] : ['--api-port', '0']), ...(args.includes('--log') ? [] : ['--log', 'info'])];
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI_MAIN, 'start', ...args, ...defaults], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -41,7 +62,28 @@ export function startBasaltNode(args: readonly string[], env: NodeJS.ProcessEnv 
   let output = '';
   child.stdout?.on('data', (chunk) => (output += String(chunk)));
   child.stderr?.on('data', (chunk) => (output += String(chunk)));
-  return { child, output: () => output };
+  let legacyApi: number | undefined;
+  const started = new Promise<NodePorts>((resolve, reject) => {
+    onLogRecords(child.stdout, (record) => {
+      if (record.msg === 'Legacy forging API listening') legacyApi = Number(record.port);
+      if (record.msg === 'Node started') {
+        // "host:port"; the host may be an IPv6 address, the port is after the last colon.
+        const rpc = Number(String(record.rpc).split(':').pop());
+        resolve(legacyApi === undefined ? { rpc } : { rpc, legacyApi });
+      }
+    });
+    child.once('exit', (code, signal) => reject(new Error(`basalt start ended (${signal ?? code}) before it started:\n${output}`)));
+  });
+  // A node killed on purpose before it started is no error unless a test asks for its ports.
+  started.catch(() => undefined);
+  const ports = (timeoutMs = 120_000): Promise<NodePorts> => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`basalt start did not log "Node started" within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    });
+    return Promise.race([started, timeout]).finally(() => clearTimeout(timer));
+  };
+  return { child, output: () => output, ports };
 }
 
 /** Sends `signal` (a clean shutdown by default) and resolves with the exit code. */

@@ -47,6 +47,14 @@ describe('validateNodeConfig', () => {
     expect(problems).toHaveLength(13);
   });
 
+  it('accepts port 0 (any free port) for the RPC server and the legacy API, and nothing else below their ranges', () => {
+    expect(nodeConfigProblems(withChain({ rpc: { port: 0 }, legacyApi: { port: 0 } }))).toEqual([]);
+    expect(nodeConfigProblems(withChain({ rpc: { port: 80 }, network: { port: 0 } }))).toEqual([
+      '.rpc.port: must be >= 1024',
+      '.network.port: must be >= 1',
+    ]);
+  });
+
   it('throws one ConfigError listing every problem', () => {
     const bad = withChain({ rpc: { port: 70000 }, network: { port: -1 } });
     expect(() => validateNodeConfig(bad, 'config.json')).toThrow(ConfigError);

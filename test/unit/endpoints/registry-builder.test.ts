@@ -13,6 +13,7 @@ import { NodeMetrics } from '../../../src/rpc/endpoints/node-metrics.js';
 import { openChain, type OpenChain } from '../../../src/node.js';
 import { buildRegistry, type BuildRegistryOptions } from '../../../src/rpc/registry-builder.js';
 import { devChainConfig, devGenesisBlock } from '../../support/dev-chain.js';
+import { seedDevGenesis } from '../../support/dev-genesis-store.js';
 import { EMPTY_HASH } from '../../../src/merkle/index.js';
 import { dispatcherFor } from './support.js';
 
@@ -60,6 +61,7 @@ describe('buildRegistry', () => {
 
   beforeAll(async () => {
     dataPath = mkdtempSync(join(tmpdir(), 'basalt-registry-builder-'));
+    await seedDevGenesis(dataPath);
     chain = await openChain({ dataPath, config, genesisBlock: devGenesisBlock() });
     const nodeInfo: NodeInfoSource = {
       version: '0.1.0',

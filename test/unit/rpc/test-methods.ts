@@ -3,12 +3,19 @@
  * tests: each exercises one path of the dispatcher (params schema, sensitivity, error mapping,
  * async results, pre-serialized results).
  */
+import { EventEmitter } from 'node:events';
 import { FormatError, NotFoundError } from '../../../src/errors.js';
 import { RawJson } from '../../../src/rpc/raw-json.js';
 import { RpcRegistry, type RpcMethod } from '../../../src/rpc/registry.js';
 
 export const INTERNAL_SECRET = 'internal detail /srv/secret-path';
 export const EVENT_NAMES = ['app_ready', 'chain_newBlock', 'chain_deleteBlock', 'network_newBlock', 'token_transfer'];
+
+/**
+ * Emits 'start' when a test_slow call begins waiting and 'finish' when it returns (in this
+ * process), so that a test waits for a request to be running, or done, instead of sleeping.
+ */
+export const slowCalls = new EventEmitter();
 
 const sumRequest = {
   type: 'object',
@@ -45,7 +52,9 @@ export function buildTestMethods(): RpcMethod[] {
     method('test', 'raw', () => new RawJson('{"cached":true}')),
     method('test', 'slow', async (params) => {
       const ms = Math.min(Math.max(Number(params.ms) || 0, 0), 2_000);
+      slowCalls.emit('start');
       await new Promise((resolve) => setTimeout(resolve, ms));
+      slowCalls.emit('finish');
       return { waited: ms };
     }),
     method('test', 'big', (params) => 'x'.repeat(Math.min(Math.max(Number(params.size) || 0, 0), 4_000_000))),

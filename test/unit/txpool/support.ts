@@ -25,6 +25,7 @@ import { createChainForger, openChain, type OpenChain } from '../../../src/node.
 import type { ProcessableTransactions } from '../../../src/engine/txpool/transaction-pool.js';
 import { devValidatorKeypairs } from '../../support/dev-keys.js';
 import { devBlockLines, devChainConfig, devGenesisBlock } from '../../support/dev-chain.js';
+import { seedDevGenesis } from '../../support/dev-genesis-store.js';
 import { loadJsonFixture } from '../../support/fixtures.js';
 import { adoptGeneratorInfoOfChain } from '../../support/generator-info.js';
 
@@ -89,6 +90,7 @@ export async function openReplayedDevChain(height: number): Promise<ReplayedChai
       rmSync(dataPath, { recursive: true, force: true });
     },
   };
+  await seedDevGenesis(dataPath);
   (replayed as { chain: OpenChain }).chain = await openChain({
     dataPath,
     config,

@@ -6,8 +6,8 @@
  * asserted; the cost of the run is reported by the test's duration.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Transaction } from '../../../src/chain/transaction.js';
-import type { TransactionPool } from '../../../src/engine/txpool/index.js';
+import type { Transaction } from '../../src/chain/transaction.js';
+import type { TransactionPool } from '../../src/engine/txpool/index.js';
 import {
   accountNonce,
   blockProducer,
@@ -17,7 +17,7 @@ import {
   signedTransfer,
   type PoolSetup,
   type ReplayedChain,
-} from './support.js';
+} from '../unit/txpool/support.js';
 
 const ACCOUNTS = 100;
 const NONCES = 100;

@@ -5,11 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Block } from '../../../src/chain/block.js';
-import { parseChainConfig } from '../../../src/config/lisk-config.js';
-import { createGenesisBlock, readGenesisAssetsFile } from '../../../src/genesis/index.js';
-import { recordCases } from '../../support/conformance-tally.js';
-import { fixturePath, loadBinaryFixture } from '../../support/fixtures.js';
+import { Block } from '../../src/chain/block.js';
+import { parseChainConfig } from '../../src/config/lisk-config.js';
+import { createGenesisBlock, readGenesisAssetsFile } from '../../src/genesis/index.js';
+import { recordCases } from '../support/conformance-tally.js';
+import { fixturePath, loadBinaryFixture } from '../support/fixtures.js';
 
 interface Case {
   readonly dir: string;

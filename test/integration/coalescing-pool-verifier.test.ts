@@ -4,7 +4,7 @@
  * included), with the signatures checked in real worker threads, in one call per turn and tip.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Transaction } from '../../../src/chain/transaction.js';
+import type { Transaction } from '../../src/chain/transaction.js';
 import {
   CoalescingPoolVerifier,
   StateMachinePoolVerifier,
@@ -12,11 +12,18 @@ import {
   TransactionPool,
   type PoolTip,
   type PoolTransactionVerifier,
-} from '../../../src/engine/txpool/index.js';
-import type { VerificationResult } from '../../../src/modules/base/index.js';
-import { offThreadWork, transactionPoolVerifier } from '../../../src/node.js';
-import { WorkerPool } from '../../../src/workers/index.js';
-import { accountNonce, devAccounts, openReplayedDevChain, signedTransfer, type DevAccount, type ReplayedChain } from './support.js';
+} from '../../src/engine/txpool/index.js';
+import type { VerificationResult } from '../../src/modules/base/index.js';
+import { offThreadWork, transactionPoolVerifier } from '../../src/node.js';
+import { WorkerPool } from '../../src/workers/index.js';
+import {
+  accountNonce,
+  devAccounts,
+  openReplayedDevChain,
+  signedTransfer,
+  type DevAccount,
+  type ReplayedChain,
+} from '../unit/txpool/support.js';
 
 const simplify = (results: VerificationResult[]) => results.map((result) => ({ status: result.status, error: result.error?.message }));
 

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { genesisCreateCommand } from '../../../src/cli/commands/genesis-create.js';
-import { EXIT_OK, UsageError, type CliIO } from '../../../src/cli/command.js';
-import { PRESETS_DIR } from '../../../src/config/presets.js';
-import { fixturePath, loadBinaryFixture } from '../../support/fixtures.js';
+import { genesisCreateCommand } from '../../src/cli/commands/genesis-create.js';
+import { EXIT_OK, UsageError, type CliIO } from '../../src/cli/command.js';
+import { PRESETS_DIR } from '../../src/config/presets.js';
+import { fixturePath, loadBinaryFixture } from '../support/fixtures.js';
 
 function captureIO(): CliIO & { out: () => string } {
   let out = '';

@@ -12,15 +12,15 @@
  * (final_state_kv.json), and every pos_* RPC answer at the tip (final_state.json).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Block } from '../../../../src/chain/block.js';
-import { codec, type Schema } from '../../../../src/codec/index.js';
-import { encodeLisk32 } from '../../../../src/crypto/index.js';
-import { silentLogger } from '../../../../src/logger.js';
-import { VerifyStatus, type EndpointContext, type ExecutionHeader } from '../../../../src/modules/base/index.js';
-import { EMPTY_KEY } from '../../../../src/modules/pos/index.js';
-import { isSeedRevealValidAgainst } from '../../../../src/modules/random/seed-reveal.js';
-import { validatorRevealsStore } from '../../../../src/modules/random/stores.js';
-import { DEV_CHAIN_ID, ModuleHarness, type NextValidatorsCall } from '../../../support/module-harness.js';
+import { Block } from '../../src/chain/block.js';
+import { codec, type Schema } from '../../src/codec/index.js';
+import { encodeLisk32 } from '../../src/crypto/index.js';
+import { silentLogger } from '../../src/logger.js';
+import { VerifyStatus, type EndpointContext, type ExecutionHeader } from '../../src/modules/base/index.js';
+import { EMPTY_KEY } from '../../src/modules/pos/index.js';
+import { isSeedRevealValidAgainst } from '../../src/modules/random/seed-reveal.js';
+import { validatorRevealsStore } from '../../src/modules/random/stores.js';
+import { DEV_CHAIN_ID, ModuleHarness, type NextValidatorsCall } from '../support/module-harness.js';
 import {
   devBftParameters,
   devBlocks,
@@ -32,8 +32,8 @@ import {
   genesisTokenAccounts,
   type EventJSON,
   type RpcAnswer,
-} from './dev-chain.js';
-import { AVAILABLE_FEE_KEY, createPos, TOKEN_ID, userStore, type PosSetup } from './pos-test-kit.js';
+} from '../unit/modules/pos/dev-chain.js';
+import { AVAILABLE_FEE_KEY, createPos, TOKEN_ID, userStore, type PosSetup } from '../unit/modules/pos/pos-test-kit.js';
 
 const MIN_FEE_PER_BYTE = 1000n;
 const MAX_LENGTH_REVEALS = 206;
