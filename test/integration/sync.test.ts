@@ -16,6 +16,7 @@ import { Synchronizer, type SynchronizerOptions } from '../../src/engine/sync/in
 import { openChain, type OpenChain } from '../../src/node.js';
 import { ChainPeersNetwork, type ChainPeer } from '../support/chain-peers.js';
 import { devBlockLines, devChainConfig, devGenesisBlock } from '../support/dev-chain.js';
+import { seedDevGenesis } from '../support/dev-genesis-store.js';
 
 const root = mkdtempSync(join(tmpdir(), 'basalt-sync-'));
 let counter = 0;
@@ -24,9 +25,11 @@ const blocks = devBlockLines()
   .map((line) => Block.fromBytes(Buffer.from(line.blockHex, 'hex')));
 const tipBlock = blocks[blocks.length - 1] as Block;
 
-async function freshChain(): Promise<OpenChain> {
-  counter += 1;
-  return openChain({ dataPath: join(root, `node-${counter}`), config: devChainConfig(), genesisBlock: devGenesisBlock() });
+/** A new node holding only the dev genesis block (copied from the store the global setup built). */
+async function freshChain(name = `node-${(counter += 1)}`): Promise<OpenChain> {
+  const dataPath = join(root, name);
+  await seedDevGenesis(dataPath);
+  return openChain({ dataPath, config: devChainConfig(), genesisBlock: devGenesisBlock() });
 }
 
 function synchronizerFor(chain: OpenChain, network: ChainPeersNetwork): Synchronizer {
@@ -128,7 +131,7 @@ describe('synchronizer', () => {
 
   it('puts back at start-up the temp blocks of a switch that was interrupted', async () => {
     const dataPath = join(root, 'interrupted');
-    let chain = await openChain({ dataPath, config: devChainConfig(), genesisBlock: devGenesisBlock() });
+    let chain = await freshChain('interrupted');
     for (const block of blocks.slice(0, 100)) await chain.processor.processBlock(block);
     const stateRoot = chain.stateDb.root();
     // A switch deleted ten blocks, keeping them, and the process died before applying the new ones.
