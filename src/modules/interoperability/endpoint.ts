@@ -3,6 +3,7 @@
  * MainchainInteroperabilityEndpoint): JSON in and out, bytes as hex, uint64 as decimal strings.
  * A missing entry is a NotFoundError, malformed params an InvalidParamsError.
  */
+import { validatorsHashInputSchema } from '../../chain/validators-hash.js';
 import { InvalidParamsError, NotFoundError } from '../../errors.js';
 import type { EndpointContext, EndpointHandler } from '../base/index.js';
 import { CHAIN_ID_LENGTH, CHAIN_REGISTRATION_FEE, EMPTY_BYTES, MAX_UINT32, MIN_RETURN_FEE_PER_BYTE_BEDDOWS } from './constants.js';
@@ -16,7 +17,6 @@ import {
   isChainIDAvailableResponseSchema,
   isChainNameAvailableRequestSchema,
   isChainNameAvailableResponseSchema,
-  validatorsHashInputSchema,
 } from './schemas.js';
 import {
   chainAccountStore,
