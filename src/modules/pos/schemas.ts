@@ -12,16 +12,23 @@ import {
   MAX_NUMBER_BYTES_Q96,
   TOKEN_ID_LENGTH,
 } from './constants.js';
+import { unlockingObjectSchema } from './stores.js';
 
-/** A (tokenID, Q96 coefficient) pair, as the validator and staker stores and the genesis asset hold it. */
-export const sharingCoefficientItemSchema = {
-  type: 'object',
-  required: ['tokenID', 'coefficient'],
-  properties: {
-    tokenID: { dataType: 'bytes', fieldNumber: 1, minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH },
-    coefficient: { dataType: 'bytes', fieldNumber: 2, maxLength: MAX_NUMBER_BYTES_Q96 },
-  },
-} as const;
+// The genesis asset lists the members of a sharing coefficient in another order than the stores
+// do; system_getMetadata shows both as lisk-sdk declares them.
+const genesisSharingCoefficientsProperty = (fieldNumber: number) =>
+  ({
+    type: 'array',
+    fieldNumber,
+    items: {
+      type: 'object',
+      required: ['tokenID', 'coefficient'],
+      properties: {
+        tokenID: { dataType: 'bytes', minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH, fieldNumber: 1 },
+        coefficient: { dataType: 'bytes', maxLength: MAX_NUMBER_BYTES_Q96, fieldNumber: 2 },
+      },
+    },
+  }) as const;
 
 // ---------------------------------------------------------------- commands
 
@@ -142,18 +149,7 @@ export const genesisAssetSchema: Schema = {
           consecutiveMissedBlocks: { dataType: 'uint32', fieldNumber: 9 },
           commission: { dataType: 'uint32', fieldNumber: 10, maximum: MAX_COMMISSION },
           lastCommissionIncreaseHeight: { dataType: 'uint32', fieldNumber: 11 },
-          sharingCoefficients: {
-            type: 'array',
-            fieldNumber: 12,
-            items: {
-              type: 'object',
-              required: ['tokenID', 'coefficient'],
-              properties: {
-                tokenID: { dataType: 'bytes', minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH, fieldNumber: 1 },
-                coefficient: { dataType: 'bytes', maxLength: MAX_NUMBER_BYTES_Q96, fieldNumber: 2 },
-              },
-            },
-          },
+          sharingCoefficients: genesisSharingCoefficientsProperty(12),
         },
       },
     },
@@ -174,34 +170,11 @@ export const genesisAssetSchema: Schema = {
               properties: {
                 validatorAddress: { dataType: 'bytes', format: 'lisk32', fieldNumber: 1 },
                 amount: { dataType: 'uint64', fieldNumber: 2 },
-                sharingCoefficients: {
-                  type: 'array',
-                  fieldNumber: 3,
-                  items: {
-                    type: 'object',
-                    required: ['tokenID', 'coefficient'],
-                    properties: {
-                      tokenID: { dataType: 'bytes', minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH, fieldNumber: 1 },
-                      coefficient: { dataType: 'bytes', maxLength: MAX_NUMBER_BYTES_Q96, fieldNumber: 2 },
-                    },
-                  },
-                },
+                sharingCoefficients: genesisSharingCoefficientsProperty(3),
               },
             },
           },
-          pendingUnlocks: {
-            type: 'array',
-            fieldNumber: 3,
-            items: {
-              type: 'object',
-              required: ['validatorAddress', 'amount', 'unstakeHeight'],
-              properties: {
-                validatorAddress: { dataType: 'bytes', fieldNumber: 1, format: 'lisk32' },
-                amount: { dataType: 'uint64', fieldNumber: 2 },
-                unstakeHeight: { dataType: 'uint32', fieldNumber: 3 },
-              },
-            },
-          },
+          pendingUnlocks: { type: 'array', fieldNumber: 3, items: unlockingObjectSchema },
         },
       },
     },
