@@ -1,21 +1,17 @@
 /**
- * Every hash the merkle room computes goes through this file, so the SHA-256 backend can be
- * swapped in one place (the lead will point `sha256` at src/crypto/sha256.ts, and later at the
- * native addon). Tree code never calls node:crypto itself.
+ * Every hash the merkle room computes goes through this file. SHA-256 itself comes from
+ * src/crypto/sha256.ts, which takes the native addon when it is loaded; tree code never calls
+ * node:crypto itself.
  *
  * The prefixed hashes copy their inputs into one reusable scratch buffer instead of allocating a
  * concatenation per call: trees spend nearly all their time here (DESIGN.md, performance notes).
  * This is safe because hashing is synchronous and JavaScript runs one call at a time.
  */
-import { hash } from 'node:crypto';
+import { sha256 } from '../crypto/sha256.js';
 
-/** SHA-256 of `data` as a new 32-byte Buffer. */
-export function sha256(data: Uint8Array): Buffer {
-  return hash('sha256', data, 'buffer');
-}
-
-/** SHA-256 of the empty string: the root of an empty RMT or SMT and the hash of an empty SMT node. */
-export const EMPTY_HASH: Buffer = sha256(new Uint8Array(0));
+// EMPTY_HASH, SHA-256 of the empty string, is the root of an empty RMT or SMT and the hash of an
+// empty SMT node.
+export { EMPTY_HASH, sha256 } from '../crypto/sha256.js';
 
 /** Length in bytes of every node hash. */
 export const HASH_LENGTH = 32;
