@@ -17,8 +17,8 @@ export { EMPTY_HASH, sha256 } from '../crypto/sha256.js';
 export const HASH_LENGTH = 32;
 
 /** LIP 0031 node prefixes. */
-const RMT_LEAF_PREFIX = 0x00;
-const RMT_BRANCH_PREFIX = 0x01;
+const RMT_LEAF_PREFIX = Buffer.of(0x00);
+const RMT_BRANCH_PREFIX = Buffer.of(0x01);
 
 /** LIP 0039 node prefixes as lisk-db uses them (protocol.md §6.2.1). */
 const SMT_LEAF_PREFIX = Buffer.from('LSK_SMTL_', 'ascii');
@@ -32,42 +32,33 @@ function scratchOf(length: number): Buffer {
   return scratch;
 }
 
+/** H(prefix ‖ first ‖ second), the inputs copied into the scratch buffer. */
+function prefixedHash(prefix: Buffer, first: Uint8Array, second?: Uint8Array): Buffer {
+  const secondStart = prefix.length + first.length;
+  const length = secondStart + (second?.length ?? 0);
+  const buf = scratchOf(length);
+  prefix.copy(buf, 0);
+  buf.set(first, prefix.length);
+  if (second !== undefined) buf.set(second, secondStart);
+  return sha256(buf.subarray(0, length));
+}
+
 /** RMT leaf hash `H(0x00 ‖ data)` (LIP 0031, protocol.md §6.1). */
 export function leafHash(data: Uint8Array): Buffer {
-  const buf = scratchOf(1 + data.length);
-  buf[0] = RMT_LEAF_PREFIX;
-  buf.set(data, 1);
-  return sha256(buf.subarray(0, 1 + data.length));
+  return prefixedHash(RMT_LEAF_PREFIX, data);
 }
 
 /** RMT branch hash `H(0x01 ‖ left ‖ right)` (LIP 0031, protocol.md §6.1). */
 export function branchHash(left: Uint8Array, right: Uint8Array): Buffer {
-  const length = 1 + left.length + right.length;
-  const buf = scratchOf(length);
-  buf[0] = RMT_BRANCH_PREFIX;
-  buf.set(left, 1);
-  buf.set(right, 1 + left.length);
-  return sha256(buf.subarray(0, length));
+  return prefixedHash(RMT_BRANCH_PREFIX, left, right);
 }
 
 /** SMT leaf hash `H("LSK_SMTL_" ‖ key ‖ value)` (LIP 0039, protocol.md §6.2.2). */
 export function smtLeafHash(key: Uint8Array, value: Uint8Array): Buffer {
-  const prefixLength = SMT_LEAF_PREFIX.length;
-  const length = prefixLength + key.length + value.length;
-  const buf = scratchOf(length);
-  SMT_LEAF_PREFIX.copy(buf, 0);
-  buf.set(key, prefixLength);
-  buf.set(value, prefixLength + key.length);
-  return sha256(buf.subarray(0, length));
+  return prefixedHash(SMT_LEAF_PREFIX, key, value);
 }
 
 /** SMT branch hash `H("LSK_SMTB_" ‖ leftHash ‖ rightHash)` (LIP 0039, protocol.md §6.2.2). */
 export function smtBranchHash(left: Uint8Array, right: Uint8Array): Buffer {
-  const prefixLength = SMT_BRANCH_PREFIX.length;
-  const length = prefixLength + left.length + right.length;
-  const buf = scratchOf(length);
-  SMT_BRANCH_PREFIX.copy(buf, 0);
-  buf.set(left, prefixLength);
-  buf.set(right, prefixLength + left.length);
-  return sha256(buf.subarray(0, length));
+  return prefixedHash(SMT_BRANCH_PREFIX, left, right);
 }
