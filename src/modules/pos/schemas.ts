@@ -273,12 +273,21 @@ export const getStakerResponseSchema = {
   },
 };
 
-export const getAllValidatorsResponseSchema = {
-  $id: 'modules/pos/endpoint/getAllValidatorsResponse',
+const validatorsResponse = (id: string): Record<string, unknown> => ({
+  $id: id,
   type: 'object',
   required: ['validators'],
   properties: { validators: { type: 'array', items: validatorJSONSchema } },
-};
+});
+
+const rewardResponse = (id: string): Record<string, unknown> => ({
+  $id: id,
+  type: 'object',
+  required: ['reward'],
+  properties: { reward: uint64String },
+});
+
+export const getAllValidatorsResponseSchema = validatorsResponse('modules/pos/endpoint/getAllValidatorsResponse');
 
 export const getPoSTokenIDResponseSchema = {
   $id: 'modules/pos/endpoint/getPoSTokenIDResponse',
@@ -293,12 +302,7 @@ export const getValidatorsByStakeRequestSchema = {
   properties: { limit: { type: 'integer', format: 'int32' } },
 };
 
-export const getValidatorsByStakeResponseSchema = {
-  $id: 'modules/pos/endpoint/getValidatorsByStakeResponse',
-  type: 'object',
-  required: ['validators'],
-  properties: { validators: { type: 'array', items: validatorJSONSchema } },
-};
+export const getValidatorsByStakeResponseSchema = validatorsResponse('modules/pos/endpoint/getValidatorsByStakeResponse');
 
 export const getLockedRewardRequestSchema = {
   $id: 'modules/pos/endpoint/getLockedRewardRequest',
@@ -307,12 +311,7 @@ export const getLockedRewardRequestSchema = {
   properties: { address: lisk32Address, tokenID: { type: 'string', format: 'hex' } },
 };
 
-export const getLockedRewardResponseSchema = {
-  $id: 'modules/pos/endpoint/getLockedRewardResponse',
-  type: 'object',
-  required: ['reward'],
-  properties: { reward: uint64String },
-};
+export const getLockedRewardResponseSchema = rewardResponse('modules/pos/endpoint/getLockedRewardResponse');
 
 export const getClaimableRewardsRequestSchema = addressRequest('modules/pos/endpoint/getClaimableRewardsRequest');
 
@@ -378,12 +377,7 @@ export const getExpectedSharedRewardsRequestSchema = {
   properties: { validatorAddress: lisk32Address, validatorReward: uint64String, stake: uint64String },
 };
 
-export const getExpectedSharedRewardsResponseSchema = {
-  $id: 'modules/pos/endpoint/getExpectedSharedRewardsResponse',
-  type: 'object',
-  required: ['reward'],
-  properties: { reward: uint64String },
-};
+export const getExpectedSharedRewardsResponseSchema = rewardResponse('modules/pos/endpoint/getExpectedSharedRewardsResponse');
 
 /** `getConstants` declares the config schema (with this chain's block-time bounds) plus defaultCommission. */
 export function getConstantsResponseSchema(configSchema: {
