@@ -230,12 +230,17 @@ const validatorJSONSchema = {
   },
 };
 
-const addressRequest = (id: string): Record<string, unknown> => ({
+/** An endpoint schema `$id` whose members are all required, listed in `properties`' order. */
+const allRequired = (id: string, properties: Record<string, unknown>): Record<string, unknown> => ({
   $id: id,
   type: 'object',
-  required: ['address'],
-  properties: { address: lisk32Address },
+  required: Object.keys(properties),
+  properties,
 });
+
+const addressRequest = (id: string) => allRequired(id, { address: lisk32Address });
+const validatorsResponse = (id: string) => allRequired(id, { validators: { type: 'array', items: validatorJSONSchema } });
+const rewardResponse = (id: string) => allRequired(id, { reward: uint64String });
 
 export const getValidatorRequestSchema = addressRequest('modules/pos/endpoint/getValidatorRequest');
 
@@ -247,54 +252,32 @@ export const getValidatorResponseSchema = {
 /** lisk-sdk reuses the getValidator request schema object for getStaker. */
 export const getStakerRequestSchema = getValidatorRequestSchema;
 
-export const getStakerResponseSchema = {
-  $id: 'modules/pos/endpoint/getStakerResponse',
-  type: 'object',
-  required: ['stakes', 'pendingUnlocks'],
-  properties: {
-    stakes: {
-      type: 'array',
-      fieldNumber: 1,
-      items: {
-        type: 'object',
-        required: ['validatorAddress', 'amount'],
-        properties: { validatorAddress: lisk32Address, amount: uint64String },
-      },
-    },
-    pendingUnlocks: {
-      type: 'array',
-      fieldNumber: 2,
-      items: {
-        type: 'object',
-        required: ['validatorAddress', 'amount', 'unstakeHeight'],
-        properties: { validatorAddress: lisk32Address, amount: uint64String, unstakeHeight: uint32Integer },
-      },
+export const getStakerResponseSchema = allRequired('modules/pos/endpoint/getStakerResponse', {
+  stakes: {
+    type: 'array',
+    fieldNumber: 1,
+    items: {
+      type: 'object',
+      required: ['validatorAddress', 'amount'],
+      properties: { validatorAddress: lisk32Address, amount: uint64String },
     },
   },
-};
-
-const validatorsResponse = (id: string): Record<string, unknown> => ({
-  $id: id,
-  type: 'object',
-  required: ['validators'],
-  properties: { validators: { type: 'array', items: validatorJSONSchema } },
-});
-
-const rewardResponse = (id: string): Record<string, unknown> => ({
-  $id: id,
-  type: 'object',
-  required: ['reward'],
-  properties: { reward: uint64String },
+  pendingUnlocks: {
+    type: 'array',
+    fieldNumber: 2,
+    items: {
+      type: 'object',
+      required: ['validatorAddress', 'amount', 'unstakeHeight'],
+      properties: { validatorAddress: lisk32Address, amount: uint64String, unstakeHeight: uint32Integer },
+    },
+  },
 });
 
 export const getAllValidatorsResponseSchema = validatorsResponse('modules/pos/endpoint/getAllValidatorsResponse');
 
-export const getPoSTokenIDResponseSchema = {
-  $id: 'modules/pos/endpoint/getPoSTokenIDResponse',
-  type: 'object',
-  required: ['tokenID'],
-  properties: { tokenID: { type: 'string', format: 'hex' } },
-};
+export const getPoSTokenIDResponseSchema = allRequired('modules/pos/endpoint/getPoSTokenIDResponse', {
+  tokenID: { type: 'string', format: 'hex' },
+});
 
 export const getValidatorsByStakeRequestSchema = {
   $id: 'modules/pos/endpoint/getValidatorsByStakeRequest',
@@ -304,12 +287,10 @@ export const getValidatorsByStakeRequestSchema = {
 
 export const getValidatorsByStakeResponseSchema = validatorsResponse('modules/pos/endpoint/getValidatorsByStakeResponse');
 
-export const getLockedRewardRequestSchema = {
-  $id: 'modules/pos/endpoint/getLockedRewardRequest',
-  type: 'object',
-  required: ['address', 'tokenID'],
-  properties: { address: lisk32Address, tokenID: { type: 'string', format: 'hex' } },
-};
+export const getLockedRewardRequestSchema = allRequired('modules/pos/endpoint/getLockedRewardRequest', {
+  address: lisk32Address,
+  tokenID: { type: 'string', format: 'hex' },
+});
 
 export const getLockedRewardResponseSchema = rewardResponse('modules/pos/endpoint/getLockedRewardResponse');
 
@@ -331,51 +312,39 @@ export const getClaimableRewardsResponseSchema = {
 
 export const getLockedStakedAmountRequestSchema = addressRequest('modules/pos/endpoint/getLockedStakedAmountRequest');
 
-export const getLockedStakedAmountResponseSchema = {
-  $id: 'modules/pos/endpoint/getLockedStakedAmountResponse',
-  type: 'object',
-  required: ['amount'],
-  properties: { amount: uint64String },
-};
+export const getLockedStakedAmountResponseSchema = allRequired('modules/pos/endpoint/getLockedStakedAmountResponse', {
+  amount: uint64String,
+});
 
 export const getPendingUnlocksRequestSchema = addressRequest('modules/pos/endpoint/getPendingUnlocksRequest');
 
-export const getPendingUnlocksResponseSchema = {
-  $id: 'modules/pos/endpoint/getPendingUnlocksResponse',
-  type: 'object',
-  required: ['pendingUnlocks'],
-  properties: {
-    pendingUnlocks: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['validatorAddress', 'amount', 'unstakeHeight', 'expectedUnlockableHeight', 'unlockable'],
-        properties: {
-          validatorAddress: lisk32Address,
-          amount: uint64String,
-          unstakeHeight: uint32Integer,
-          expectedUnlockableHeight: uint32Integer,
-          unlockable: { type: 'boolean' },
-        },
+export const getPendingUnlocksResponseSchema = allRequired('modules/pos/endpoint/getPendingUnlocksResponse', {
+  pendingUnlocks: {
+    type: 'array',
+    items: {
+      type: 'object',
+      required: ['validatorAddress', 'amount', 'unstakeHeight', 'expectedUnlockableHeight', 'unlockable'],
+      properties: {
+        validatorAddress: lisk32Address,
+        amount: uint64String,
+        unstakeHeight: uint32Integer,
+        expectedUnlockableHeight: uint32Integer,
+        unlockable: { type: 'boolean' },
       },
     },
   },
-};
+});
 
 // The declared field is `registrationFee`; the endpoint answers `{fee}` (lisk-sdk mismatch, kept).
-export const getRegistrationFeeResponseSchema = {
-  $id: 'modules/pos/endpoint/getRegistrationFeeResponse',
-  type: 'object',
-  required: ['registrationFee'],
-  properties: { registrationFee: { type: 'string' } },
-};
+export const getRegistrationFeeResponseSchema = allRequired('modules/pos/endpoint/getRegistrationFeeResponse', {
+  registrationFee: { type: 'string' },
+});
 
-export const getExpectedSharedRewardsRequestSchema = {
-  $id: 'modules/pos/endpoint/getExpectedSharedRewardsRequest',
-  type: 'object',
-  required: ['validatorAddress', 'validatorReward', 'stake'],
-  properties: { validatorAddress: lisk32Address, validatorReward: uint64String, stake: uint64String },
-};
+export const getExpectedSharedRewardsRequestSchema = allRequired('modules/pos/endpoint/getExpectedSharedRewardsRequest', {
+  validatorAddress: lisk32Address,
+  validatorReward: uint64String,
+  stake: uint64String,
+});
 
 export const getExpectedSharedRewardsResponseSchema = rewardResponse('modules/pos/endpoint/getExpectedSharedRewardsResponse');
 
