@@ -252,26 +252,31 @@ export const getValidatorResponseSchema = {
 /** lisk-sdk reuses the getValidator request schema object for getStaker. */
 export const getStakerRequestSchema = getValidatorRequestSchema;
 
-export const getStakerResponseSchema = allRequired('modules/pos/endpoint/getStakerResponse', {
-  stakes: {
-    type: 'array',
-    fieldNumber: 1,
-    items: {
-      type: 'object',
-      required: ['validatorAddress', 'amount'],
-      properties: { validatorAddress: lisk32Address, amount: uint64String },
+export const getStakerResponseSchema = {
+  $id: 'modules/pos/endpoint/getStakerResponse',
+  type: 'object',
+  required: ['stakes', 'pendingUnlocks'],
+  properties: {
+    stakes: {
+      type: 'array',
+      fieldNumber: 1,
+      items: {
+        type: 'object',
+        required: ['validatorAddress', 'amount'],
+        properties: { validatorAddress: lisk32Address, amount: uint64String },
+      },
+    },
+    pendingUnlocks: {
+      type: 'array',
+      fieldNumber: 2,
+      items: {
+        type: 'object',
+        required: ['validatorAddress', 'amount', 'unstakeHeight'],
+        properties: { validatorAddress: lisk32Address, amount: uint64String, unstakeHeight: uint32Integer },
+      },
     },
   },
-  pendingUnlocks: {
-    type: 'array',
-    fieldNumber: 2,
-    items: {
-      type: 'object',
-      required: ['validatorAddress', 'amount', 'unstakeHeight'],
-      properties: { validatorAddress: lisk32Address, amount: uint64String, unstakeHeight: uint32Integer },
-    },
-  },
-});
+};
 
 export const getAllValidatorsResponseSchema = validatorsResponse('modules/pos/endpoint/getAllValidatorsResponse');
 
