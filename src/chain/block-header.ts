@@ -10,23 +10,25 @@ export interface AggregateCommit {
   readonly certificateSignature: Buffer;
 }
 
-export interface BlockHeaderProps {
-  readonly version: number;
-  readonly timestamp: number;
-  readonly height: number;
-  readonly previousBlockID: Buffer;
-  readonly generatorAddress: Buffer;
-  readonly transactionRoot: Buffer;
-  readonly assetRoot: Buffer;
-  readonly eventRoot: Buffer;
-  readonly stateRoot: Buffer;
-  readonly maxHeightPrevoted: number;
-  readonly maxHeightGenerated: number;
-  readonly impliesMaxPrevotes: boolean;
-  readonly validatorsHash: Buffer;
-  readonly aggregateCommit: AggregateCommit;
-  readonly signature: Buffer;
-}
+/** The encoded fields of a header, the ones its schema lists (declared once, in the class). */
+export type BlockHeaderProps = Pick<
+  BlockHeader,
+  | 'version'
+  | 'timestamp'
+  | 'height'
+  | 'previousBlockID'
+  | 'generatorAddress'
+  | 'transactionRoot'
+  | 'assetRoot'
+  | 'eventRoot'
+  | 'stateRoot'
+  | 'maxHeightPrevoted'
+  | 'maxHeightGenerated'
+  | 'impliesMaxPrevotes'
+  | 'validatorsHash'
+  | 'aggregateCommit'
+  | 'signature'
+>;
 
 /**
  * The JSON form of a header as RPC returns it: codec JSON plus `id`, keys in
@@ -60,7 +62,7 @@ export const BLOCK_VERSION = 2;
  * A v6 block header (LIP 0055; docs/protocol/blocks-and-transactions.md). Immutable; the encoding
  * and ID are computed on first use. The ID hashes the canonical re-encoding, as lisk-chain does.
  */
-export class BlockHeader implements BlockHeaderProps {
+export class BlockHeader {
   readonly version: number;
   readonly timestamp: number;
   readonly height: number;

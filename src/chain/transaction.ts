@@ -9,15 +9,8 @@ export const MAX_PARAMS_SIZE = 14 * 1024;
 /** Module and command names: letters and digits only (lisk-sdk NAME_REGEX). */
 export const NAME_PATTERN = /^[a-zA-Z0-9]*$/;
 
-export interface TransactionProps {
-  readonly module: string;
-  readonly command: string;
-  readonly nonce: bigint;
-  readonly fee: bigint;
-  readonly senderPublicKey: Buffer;
-  readonly params: Buffer;
-  readonly signatures: readonly Buffer[];
-}
+/** The encoded fields of a transaction, the ones its schema lists (declared once, in the class). */
+export type TransactionProps = Pick<Transaction, 'module' | 'command' | 'nonce' | 'fee' | 'senderPublicKey' | 'params' | 'signatures'>;
 
 /** The JSON form of a transaction (lisk-chain Transaction.toJSON), keys in lisk-sdk's order. */
 export interface TransactionJSON {
@@ -37,7 +30,7 @@ export interface TransactionJSON {
  * re-encoding, so a transaction decoded from a tolerated non-canonical encoding still gets the
  * reference ID.
  */
-export class Transaction implements TransactionProps {
+export class Transaction {
   readonly module: string;
   readonly command: string;
   readonly nonce: bigint;

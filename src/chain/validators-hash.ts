@@ -1,8 +1,14 @@
 import { codec, type Schema } from '../codec/index.js';
 import { sha256 } from '../crypto/index.js';
 
-const validatorsHashInputSchema: Schema = {
-  $id: '/modules/bft/validatorsHashInput',
+/**
+ * The input of the validators hash (LIP 0058 for BFT, LIP 0045 for a sidechain's validators).
+ * The interoperability module also answers getChainValidators with this schema, so it carries the
+ * `$id` that lisk-sdk's interoperability module publishes in its metadata; the `$id` does not
+ * take part in the encoding.
+ */
+export const validatorsHashInputSchema: Schema = {
+  $id: '/modules/interoperability/validatorsHashInput',
   type: 'object',
   required: ['activeValidators', 'certificateThreshold'],
   properties: {
@@ -31,5 +37,13 @@ export function computeValidatorsHash(validators: readonly { blsKey: Buffer; bft
     .filter((validator) => validator.bftWeight > 0n)
     .map(({ blsKey, bftWeight }) => ({ blsKey, bftWeight }))
     .sort((a, b) => a.blsKey.compare(b.blsKey));
+  return hashValidatorsHashInput(activeValidators, certificateThreshold);
+}
+
+/** The hash of validators taken as given: the caller has already kept the active ones and sorted them. */
+export function hashValidatorsHashInput(
+  activeValidators: readonly { blsKey: Buffer; bftWeight: bigint }[],
+  certificateThreshold: bigint,
+): Buffer {
   return sha256(codec.encode(validatorsHashInputSchema, { activeValidators, certificateThreshold }));
 }

@@ -10,20 +10,18 @@ import { FormatError } from '../errors.js';
 import { base64ToBytesOrUndefined } from './base64.js';
 import { describeInvalidHex } from './hex.js';
 import { parseIntegerString } from './integer-string.js';
-import type { ArrayItemsLayout, FieldLayout, ObjectLayout } from './layout.js';
+import type { ObjectLayout } from './layout.js';
+import { compileJsonWalker, type JsonConverter } from './json-walker.js';
 import { MAX_SINT32, MAX_SINT64, MAX_UINT32, MAX_UINT64, MIN_SINT32, MIN_SINT64 } from './limits.js';
 import { decodeLisk32Address, describeInvalidLisk32 } from './lisk32.js';
-import { isObjectValue } from './object-value.js';
 import { resolvePath } from './path-template.js';
-
-type Converter = (value: unknown, indices: number[]) => unknown;
 
 function fail(template: string, indices: number[], reason: string): never {
   const path = resolvePath(template, indices);
   throw new FormatError(`Invalid JSON value at ${path === '' ? 'the root object' : path}: ${reason}`);
 }
 
-function numberConverter(dataType: string, min: number, max: number, path: string): Converter {
+function numberConverter(dataType: string, min: number, max: number, path: string): JsonConverter {
   return (value, indices) => {
     if (typeof value !== 'number') return fail(path, indices, `must be a JSON number (${dataType})`);
     if (!Number.isInteger(value)) return fail(path, indices, `must be an integer (${dataType}), got ${value}`);
@@ -32,7 +30,7 @@ function numberConverter(dataType: string, min: number, max: number, path: strin
   };
 }
 
-function bigintConverter(dataType: string, min: bigint, max: bigint, path: string): Converter {
+function bigintConverter(dataType: string, min: bigint, max: bigint, path: string): JsonConverter {
   return (value, indices) => {
     const parsed = parseIntegerString(value);
     if (parsed === undefined) return fail(path, indices, `must be a decimal integer string (${dataType})`);
@@ -41,7 +39,7 @@ function bigintConverter(dataType: string, min: bigint, max: bigint, path: strin
   };
 }
 
-function bytesConverter(format: string | undefined, path: string): Converter {
+function bytesConverter(format: string | undefined, path: string): JsonConverter {
   if (format === 'lisk32') {
     return (value, indices) => {
       const problem = describeInvalidLisk32(value);
@@ -57,7 +55,7 @@ function bytesConverter(format: string | undefined, path: string): Converter {
   };
 }
 
-function scalarConverter(dataType: DataType, format: string | undefined, path: string): Converter {
+function scalarConverter(dataType: DataType, format: string | undefined, path: string): JsonConverter {
   switch (dataType) {
     case 'uint32':
       return numberConverter('uint32', 0, MAX_UINT32, path);
@@ -76,43 +74,7 @@ function scalarConverter(dataType: DataType, format: string | undefined, path: s
   }
 }
 
-function itemsConverter(items: ArrayItemsLayout, itemPath: string): Converter {
-  return items.kind === 'object' ? compileObject(items.object) : scalarConverter(items.dataType, items.format, itemPath);
-}
-
-function fieldConverter(field: FieldLayout): Converter {
-  if (field.kind === 'scalar') return scalarConverter(field.dataType, field.format, field.path);
-  if (field.kind === 'object') return compileObject(field.object);
-  const { depth, path } = field;
-  const convertItem = itemsConverter(field.items, `${path}[]`);
-  return (value, indices) => {
-    if (!Array.isArray(value)) return fail(path, indices, 'must be an array');
-    const out = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i += 1) {
-      indices[depth] = i;
-      out[i] = convertItem(value[i], indices);
-    }
-    return out;
-  };
-}
-
-function compileObject(layout: ObjectLayout): Converter {
-  const converters = new Map<string, Converter>(layout.fields.map((field) => [field.name, fieldConverter(field)]));
-  const { path } = layout;
-  return (value, indices) => {
-    if (!isObjectValue(value)) return fail(path, indices, 'must be an object');
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
-      const convert = converters.get(key);
-      const fieldValue = value[key];
-      if (convert !== undefined && fieldValue !== undefined) out[key] = convert(fieldValue, indices);
-    }
-    return out;
-  };
-}
-
 /** Returns `fromJSON(json)` for a schema layout. */
 export function compileFromJson(layout: ObjectLayout): (json: object) => Record<string, unknown> {
-  const root = compileObject(layout);
-  return (json) => root(json, []) as Record<string, unknown>;
+  return compileJsonWalker(layout, scalarConverter, fail);
 }

@@ -8,19 +8,17 @@ import type { DataType } from './types.js';
 import { EncodeError } from '../errors.js';
 import { bytesToBase64 } from './base64.js';
 import { bytesToHex } from './hex.js';
-import type { ArrayItemsLayout, FieldLayout, ObjectLayout } from './layout.js';
+import type { ObjectLayout } from './layout.js';
+import { compileJsonWalker, type JsonConverter } from './json-walker.js';
 import { encodeLisk32Address } from './lisk32.js';
-import { isObjectValue } from './object-value.js';
 import { resolvePath } from './path-template.js';
-
-type Converter = (value: unknown, indices: number[]) => unknown;
 
 function fail(template: string, indices: number[], reason: string): never {
   const path = resolvePath(template, indices);
   throw new EncodeError(`Cannot convert ${path === '' ? 'the root object' : path} to JSON: ${reason}`);
 }
 
-function scalarConverter(dataType: DataType, format: string | undefined, path: string): Converter {
+function scalarConverter(dataType: DataType, format: string | undefined, path: string): JsonConverter {
   switch (dataType) {
     case 'uint32':
     case 'sint32':
@@ -44,43 +42,7 @@ function lisk32OrFail(path: string): (value: Uint8Array, indices: number[]) => s
     value.length === 20 ? encodeLisk32Address(value) : fail(path, indices, `lisk32 address must be 20 bytes, got ${value.length}`);
 }
 
-function itemsConverter(items: ArrayItemsLayout, itemPath: string): Converter {
-  return items.kind === 'object' ? compileObject(items.object) : scalarConverter(items.dataType, items.format, itemPath);
-}
-
-function fieldConverter(field: FieldLayout): Converter {
-  if (field.kind === 'scalar') return scalarConverter(field.dataType, field.format, field.path);
-  if (field.kind === 'object') return compileObject(field.object);
-  const { depth, path } = field;
-  const convertItem = itemsConverter(field.items, `${path}[]`);
-  return (value, indices) => {
-    if (!Array.isArray(value)) return fail(path, indices, 'must be an array');
-    const out = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i += 1) {
-      indices[depth] = i;
-      out[i] = convertItem(value[i], indices);
-    }
-    return out;
-  };
-}
-
-function compileObject(layout: ObjectLayout): Converter {
-  const converters = new Map<string, Converter>(layout.fields.map((field) => [field.name, fieldConverter(field)]));
-  const { path } = layout;
-  return (value, indices) => {
-    if (!isObjectValue(value)) return fail(path, indices, 'must be an object');
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
-      const convert = converters.get(key);
-      const fieldValue = value[key];
-      if (convert !== undefined && fieldValue !== undefined) out[key] = convert(fieldValue, indices);
-    }
-    return out;
-  };
-}
-
 /** Returns `toJSON(value)` for a schema layout. */
 export function compileToJson(layout: ObjectLayout): (value: object) => Record<string, unknown> {
-  const root = compileObject(layout);
-  return (value) => root(value, []) as Record<string, unknown>;
+  return compileJsonWalker(layout, scalarConverter, fail);
 }

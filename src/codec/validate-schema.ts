@@ -15,10 +15,10 @@
  */
 import { ValidationError } from '../errors.js';
 import { MAX_FIELD_NUMBER, MIN_FIELD_NUMBER } from './limits.js';
+import { CAMEL_CASE } from './validator/formats.js';
 
 const DATA_TYPES = new Set(['uint32', 'sint32', 'uint64', 'sint64', 'bytes', 'string', 'boolean']);
 const BYTES_FORMATS = new Set(['hex', 'base64', 'lisk32']);
-const CAMEL_CASE = /^[a-z][0-9]*([A-Z][a-z]*[a-zA-Z0-9]*|[a-z][a-z]*[a-zA-Z0-9]*)?$/;
 const NON_NEGATIVE_INTEGER_KEYWORDS = ['minLength', 'maxLength', 'minItems', 'maxItems'];
 
 type Node = Record<string, unknown>;

@@ -8,28 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { validationErrors } from '../codec/index.js';
 import { ConfigError } from './config-error.js';
-
-const keysFileShape = {
-  type: 'object',
-  required: ['keys'],
-  properties: {
-    keys: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['address'],
-        properties: {
-          address: { type: 'string', format: 'lisk32' },
-          keyPath: { type: 'string' },
-          publicKey: { type: 'string', format: 'hex' },
-          plain: { type: 'object' },
-          encrypted: { type: 'object' },
-        },
-        anyOf: [{ required: ['plain'] }, { required: ['encrypted'] }],
-      },
-    },
-  },
-};
+import { keysFileSchema } from './keys-file-entry.js';
 
 /** Checks that `path` is a readable keys.json; returns the number of key entries. */
 export function checkGeneratorKeysFile(path: string): number {
@@ -40,7 +19,7 @@ export function checkGeneratorKeysFile(path: string): number {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : 'not a readable JSON file';
     throw new ConfigError(`.generator.keys.fromFile: ${path}: ${reason}`);
   }
-  const problems = validationErrors(keysFileShape, json);
+  const problems = validationErrors(keysFileSchema, json);
   if (problems.length > 0) {
     // Paths and reasons only: the validator never echoes values, so no key material leaks.
     throw new ConfigError(`.generator.keys.fromFile: ${path} is not a Lisk keys.json file (${problems.slice(0, 5).join('; ')})`);

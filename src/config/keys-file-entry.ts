@@ -29,6 +29,48 @@ export interface KeysFile {
   keys: KeysFileEntry[];
 }
 
+const hexOf = (length: number) => ({ type: 'string', format: 'hex', minLength: 2 * length, maxLength: 2 * length });
+
+/**
+ * The one JSON schema of a keys.json, for every reader: the node at start-up
+ * (`generator.keys.fromFile`) and the keys:* commands. Keys must have their exact lengths and
+ * every entry must carry `plain` or `encrypted`. Lisk's own files pass: their unencrypted
+ * entries hold an empty `encrypted` object next to the plain keys, and members the schema does
+ * not name (`generatorKeyPath`, `blsKeyPath`) are allowed.
+ */
+export const keysFileSchema = {
+  type: 'object',
+  required: ['keys'],
+  properties: {
+    keys: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['address'],
+        properties: {
+          address: { type: 'string', format: 'lisk32' },
+          keyPath: { type: 'string' },
+          publicKey: hexOf(32),
+          privateKey: hexOf(64),
+          plain: {
+            type: 'object',
+            required: ['generatorKey', 'generatorPrivateKey', 'blsKey', 'blsPrivateKey'],
+            properties: {
+              generatorKey: hexOf(32),
+              generatorPrivateKey: hexOf(64),
+              blsKey: hexOf(48),
+              blsPrivateKey: hexOf(32),
+              blsProofOfPossession: hexOf(96),
+            },
+          },
+          encrypted: { type: 'object' },
+        },
+        anyOf: [{ required: ['plain'] }, { required: ['encrypted'] }],
+      },
+    },
+  },
+} as const;
+
 /** An entry as keys:create writes it, from derived keys. */
 export function keysFileEntry(keys: ValidatorKeys, encrypted?: EncryptedMessageObject): KeysFileEntry {
   return {

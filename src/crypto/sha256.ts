@@ -1,24 +1,18 @@
 /**
- * SHA-256, the hash H of the whole protocol. One-shot `crypto.hash` (Node
- * ≥ 20.12) skips the Hash object that `createHash` allocates and is measurably faster for the
- * short inputs that dominate (tags, keys, tree nodes).
+ * SHA-256 (FIPS 180-4), the hash H of the whole protocol. The implementation is chosen in
+ * one place, src/native/sha256.ts: the native addon when it is loaded (CPU SHA extensions where
+ * the CPU has them), node:crypto's one-shot `hash` otherwise. Same digests either way.
  */
 import * as nodeCrypto from 'node:crypto';
+import { sha256 } from '../native/sha256.js';
 
-type OneShotHash = (algorithm: string, data: Uint8Array, outputEncoding: 'buffer') => Buffer;
-
-// Typed as possibly missing: Node releases before 20.12 do not have `crypto.hash`.
-const oneShot: OneShotHash | undefined = nodeCrypto.hash;
+export { sha256 };
 
 /** Length in bytes of a SHA-256 digest. */
 export const SHA256_LENGTH = 32;
 
 /** sha256 of the empty input: e3b0c442…b855 (the empty Merkle root, among other uses). */
-export const EMPTY_HASH: Buffer = nodeCrypto.createHash('sha256').digest();
-
-/** H(data) = SHA-256(data), 32 bytes. */
-export const sha256: (data: Uint8Array) => Buffer =
-  oneShot === undefined ? (data) => nodeCrypto.createHash('sha256').update(data).digest() : (data) => oneShot('sha256', data, 'buffer');
+export const EMPTY_HASH: Buffer = sha256(new Uint8Array(0));
 
 /** H(part₁ ‖ part₂ ‖ …) without building the concatenation first. */
 export function sha256Concat(...parts: Uint8Array[]): Buffer {

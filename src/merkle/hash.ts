@@ -1,28 +1,24 @@
 /**
- * Every hash the merkle room computes goes through this file, so the SHA-256 backend can be
- * swapped in one place (the lead will point `sha256` at src/crypto/sha256.ts, and later at the
- * native addon). Tree code never calls node:crypto itself.
+ * Every hash the merkle room computes goes through this file. SHA-256 itself comes from
+ * src/crypto/sha256.ts, which takes the native addon when it is loaded; tree code never calls
+ * node:crypto itself.
  *
  * The prefixed hashes copy their inputs into one reusable scratch buffer instead of allocating a
  * concatenation per call: trees spend nearly all their time here (bench `smt`).
  * This is safe because hashing is synchronous and JavaScript runs one call at a time.
  */
-import { hash } from 'node:crypto';
+import { sha256 } from '../crypto/sha256.js';
 
-/** SHA-256 of `data` as a new 32-byte Buffer. */
-export function sha256(data: Uint8Array): Buffer {
-  return hash('sha256', data, 'buffer');
-}
-
-/** SHA-256 of the empty string: the root of an empty RMT or SMT and the hash of an empty SMT node. */
-export const EMPTY_HASH: Buffer = sha256(new Uint8Array(0));
+// EMPTY_HASH, SHA-256 of the empty string, is the root of an empty RMT or SMT and the hash of an
+// empty SMT node.
+export { EMPTY_HASH, sha256 } from '../crypto/sha256.js';
 
 /** Length in bytes of every node hash. */
 export const HASH_LENGTH = 32;
 
 /** LIP 0031 node prefixes. */
-const RMT_LEAF_PREFIX = 0x00;
-const RMT_BRANCH_PREFIX = 0x01;
+const RMT_LEAF_PREFIX = Buffer.of(0x00);
+const RMT_BRANCH_PREFIX = Buffer.of(0x01);
 
 /** LIP 0039 node prefixes as lisk-db uses them (docs/protocol/merkle-trees.md). */
 const SMT_LEAF_PREFIX = Buffer.from('LSK_SMTL_', 'ascii');
@@ -36,42 +32,33 @@ function scratchOf(length: number): Buffer {
   return scratch;
 }
 
+/** H(prefix ‖ first ‖ second), the inputs copied into the scratch buffer. */
+function prefixedHash(prefix: Buffer, first: Uint8Array, second?: Uint8Array): Buffer {
+  const secondStart = prefix.length + first.length;
+  const length = secondStart + (second?.length ?? 0);
+  const buf = scratchOf(length);
+  prefix.copy(buf, 0);
+  buf.set(first, prefix.length);
+  if (second !== undefined) buf.set(second, secondStart);
+  return sha256(buf.subarray(0, length));
+}
+
 /** RMT leaf hash `H(0x00 ‖ data)` (LIP 0031). */
 export function leafHash(data: Uint8Array): Buffer {
-  const buf = scratchOf(1 + data.length);
-  buf[0] = RMT_LEAF_PREFIX;
-  buf.set(data, 1);
-  return sha256(buf.subarray(0, 1 + data.length));
+  return prefixedHash(RMT_LEAF_PREFIX, data);
 }
 
 /** RMT branch hash `H(0x01 ‖ left ‖ right)` (LIP 0031). */
 export function branchHash(left: Uint8Array, right: Uint8Array): Buffer {
-  const length = 1 + left.length + right.length;
-  const buf = scratchOf(length);
-  buf[0] = RMT_BRANCH_PREFIX;
-  buf.set(left, 1);
-  buf.set(right, 1 + left.length);
-  return sha256(buf.subarray(0, length));
+  return prefixedHash(RMT_BRANCH_PREFIX, left, right);
 }
 
 /** SMT leaf hash `H("LSK_SMTL_" ‖ key ‖ value)` (LIP 0039). */
 export function smtLeafHash(key: Uint8Array, value: Uint8Array): Buffer {
-  const prefixLength = SMT_LEAF_PREFIX.length;
-  const length = prefixLength + key.length + value.length;
-  const buf = scratchOf(length);
-  SMT_LEAF_PREFIX.copy(buf, 0);
-  buf.set(key, prefixLength);
-  buf.set(value, prefixLength + key.length);
-  return sha256(buf.subarray(0, length));
+  return prefixedHash(SMT_LEAF_PREFIX, key, value);
 }
 
 /** SMT branch hash `H("LSK_SMTB_" ‖ leftHash ‖ rightHash)` (LIP 0039). */
 export function smtBranchHash(left: Uint8Array, right: Uint8Array): Buffer {
-  const prefixLength = SMT_BRANCH_PREFIX.length;
-  const length = prefixLength + left.length + right.length;
-  const buf = scratchOf(length);
-  SMT_BRANCH_PREFIX.copy(buf, 0);
-  buf.set(left, prefixLength);
-  buf.set(right, prefixLength + left.length);
-  return sha256(buf.subarray(0, length));
+  return prefixedHash(SMT_BRANCH_PREFIX, left, right);
 }

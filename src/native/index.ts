@@ -4,8 +4,8 @@
  * built, so importing this folder is always safe; `nativeAvailable` and `nativeStatus` say which
  * is in use.
  *
- * src/merkle must import `./sha256.js` directly rather than this index: the SMT wrappers below
- * import the merkle room, and the index would close an import cycle.
+ * src/crypto (and through it src/merkle) imports `./sha256.js` directly rather than this index:
+ * the SMT wrappers below import the merkle room, and the index would close an import cycle.
  */
 export { nativeAddon, nativeAvailable, nativeStatus } from './addon.js';
 export { sha256, sha256Into, sha256Many } from './sha256.js';

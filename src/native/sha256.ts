@@ -3,8 +3,8 @@
  * CPU has them), through node:crypto otherwise. Same digests either way; the native tests
  * compare them on every input length from 0 to 1024.
  *
- * This file imports nothing from the merkle room, so src/merkle/hash.ts can take its sha256
- * from here without an import cycle.
+ * This is the one place that chooses the SHA-256 implementation: src/crypto/sha256.ts (and through
+ * it the merkle room) takes its sha256 from here, so this file imports neither room.
  */
 import { hash } from 'node:crypto';
 import { InvalidParamsError } from '../errors.js';

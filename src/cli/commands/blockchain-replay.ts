@@ -1,12 +1,12 @@
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import { Block } from '../../chain/block.js';
 import { loadChainConfig } from '../../config/lisk-config.js';
 import { InvalidBlockError } from '../../errors.js';
 import { assembleNode } from '../../node.js';
 import { EXIT_CHAIN_MISMATCH, EXIT_OK, UsageError, type CliCommand, type CliIO } from '../command.js';
 import { ProgressReporter } from '../progress.js';
+import { parseFlags } from '../support/args.js';
 
 const HELP = `Replay a Lisk v6 chain from a file of blocks, validating and executing each block.
 
@@ -28,6 +28,12 @@ Example:
     --config test/fixtures/chains/dev/config.json --data-path /tmp/basalt-dev
 `;
 
+const REPLAY_FLAGS = {
+  genesis: { type: 'string' },
+  config: { type: 'string' },
+  'data-path': { type: 'string' },
+} as const;
+
 interface BlockLine {
   blockHex?: unknown;
   height?: unknown;
@@ -39,7 +45,8 @@ export const replayCommand: CliCommand = {
   summary: 'Validate and apply a file of blocks (ndjson) onto a data directory',
   help: HELP,
   async run(argv: readonly string[], io: CliIO): Promise<number> {
-    const { values, positionals } = parseReplayArgs(argv);
+    // Any number of positionals: the check below words the error for this command.
+    const { values, positionals } = parseFlags(argv, REPLAY_FLAGS, Number.POSITIVE_INFINITY);
     const [blocksFile] = positionals;
     if (!blocksFile || positionals.length > 1) throw new UsageError('Expected exactly one BLOCKS file.');
     for (const [flag, value] of Object.entries({ genesis: values.genesis, config: values.config, 'data-path': values['data-path'] })) {
@@ -88,22 +95,6 @@ export const replayCommand: CliCommand = {
     }
   },
 };
-
-function parseReplayArgs(argv: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      options: {
-        genesis: { type: 'string' },
-        config: { type: 'string' },
-        'data-path': { type: 'string' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
 
 function mismatch(io: CliIO, height: number, what: string): number {
   io.stderr.write(`\nMismatch at height ${height}: ${what}\n`);

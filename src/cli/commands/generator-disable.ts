@@ -1,11 +1,11 @@
 import { isValidLisk32 } from '../../crypto/index.js';
 import { EXIT_OK, UsageError, type CliCommand } from '../command.js';
 import { NODE_FLAGS, NODE_FLAGS_HELP, parseFlags } from '../support/args.js';
-import { DECRYPT_PASSWORD_QUESTION } from '../support/generator-rpc.js';
+import { updateGeneratorStatus } from '../support/generator-rpc.js';
 import { nodeConnection } from '../support/node-command.js';
 import { withNode } from '../support/node-client.js';
-import { createPrompter, type Prompter, type PromptIO } from '../support/prompt.js';
-import { readSecret, SECRETS_RISK_NOTE } from '../support/secrets.js';
+import type { PromptIO } from '../support/prompt.js';
+import { SECRETS_RISK_NOTE } from '../support/secrets.js';
 
 const HELP = `Disable block generation for a validator (lisk-core generator:disable).
 
@@ -34,28 +34,9 @@ export const generatorDisableCommand: CliCommand = {
     const address = positionals[0];
     if (address === undefined) throw new UsageError('ADDRESS is required.');
     if (!isValidLisk32(address)) throw new UsageError('ADDRESS must be a lisk32 address.');
-    let prompter: Prompter | undefined;
-    try {
-      await withNode(nodeConnection(values), async (client) => {
-        const password = await readSecret(() => (prompter ??= createPrompter(io)), {
-          kind: 'password',
-          flag: values.password,
-          confirm: false,
-          question: DECRYPT_PASSWORD_QUESTION,
-        });
-        prompter?.close();
-        await client.invoke('generator_updateStatus', {
-          address,
-          password,
-          enable: false,
-          height: 0,
-          maxHeightGenerated: 0,
-          maxHeightPrevoted: 0,
-        });
-      });
-    } finally {
-      prompter?.close();
-    }
+    await withNode(nodeConnection(values), (client) =>
+      updateGeneratorStatus(client, io, values.password, address, false, { height: 0, maxHeightGenerated: 0, maxHeightPrevoted: 0 }),
+    );
     io.stdout.write(`Disabled block generation for ${address}\n`);
     return EXIT_OK;
   },

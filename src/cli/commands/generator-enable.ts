@@ -1,11 +1,11 @@
 import { isValidLisk32 } from '../../crypto/index.js';
 import { EXIT_OK, UsageError, type CliCommand } from '../command.js';
 import { integerFlag, NODE_FLAGS, NODE_FLAGS_HELP, parseFlags } from '../support/args.js';
-import { DECRYPT_PASSWORD_QUESTION, type GeneratorStatusResponse } from '../support/generator-rpc.js';
+import { updateGeneratorStatus, type GeneratorHeights, type GeneratorStatusResponse } from '../support/generator-rpc.js';
 import { nodeConnection } from '../support/node-command.js';
 import { withNode } from '../support/node-client.js';
-import { createPrompter, type Prompter, type PromptIO } from '../support/prompt.js';
-import { readSecret, SECRETS_RISK_NOTE } from '../support/secrets.js';
+import type { PromptIO } from '../support/prompt.js';
+import { SECRETS_RISK_NOTE } from '../support/secrets.js';
 
 const HELP = `Enable block generation for a validator whose keys the node holds (lisk-core generator:enable).
 
@@ -67,35 +67,16 @@ export const generatorEnableCommand: CliCommand = {
       throw new UsageError('All of the following must be provided: --height, --max-height-generated, --max-height-prevoted');
     }
 
-    let prompter: Prompter | undefined;
-    try {
-      await withNode(nodeConnection(values), async (client) => {
-        let status = numbers as { height: number; maxHeightGenerated: number; maxHeightPrevoted: number };
-        if (useStatus) {
-          const { status: list } = await client.invoke<GeneratorStatusResponse>('generator_getStatus');
-          const found = list.find((entry) => entry.address === address);
-          if (found === undefined) throw new Error(`Status for ${address} not found in the node.`);
-          status = found;
-        }
-        const password = await readSecret(() => (prompter ??= createPrompter(io)), {
-          kind: 'password',
-          flag: values.password,
-          confirm: false,
-          question: DECRYPT_PASSWORD_QUESTION,
-        });
-        prompter?.close();
-        await client.invoke('generator_updateStatus', {
-          address,
-          password,
-          enable: true,
-          height: status.height,
-          maxHeightGenerated: status.maxHeightGenerated,
-          maxHeightPrevoted: status.maxHeightPrevoted,
-        });
-      });
-    } finally {
-      prompter?.close();
-    }
+    await withNode(nodeConnection(values), async (client) => {
+      let status = numbers as GeneratorHeights;
+      if (useStatus) {
+        const { status: list } = await client.invoke<GeneratorStatusResponse>('generator_getStatus');
+        const found = list.find((entry) => entry.address === address);
+        if (found === undefined) throw new Error(`Status for ${address} not found in the node.`);
+        status = found;
+      }
+      await updateGeneratorStatus(client, io, values.password, address, true, status);
+    });
     io.stdout.write(`Enabled block generation for ${address}\n`);
     return EXIT_OK;
   },

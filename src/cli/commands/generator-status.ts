@@ -1,9 +1,5 @@
-import { EXIT_OK, type CliCommand } from '../command.js';
-import { NODE_FLAGS, NODE_FLAGS_HELP, parseFlags } from '../support/args.js';
-import type { GeneratorStatusResponse } from '../support/generator-rpc.js';
-import { printJson } from '../support/json-output.js';
-import { nodeConnection } from '../support/node-command.js';
-import { withNode } from '../support/node-client.js';
+import { NODE_FLAGS_HELP } from '../support/args.js';
+import { nodeQueryCommand } from '../support/node-command.js';
 
 const HELP = `Show the block-generation status of the validators the node knows (lisk-core generator:status).
 
@@ -21,14 +17,10 @@ Examples:
   basalt generator:status --url http://127.0.0.1:7887
 `;
 
-export const generatorStatusCommand: CliCommand = {
+export const generatorStatusCommand = nodeQueryCommand({
   name: 'generator:status',
   summary: 'Show the generator status of every validator on the node (generator_getStatus)',
   help: HELP,
-  async run(argv, io) {
-    const { values } = parseFlags(argv, NODE_FLAGS);
-    const info = await withNode(nodeConnection(values), (client) => client.invoke<GeneratorStatusResponse>('generator_getStatus'));
-    printJson(io.stdout, { info }, values.pretty === true);
-    return EXIT_OK;
-  },
-};
+  method: 'generator_getStatus',
+  output: (info) => ({ info }),
+});

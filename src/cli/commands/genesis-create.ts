@@ -1,6 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { defaultNodeConfig } from '../../config/config-defaults.js';
 import { ConfigError } from '../../config/config-error.js';
 import { parseChainConfig } from '../../config/lisk-config.js';
@@ -9,6 +8,7 @@ import { loadNetworkPreset } from '../../config/presets.js';
 import { createGenesisBlock } from '../../genesis/create-genesis-block.js';
 import { readGenesisAssetsFile } from '../../genesis/genesis-assets-file.js';
 import { EXIT_OK, UsageError, type CliCommand, type CliIO } from '../command.js';
+import { parseFlagsOnly } from '../support/args.js';
 
 const HELP = `Create a genesis block from module assets (as lisk-commander's genesis-block:create).
 
@@ -37,7 +37,7 @@ export const genesisCreateCommand: CliCommand = {
   summary: 'Create a genesis block from a genesis assets file and a config',
   help: HELP,
   async run(argv: readonly string[], io: CliIO): Promise<number> {
-    const values = parseCreateArgs(argv);
+    const values = parseFlagsOnly(argv, CREATE_FLAGS);
     if (!values.assets) throw new UsageError('--assets is required.');
     if (!values.output) throw new UsageError('--output is required.');
     if (!values.config && !values.network) throw new UsageError('--config or --network is required.');
@@ -76,25 +76,15 @@ export const genesisCreateCommand: CliCommand = {
   },
 };
 
-function parseCreateArgs(argv: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...argv],
-      allowPositionals: false,
-      options: {
-        assets: { type: 'string' },
-        config: { type: 'string' },
-        network: { type: 'string' },
-        output: { type: 'string' },
-        timestamp: { type: 'string' },
-        height: { type: 'string' },
-        'previous-block-id': { type: 'string' },
-      },
-    }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
+const CREATE_FLAGS = {
+  assets: { type: 'string' },
+  config: { type: 'string' },
+  network: { type: 'string' },
+  output: { type: 'string' },
+  timestamp: { type: 'string' },
+  height: { type: 'string' },
+  'previous-block-id': { type: 'string' },
+} as const;
 
 function integerFlag(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;

@@ -1,7 +1,7 @@
 import { DEFAULT_HASH_ONION_COUNT, DEFAULT_HASH_ONION_DISTANCE, generateHashOnion, generateHashOnionSeed } from '../../crypto/index.js';
 import { EXIT_OK, UsageError, type CliCommand } from '../command.js';
 import { parseFlags } from '../support/args.js';
-import { printJson, resolveOutputFile, writePrivateJsonFile } from '../support/json-output.js';
+import { writeOrPrintJson } from '../support/json-output.js';
 
 const HELP = `Create a hash onion for a validator's seed reveals (lisk-core hash-onion).
 
@@ -48,13 +48,7 @@ export const hashOnionCommand: CliCommand = {
     if (count % distance !== 0) throw new UsageError('Invalid count. Count must be multiple of distance');
     const hashes = generateHashOnion(generateHashOnionSeed(), count, distance).map((hash) => hash.toString('hex'));
     const onion = { count, distance, hashes };
-    if (values.output !== undefined) {
-      const path = resolveOutputFile(values.output, 'hash-onion.json');
-      writePrivateJsonFile(path, onion);
-      io.stdout.write(`Successfully written data to ${path}\n`);
-    } else {
-      printJson(io.stdout, onion, values.pretty === true);
-    }
+    writeOrPrintJson(io.stdout, values.output, 'hash-onion.json', onion, values.pretty === true);
     return EXIT_OK;
   },
 };

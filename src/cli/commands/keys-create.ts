@@ -2,7 +2,7 @@ import { deriveLegacyValidatorKeys, deriveValidatorKeys, type ValidatorKeys } fr
 import { EXIT_OK, UsageError, type CliCommand } from '../command.js';
 import { integerFlag, parseFlags } from '../support/args.js';
 import { encryptionOptions } from '../support/encryption-options.js';
-import { printJson, resolveOutputFile, writePrivateJsonFile } from '../support/json-output.js';
+import { writeOrPrintJson } from '../support/json-output.js';
 import { encryptPlainKeys, keysFileEntry, type KeysFileEntry, type PlainKeysJSON } from '../support/keys-file.js';
 import { createPrompter, type Prompter, type PromptIO } from '../support/prompt.js';
 import { readSecret, SECRETS_RISK_NOTE } from '../support/secrets.js';
@@ -83,13 +83,7 @@ export const keysCreateCommand: CliCommand = {
         if (encrypt) entry.encrypted = await encryptPlainKeys(entry.plain as PlainKeysJSON, password, options);
         keys.push(entry);
       }
-      if (values.output === '-') {
-        printJson(io.stdout, { keys }, true);
-      } else {
-        const path = resolveOutputFile(values.output, 'keys.json');
-        writePrivateJsonFile(path, { keys });
-        io.stdout.write(`Successfully written data to ${path}\n`);
-      }
+      writeOrPrintJson(io.stdout, values.output === '-' ? undefined : values.output, 'keys.json', { keys }, true);
       return EXIT_OK;
     } finally {
       prompter?.close();

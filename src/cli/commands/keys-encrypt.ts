@@ -5,8 +5,8 @@ import { parseFlags } from '../support/args.js';
 import { encryptionOptions } from '../support/encryption-options.js';
 import { writePrivateJsonFile } from '../support/json-output.js';
 import { encryptPlainKeys, readKeysFile, type PlainKeysJSON } from '../support/keys-file.js';
-import { createPrompter, type Prompter, type PromptIO } from '../support/prompt.js';
-import { readSecret, SECRETS_RISK_NOTE } from '../support/secrets.js';
+import type { PromptIO } from '../support/prompt.js';
+import { readSecretOnce, SECRETS_RISK_NOTE } from '../support/secrets.js';
 
 const HELP = `Encrypt the plain generator keys of a key file with a password (lisk-core keys:encrypt).
 
@@ -39,19 +39,9 @@ export const keysEncryptCommand: CliCommand = {
     const missing = file.keys.find((entry) => entry.plain === undefined);
     if (missing) throw new Error(`Entry ${missing.address} of ${path} has no "plain" keys to encrypt.`);
     const options = encryptionOptions(io.stderr);
-    let prompter: Prompter | undefined;
-    try {
-      const password = await readSecret(() => (prompter ??= createPrompter(io)), {
-        kind: 'password',
-        flag: values.password,
-        confirm: true,
-      });
-      prompter?.close();
-      for (const entry of file.keys) {
-        entry.encrypted = await encryptPlainKeys(entry.plain as PlainKeysJSON, password, options);
-      }
-    } finally {
-      prompter?.close();
+    const password = await readSecretOnce(io, { kind: 'password', flag: values.password, confirm: true });
+    for (const entry of file.keys) {
+      entry.encrypted = await encryptPlainKeys(entry.plain as PlainKeysJSON, password, options);
     }
     writePrivateJsonFile(path, file);
     io.stdout.write(`Successfully written data to ${path}\n`);

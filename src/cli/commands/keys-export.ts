@@ -1,6 +1,6 @@
 import { EXIT_OK, UsageError, type CliCommand } from '../command.js';
 import { NODE_FLAGS, NODE_FLAGS_HELP, parseFlags } from '../support/args.js';
-import { printJson, resolveOutputFile, writePrivateJsonFile } from '../support/json-output.js';
+import { writeOrPrintJson } from '../support/json-output.js';
 import { exportedKeys, type AllKeysResponse } from '../support/keys-file.js';
 import { nodeConnection } from '../support/node-command.js';
 import { withNode } from '../support/node-client.js';
@@ -31,13 +31,7 @@ export const keysExportCommand: CliCommand = {
     if (values.output === undefined) throw new UsageError('--output is required (use --output - to print on stdout).');
     const response = await withNode(nodeConnection(values), (client) => client.invoke<AllKeysResponse>('generator_getAllKeys'));
     const keys = exportedKeys(response);
-    if (values.output === '-') {
-      printJson(io.stdout, { keys }, values.pretty === true);
-    } else {
-      const path = resolveOutputFile(values.output, 'keys.json');
-      writePrivateJsonFile(path, { keys });
-      io.stdout.write(`Successfully written data to ${path}\n`);
-    }
+    writeOrPrintJson(io.stdout, values.output === '-' ? undefined : values.output, 'keys.json', { keys }, values.pretty === true);
     return EXIT_OK;
   },
 };

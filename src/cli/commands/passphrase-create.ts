@@ -1,6 +1,6 @@
 import { EXIT_OK, type CliCommand } from '../command.js';
 import { parseFlags } from '../support/args.js';
-import { printJson, resolveOutputFile, writePrivateJsonFile } from '../support/json-output.js';
+import { writeOrPrintJson } from '../support/json-output.js';
 import { generateMnemonic } from '../support/mnemonic.js';
 
 const HELP = `Create a random 24-word BIP-39 passphrase (lisk-core passphrase:create).
@@ -25,13 +25,7 @@ export const passphraseCreateCommand: CliCommand = {
   async run(argv, io) {
     const { values } = parseFlags(argv, { output: { type: 'string', short: 'o' } });
     const result = { passphrase: generateMnemonic() };
-    if (values.output !== undefined) {
-      const path = resolveOutputFile(values.output, 'passphrase.json');
-      writePrivateJsonFile(path, result);
-      io.stdout.write(`Successfully written data to ${path}\n`);
-    } else {
-      printJson(io.stdout, result, true);
-    }
+    writeOrPrintJson(io.stdout, values.output, 'passphrase.json', result, true);
     return EXIT_OK;
   },
 };

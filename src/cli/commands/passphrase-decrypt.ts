@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { decryptMessageWithPassword, decryptPassphraseV3, parseEncryptedMessage, type EncryptedMessageInput } from '../../crypto/index.js';
 import { EXIT_OK, UsageError, type CliCommand } from '../command.js';
 import { parseFlags } from '../support/args.js';
-import { createPrompter, type Prompter, type PromptIO } from '../support/prompt.js';
-import { readSecret, SECRETS_RISK_NOTE } from '../support/secrets.js';
+import type { PromptIO } from '../support/prompt.js';
+import { readSecretOnce, SECRETS_RISK_NOTE } from '../support/secrets.js';
 
 const HELP = `Decrypt an encrypted passphrase (lisk-core passphrase:decrypt, plus Lisk Core 1.x-3.x strings).
 
@@ -50,19 +50,8 @@ export const passphraseDecryptCommand: CliCommand = {
     if (json === null || typeof json !== 'object' || json.encryptedPassphrase === undefined) {
       throw new Error(`${values['file-path']} has no "encryptedPassphrase".`);
     }
-    let prompter: Prompter | undefined;
-    let passphrase: string;
-    try {
-      const password = await readSecret(() => (prompter ??= createPrompter(io)), {
-        kind: 'password',
-        flag: values.password,
-        confirm: false,
-      });
-      prompter?.close();
-      passphrase = await decryptAnyForm(json.encryptedPassphrase, password);
-    } finally {
-      prompter?.close();
-    }
+    const password = await readSecretOnce(io, { kind: 'password', flag: values.password, confirm: false });
+    const passphrase = await decryptAnyForm(json.encryptedPassphrase, password);
     io.stdout.write(`${JSON.stringify(passphrase)}\n`);
     return EXIT_OK;
   },

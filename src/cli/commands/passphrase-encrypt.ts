@@ -2,7 +2,7 @@ import { encryptMessageWithPassword, encryptPassphraseV3, legacyKeyPairFromPassp
 import { EXIT_OK, UsageError, type CliCommand } from '../command.js';
 import { parseFlags } from '../support/args.js';
 import { encryptionOptions } from '../support/encryption-options.js';
-import { printJson, resolveOutputFile, writePrivateJsonFile } from '../support/json-output.js';
+import { writeOrPrintJson } from '../support/json-output.js';
 import { createPrompter, type Prompter, type PromptIO } from '../support/prompt.js';
 import { readSecret, SECRETS_RISK_NOTE } from '../support/secrets.js';
 
@@ -61,13 +61,7 @@ export const passphraseEncryptCommand: CliCommand = {
     } finally {
       prompter?.close();
     }
-    if (values.output !== undefined) {
-      const path = resolveOutputFile(values.output, 'passphrase.json');
-      writePrivateJsonFile(path, result);
-      io.stdout.write(`Successfully written data to ${path}\n`);
-    } else {
-      printJson(io.stdout, result, true);
-    }
+    writeOrPrintJson(io.stdout, values.output, 'passphrase.json', result, true);
     return EXIT_OK;
   },
 };

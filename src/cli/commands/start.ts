@@ -1,10 +1,10 @@
-import { parseArgs } from 'node:util';
 import { prepareNodeConfig } from '../../config/resolve-node-config.js';
 import type { RpcModeName } from '../../config/node-config.js';
 import { createLogger, type LogLevel } from '../../logging.js';
 import { checkModuleConfigs } from '../../runtime/module-config-check.js';
 import { runNodeUntilSignal } from '../../runtime/start-node.js';
 import { EXIT_OK, UsageError, type CliCommand, type CliIO } from '../command.js';
+import { parseFlagsOnly } from '../support/args.js';
 
 const HELP = `Start a Basalt node: it opens (or creates) its data directory, produces blocks with the
 validator keys it holds and serves JSON-RPC over HTTP (/rpc), WebSocket (/rpc-ws) and IPC.
@@ -32,30 +32,21 @@ Examples:
   basalt start --network mainnet --genesis ./genesis_block.blob --config ./config.json
 `;
 
-function flags(argv: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...argv],
-      options: {
-        network: { type: 'string', short: 'n' },
-        config: { type: 'string', short: 'c' },
-        genesis: { type: 'string' },
-        'data-path': { type: 'string', short: 'd' },
-        'overwrite-config': { type: 'boolean' },
-        port: { type: 'string', short: 'p' },
-        'api-port': { type: 'string' },
-        'api-host': { type: 'string' },
-        'api-ipc': { type: 'boolean' },
-        'api-ws': { type: 'boolean' },
-        'api-http': { type: 'boolean' },
-        log: { type: 'string', short: 'l' },
-        'seed-peers': { type: 'string' },
-      },
-    }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
+const START_FLAGS = {
+  network: { type: 'string', short: 'n' },
+  config: { type: 'string', short: 'c' },
+  genesis: { type: 'string' },
+  'data-path': { type: 'string', short: 'd' },
+  'overwrite-config': { type: 'boolean' },
+  port: { type: 'string', short: 'p' },
+  'api-port': { type: 'string' },
+  'api-host': { type: 'string' },
+  'api-ipc': { type: 'boolean' },
+  'api-ws': { type: 'boolean' },
+  'api-http': { type: 'boolean' },
+  log: { type: 'string', short: 'l' },
+  'seed-peers': { type: 'string' },
+} as const;
 
 function integerFlag(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -69,7 +60,7 @@ export const startCommand: CliCommand = {
   summary: 'Start a node (devnet by default) with block production and the RPC server',
   help: HELP,
   async run(argv: readonly string[], io: CliIO): Promise<number> {
-    const values = flags(argv);
+    const values = parseFlagsOnly(argv, START_FLAGS);
     const env = process.env;
     const apiModes = (['ipc', 'ws', 'http'] as RpcModeName[]).filter((mode) => values[`api-${mode}`] === true);
     const plan = prepareNodeConfig({

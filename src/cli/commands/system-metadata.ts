@@ -1,8 +1,5 @@
-import { EXIT_OK, type CliCommand } from '../command.js';
-import { NODE_FLAGS, NODE_FLAGS_HELP, parseFlags } from '../support/args.js';
-import { printJson } from '../support/json-output.js';
-import { nodeConnection } from '../support/node-command.js';
-import { withNode } from '../support/node-client.js';
+import { NODE_FLAGS_HELP } from '../support/args.js';
+import { nodeQueryCommand } from '../support/node-command.js';
 
 const HELP = `Print the modules' metadata of the node (lisk-core system:metadata).
 
@@ -17,13 +14,9 @@ Examples:
   basalt system:metadata --pretty
 `;
 
-export const systemMetadataCommand: CliCommand = {
+export const systemMetadataCommand = nodeQueryCommand({
   name: 'system:metadata',
   summary: 'Print the module metadata (system_getMetadata)',
   help: HELP,
-  async run(argv, io) {
-    const { values } = parseFlags(argv, NODE_FLAGS);
-    printJson(io.stdout, await withNode(nodeConnection(values), (client) => client.invoke('system_getMetadata')), values.pretty === true);
-    return EXIT_OK;
-  },
-};
+  method: 'system_getMetadata',
+});

@@ -1,8 +1,5 @@
-import { EXIT_OK, type CliCommand } from '../command.js';
-import { NODE_FLAGS, NODE_FLAGS_HELP, parseFlags } from '../support/args.js';
-import { printJson } from '../support/json-output.js';
-import { nodeConnection } from '../support/node-command.js';
-import { withNode } from '../support/node-client.js';
+import { NODE_FLAGS_HELP } from '../support/args.js';
+import { nodeQueryCommand } from '../support/node-command.js';
 
 const HELP = `Print the node's information (lisk-core system:node-info).
 
@@ -17,13 +14,9 @@ Examples:
   basalt system:node-info --data-path ~/.basalt/mainnet
 `;
 
-export const systemNodeInfoCommand: CliCommand = {
+export const systemNodeInfoCommand = nodeQueryCommand({
   name: 'system:node-info',
   summary: 'Print the node information (system_getNodeInfo)',
   help: HELP,
-  async run(argv, io) {
-    const { values } = parseFlags(argv, NODE_FLAGS);
-    printJson(io.stdout, await withNode(nodeConnection(values), (client) => client.invoke('system_getNodeInfo')), values.pretty === true);
-    return EXIT_OK;
-  },
-};
+  method: 'system_getNodeInfo',
+});

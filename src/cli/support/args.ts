@@ -19,24 +19,35 @@ export const NODE_FLAGS_HELP = `  -d, --data-path DIR  the node's data path (def
                        (ws://host:port, needs Node 22+) instead of IPC
       --pretty         indent the JSON output`;
 
-type ParseConfig<T extends Options> = { args: string[]; options: T; allowPositionals: true; strict: true };
+type ParseConfig<T extends Options> = { args: string[]; options: T; allowPositionals: boolean; strict: true };
 
 /** The flag values and positionals parseArgs gives for `options`. */
 export type ParsedFlags<T extends Options> = ReturnType<typeof parseArgs<ParseConfig<T>>>;
 
-/** Parses `argv` against `options`; positionals are returned in order. */
-export function parseFlags<T extends Options>(argv: readonly string[], options: T, maxPositionals = 0): ParsedFlags<T> {
-  let parsed: ParsedFlags<T>;
+function parseOrUsageError<T extends Options>(argv: readonly string[], options: T, allowPositionals: boolean): ParsedFlags<T> {
   try {
-    parsed = parseArgs<ParseConfig<T>>({ args: [...argv], options, allowPositionals: true, strict: true });
+    return parseArgs<ParseConfig<T>>({ args: [...argv], options, allowPositionals, strict: true });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+/** Parses `argv` against `options`; positionals are returned in order. */
+export function parseFlags<T extends Options>(argv: readonly string[], options: T, maxPositionals = 0): ParsedFlags<T> {
+  const parsed = parseOrUsageError(argv, options, true);
   if (parsed.positionals.length > maxPositionals) {
     // The value is not repeated: a mistyped secret must not reach the terminal or a log.
     throw new UsageError(`Too many arguments: this command takes at most ${maxPositionals}.`);
   }
   return parsed;
+}
+
+/**
+ * Parses `argv` for a command that takes no positionals and reads no secret from its arguments:
+ * parseArgs itself refuses a stray argument, with a message that names it.
+ */
+export function parseFlagsOnly<T extends Options>(argv: readonly string[], options: T): ParsedFlags<T>['values'] {
+  return parseOrUsageError(argv, options, false).values;
 }
 
 /** A whole number flag within [min, max]; undefined when absent. */

@@ -40,3 +40,24 @@ export function writePrivateJsonFile(path: string, value: unknown): void {
     throw error;
   }
 }
+
+/**
+ * Where a command's document goes: printed on stdout (compact or --pretty) when `output` is
+ * undefined, else written as a private file (see writePrivateJsonFile) with Lisk's confirmation
+ * line on stdout.
+ */
+export function writeOrPrintJson(
+  out: NodeJS.WritableStream,
+  output: string | undefined,
+  defaultName: string,
+  value: unknown,
+  pretty: boolean,
+): void {
+  if (output === undefined) {
+    printJson(out, value, pretty);
+    return;
+  }
+  const path = resolveOutputFile(output, defaultName);
+  writePrivateJsonFile(path, value);
+  out.write(`Successfully written data to ${path}\n`);
+}

@@ -6,44 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { codec, validationErrors } from '../../codec/index.js';
 import { encryptMessageWithPassword, type EncryptMessageOptions, type EncryptedMessageObject } from '../../crypto/index.js';
-import type { KeysFile, KeysFileEntry, PlainKeysJSON } from '../../config/keys-file-entry.js';
+import { keysFileSchema, type KeysFile, type KeysFileEntry, type PlainKeysJSON } from '../../config/keys-file-entry.js';
 import { plainGeneratorKeysSchema } from '../../engine/generator/generator-store.js';
 
 export { keysFileEntry, type KeysFile, type KeysFileEntry, type PlainKeysJSON } from '../../config/keys-file-entry.js';
-
-const hexOf = (length: number) => ({ type: 'string', format: 'hex', minLength: 2 * length, maxLength: 2 * length });
-
-const keysFileSchema = {
-  type: 'object',
-  required: ['keys'],
-  properties: {
-    keys: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['address'],
-        properties: {
-          address: { type: 'string', format: 'lisk32' },
-          keyPath: { type: 'string' },
-          publicKey: hexOf(32),
-          privateKey: hexOf(64),
-          plain: {
-            type: 'object',
-            required: ['generatorKey', 'generatorPrivateKey', 'blsKey', 'blsPrivateKey'],
-            properties: {
-              generatorKey: hexOf(32),
-              generatorPrivateKey: hexOf(64),
-              blsKey: hexOf(48),
-              blsPrivateKey: hexOf(32),
-              blsProofOfPossession: hexOf(96),
-            },
-          },
-          encrypted: { type: 'object' },
-        },
-      },
-    },
-  },
-} as const;
 
 /**
  * Reads and checks a keys file. Problems are reported as paths and reasons, never values, so a

@@ -8,7 +8,7 @@
  * Prompt texts and errors are Lisk's: `Please enter passphrase: `, `Please re-enter
  * passphrase: `, `Passphrase was not successfully repeated.`
  */
-import type { Prompter } from './prompt.js';
+import { createPrompter, type Prompter, type PromptIO } from './prompt.js';
 
 /** Environment variables read when the flag is absent (documented as a risk in every help). */
 export const PASSPHRASE_ENV = 'BASALT_PASSPHRASE';
@@ -55,4 +55,17 @@ export async function readSecret(prompter: () => Prompter, request: SecretReques
     if (repeated !== answer) throw new SecretNotRepeatedError(request.kind);
   }
   return answer;
+}
+
+/**
+ * readSecret for one question: the prompter, when one is needed at all, is opened for it and
+ * closed before the answer is returned or the read fails.
+ */
+export async function readSecretOnce(io: PromptIO, request: SecretRequest): Promise<string> {
+  let prompter: Prompter | undefined;
+  try {
+    return await readSecret(() => (prompter ??= createPrompter(io)), request);
+  } finally {
+    prompter?.close();
+  }
 }

@@ -15,7 +15,8 @@ export interface Format {
 }
 
 const HEX = /^(?:[0-9a-fA-F]{2})*$/;
-const CAMEL_CASE = /^[a-z][0-9]*([A-Z][a-z]*[a-zA-Z0-9]*|[a-z][a-z]*[a-zA-Z0-9]*)?$/;
+/** lisk-validator's `camelCase` format; lisk-codec's meta-schema also demands it of root property names. */
+export const CAMEL_CASE = /^[a-z][0-9]*([A-Z][a-z]*[a-zA-Z0-9]*|[a-z][a-z]*[a-zA-Z0-9]*)?$/;
 const PATH = /^(.?)(\/[^/]+)+(\/?)$/;
 const NETWORK_VERSION = /^(\d|[1-9]\d{1,2})\.(\d|[1-9]\d{1,2})$/;
 const HOSTNAME = /^[a-zA-Z](([-0-9a-zA-Z]+)?[0-9a-zA-Z])?(\.[a-zA-Z](([-0-9a-zA-Z]+)?[0-9a-zA-Z])?)*$/;

@@ -11,6 +11,7 @@ import {
   type ExecutionTransaction,
   type Module,
   type SetNextValidators,
+  type TransactionExecuteContext,
   type VerificationResult,
 } from '../../modules/base/index.js';
 import type { StateReader, StateWriter } from '../../state/state-view.js';
@@ -171,6 +172,24 @@ export class StateMachine {
     }
   }
 
+  /** Runs one command hook of every module in order; false as soon as one throws. */
+  private async commandHooksPass(
+    hook: 'beforeCommandExecute' | 'afterCommandExecute',
+    context: TransactionExecuteContext,
+  ): Promise<boolean> {
+    for (const module of this.modules) {
+      const run = module[hook];
+      if (!run) continue;
+      try {
+        await run.call(module, context);
+      } catch (error) {
+        this.logger.debug({ err: error, module: module.name }, `${hook} failed`);
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Executes a verified transaction inside a block (lisk-sdk StateMachine.executeTransaction). */
   async executeTransaction(execution: BlockExecution, transaction: ExecutionTransaction): Promise<TransactionExecutionResult> {
     const events = execution.events.withDefaultTopic(transactionTopic(transaction.id));
@@ -192,15 +211,7 @@ export class StateMachine {
       return TransactionExecutionResult.INVALID;
     };
 
-    for (const module of this.modules) {
-      if (!module.beforeCommandExecute) continue;
-      try {
-        await module.beforeCommandExecute(context);
-      } catch (error) {
-        this.logger.debug({ err: error, module: module.name }, 'beforeCommandExecute failed');
-        return invalid();
-      }
-    }
+    if (!(await this.commandHooksPass('beforeCommandExecute', context))) return invalid();
 
     let result = TransactionExecutionResult.OK;
     const command = this.command(transaction);
@@ -215,15 +226,7 @@ export class StateMachine {
       this.logger.debug({ err: error, module: transaction.module, command: transaction.command }, 'Command execution failed');
     }
 
-    for (const module of this.modules) {
-      if (!module.afterCommandExecute) continue;
-      try {
-        await module.afterCommandExecute(context);
-      } catch (error) {
-        this.logger.debug({ err: error, module: module.name }, 'afterCommandExecute failed');
-        return invalid();
-      }
-    }
+    if (!(await this.commandHooksPass('afterCommandExecute', context))) return invalid();
 
     execution.events.addUnchecked(
       transaction.module,

@@ -17,7 +17,7 @@ import {
   transactionRequestSchema,
   verifyResultSchema,
 } from './schemas.js';
-import { authAccountSchema, type AuthAccountStore } from './stores.js';
+import { authAccountSchema, type AuthAccount, type AuthAccountStore } from './stores.js';
 import { checkTransactionSignatures } from './transaction-signatures.js';
 
 export interface AuthAccountJSON {
@@ -79,6 +79,22 @@ function byPublicKey(a: KeySignaturePair, b: KeySignaturePair): number {
   return a.publicKey < b.publicKey ? -1 : 1;
 }
 
+/** isValidNonce and isValidSignature: `{verified}` of a check of the transaction param against its sender's account. */
+function transactionCheckEndpoint(
+  accounts: AuthAccountStore,
+  check: (transaction: Transaction, account: AuthAccount, context: EndpointContext) => boolean,
+): EndpointHandler {
+  return {
+    request: transactionRequestSchema,
+    response: verifyResultSchema,
+    handle(context: EndpointContext): { verified: boolean } {
+      const transaction = transactionFromParameter(context.params.transaction);
+      const account = accounts.getOrDefault(context.state, addressFromPublicKey(transaction.senderPublicKey));
+      return { verified: check(transaction, account, context) };
+    },
+  };
+}
+
 /** The auth endpoints, in lisk-sdk's metadata order. */
 export function createAuthEndpoints(accounts: AuthAccountStore): Record<string, EndpointHandler> {
   return {
@@ -95,24 +111,14 @@ export function createAuthEndpoints(accounts: AuthAccountStore): Record<string, 
         };
       },
     },
-    isValidNonce: {
-      request: transactionRequestSchema,
-      response: verifyResultSchema,
-      handle(context: EndpointContext): { verified: boolean } {
-        const transaction = transactionFromParameter(context.params.transaction);
-        const account = accounts.getOrDefault(context.state, addressFromPublicKey(transaction.senderPublicKey));
-        return { verified: nonceStatus(transaction.nonce, account.nonce) === VerifyStatus.OK };
-      },
-    },
-    isValidSignature: {
-      request: transactionRequestSchema,
-      response: verifyResultSchema,
-      handle(context: EndpointContext): { verified: boolean } {
-        const transaction = transactionFromParameter(context.params.transaction);
-        const account = accounts.getOrDefault(context.state, addressFromPublicKey(transaction.senderPublicKey));
-        return { verified: checkTransactionSignatures(transaction, context.chainID, account) === undefined };
-      },
-    },
+    isValidNonce: transactionCheckEndpoint(
+      accounts,
+      (transaction, account) => nonceStatus(transaction.nonce, account.nonce) === VerifyStatus.OK,
+    ),
+    isValidSignature: transactionCheckEndpoint(
+      accounts,
+      (transaction, account, context) => checkTransactionSignatures(transaction, context.chainID, account) === undefined,
+    ),
     getMultiSigRegMsgSchema: {
       response: multisigRegMsgSchema,
       handle(): { schema: typeof multisigRegMsgSchema } {

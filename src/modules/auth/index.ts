@@ -2,13 +2,13 @@
  * The auth module (LIP 0041; lisk-sdk framework/src/modules/auth): account nonces and signature
  * rules, multisignature registration, and the nonce/signature checks every transaction passes.
  */
-import type { Schema } from '../../codec/index.js';
 import type { ModuleInitArgs } from '../../config/genesis-config.js';
 import type { Ed25519Check } from '../../crypto/index.js';
 import {
   VERIFY_OK,
   VerifyStatus,
   verifyFail,
+  moduleMetadata,
   type Command,
   type EndpointHandler,
   type GenesisContext,
@@ -53,17 +53,7 @@ export class AuthModule implements Module {
   }
 
   metadata(): ModuleMetadata {
-    return {
-      commands: this.commands.map((command) => ({ name: command.name, params: command.schema })),
-      events: this.events.map((event) => ({ name: event.name, data: event.schema })),
-      stores: this.stores.map((store) => ({ key: store.prefix.toString('hex'), data: store.schema })),
-      endpoints: Object.entries(this.endpoints).map(([name, handler]) => ({
-        name,
-        ...(handler.request !== undefined && { request: handler.request as Schema }),
-        ...(handler.response !== undefined && { response: handler.response as Schema }),
-      })),
-      assets: [{ version: 0, data: genesisAuthStoreSchema }],
-    };
+    return moduleMetadata(this, [{ version: 0, data: genesisAuthStoreSchema }]);
   }
 
   /** Writes the genesis accounts; a block without an auth asset leaves the store empty. */

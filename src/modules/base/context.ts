@@ -3,6 +3,7 @@
  * reshaped): plain objects whose `state` is the block's overlay state and whose `events` is the
  * block's event queue, already scoped with the stage's default topic.
  */
+import type { TransactionProps } from '../../chain/transaction.js';
 import type { VerifiedSignatures } from '../../crypto/signature-verifier.js';
 import type { Logger } from '../../logger.js';
 import type { StateReader, StateWriter } from '../../state/state-view.js';
@@ -30,14 +31,7 @@ export interface ExecutionAssets {
 }
 
 /** The fields of a transaction a module can rely on (see chain/transaction.ts). */
-export interface ExecutionTransaction {
-  readonly module: string;
-  readonly command: string;
-  readonly nonce: bigint;
-  readonly fee: bigint;
-  readonly senderPublicKey: Buffer;
-  readonly params: Buffer;
-  readonly signatures: readonly Buffer[];
+export interface ExecutionTransaction extends TransactionProps {
   readonly id: Buffer;
   /** Encoded size in bytes (signatures included): the basis of the minimum fee. */
   readonly size: number;

@@ -63,3 +63,25 @@ export interface Module {
   beforeTransactionsExecute?(context: BlockExecuteContext): void | Promise<void>;
   afterTransactionsExecute?(context: BlockAfterExecuteContext): void | Promise<void>;
 }
+
+/**
+ * A module's `system_getMetadata` entry (lisk-sdk BaseModule.metadata): its commands, events and
+ * stores as registered, the endpoints named in `endpointNames` (every endpoint by default) with
+ * their schemas, and the given assets. The RPC layer puts the members in lisk-sdk's order.
+ */
+export function moduleMetadata(
+  module: Pick<Module, 'commands' | 'events' | 'stores' | 'endpoints'>,
+  assets: ModuleMetadata['assets'],
+  endpointNames: readonly string[] = Object.keys(module.endpoints),
+): ModuleMetadata {
+  return {
+    commands: module.commands.map((command) => ({ name: command.name, params: command.schema })),
+    events: module.events.map((event) => ({ name: event.name, data: event.schema })),
+    stores: module.stores.map((store) => ({ key: store.prefix.toString('hex'), data: store.schema })),
+    endpoints: endpointNames.map((name) => {
+      const { request, response } = module.endpoints[name] as EndpointHandler;
+      return { name, ...(request !== undefined && { request }), ...(response !== undefined && { response }) };
+    }),
+    assets,
+  };
+}

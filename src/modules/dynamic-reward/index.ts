@@ -4,7 +4,6 @@
  * reduced for an invalid seed reveal or missing maximal prevotes. It has no commands and no
  * genesis asset; it keeps one entry, the timestamp of the last end of round.
  */
-import type { Schema } from '../../codec/index.js';
 import type { ModuleInitArgs } from '../../config/genesis-config.js';
 import type {
   BlockAfterExecuteContext,
@@ -17,6 +16,7 @@ import type {
   ModuleMetadata,
   ModuleStore,
 } from '../base/index.js';
+import { moduleMetadata } from '../base/index.js';
 import { applyRewardReductions, defaultBlockReward } from './block-reward.js';
 import { parseDynamicRewardConfig, type DynamicRewardConfig } from './config.js';
 import {
@@ -67,17 +67,7 @@ export class DynamicRewardModule implements Module {
 
   /** lisk-sdk's metadata of the module (without `name`). */
   metadata(): ModuleMetadata {
-    return {
-      endpoints: Object.entries(this.endpoints).map(([name, handler]) => ({
-        name,
-        ...(handler.request !== undefined ? { request: handler.request as Schema } : {}),
-        ...(handler.response !== undefined ? { response: handler.response as Schema } : {}),
-      })),
-      events: this.events.map((event) => ({ name: event.name, data: event.schema })),
-      commands: [],
-      assets: [],
-      stores: this.stores.map((store) => ({ key: store.prefix.toString('hex'), data: store.schema })),
-    };
+    return moduleMetadata(this, []);
   }
 
   /** The first round's missed-slot window starts at the genesis block. */

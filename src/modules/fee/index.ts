@@ -7,11 +7,11 @@
  * messages and the `relayerFeeProcessed` emission); the event is still declared for metadata and
  * payFee already honours the cross-chain message flag in the contextStore.
  */
-import type { Schema } from '../../codec/index.js';
 import type { ModuleInitArgs } from '../../config/genesis-config.js';
 import {
   VERIFY_OK,
   verifyFail,
+  moduleMetadata,
   type Command,
   type EndpointHandler,
   type Module,
@@ -52,16 +52,7 @@ export class FeeModule implements Module {
   }
 
   metadata(): ModuleMetadata {
-    return {
-      commands: [],
-      events: this.events.map((event) => ({ name: event.name, data: event.schema })),
-      stores: [],
-      endpoints: Object.entries(this.endpoints).map(([name, handler]) => ({
-        name,
-        ...(handler.response !== undefined && { response: handler.response as Schema }),
-      })),
-      assets: [],
-    };
+    return moduleMetadata(this, []);
   }
 
   /** fee ≥ minimum fee, then fee ≤ the sender's available fee-token balance (LIP 0048). */

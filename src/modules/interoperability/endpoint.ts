@@ -3,8 +3,9 @@
  * MainchainInteroperabilityEndpoint): JSON in and out, bytes as hex, uint64 as decimal strings.
  * A missing entry is a NotFoundError, malformed params an InvalidParamsError.
  */
+import { validatorsHashInputSchema } from '../../chain/validators-hash.js';
 import { InvalidParamsError, NotFoundError } from '../../errors.js';
-import type { EndpointContext, EndpointHandler } from '../base/index.js';
+import type { EndpointContext, EndpointHandler, ModuleStore } from '../base/index.js';
 import { CHAIN_ID_LENGTH, CHAIN_REGISTRATION_FEE, EMPTY_BYTES, MAX_UINT32, MIN_RETURN_FEE_PER_BYTE_BEDDOWS } from './constants.js';
 import {
   allChainAccountsSchema,
@@ -16,7 +17,6 @@ import {
   isChainIDAvailableResponseSchema,
   isChainNameAvailableRequestSchema,
   isChainNameAvailableResponseSchema,
-  validatorsHashInputSchema,
 } from './schemas.js';
 import {
   chainAccountStore,
@@ -67,23 +67,32 @@ function boxToJSON(box: MessageBox) {
   };
 }
 
-function notFound(what: string, chainID: Buffer): NotFoundError {
-  return new NotFoundError(`${what} for chain ${chainID.toString('hex')} does not exist.`);
+/**
+ * An endpoint answering the entry `store` holds for the `chainID` param, as JSON, or a
+ * NotFoundError naming `what` when there is none.
+ */
+function chainEntryEndpoint<T extends object>(
+  store: ModuleStore<T>,
+  what: string,
+  response: EndpointHandler['response'],
+  toJSON: (entry: T) => unknown,
+): EndpointHandler {
+  return {
+    request: chainIDRequestSchema,
+    response,
+    handle: (context) => {
+      const chainID = chainIDParam(context);
+      const entry = store.get(context.state, chainID);
+      if (entry === undefined) throw new NotFoundError(`${what} for chain ${chainID.toString('hex')} does not exist.`);
+      return toJSON(entry);
+    },
+  };
 }
 
 /** The endpoints in lisk-sdk's metadata order. */
 export function createInteroperabilityEndpoints(): Record<string, EndpointHandler> {
   return {
-    getChainAccount: {
-      request: chainIDRequestSchema,
-      response: chainDataSchema,
-      handle: (context) => {
-        const chainID = chainIDParam(context);
-        const account = chainAccountStore.get(context.state, chainID);
-        if (account === undefined) throw notFound('Chain account', chainID);
-        return chainAccountToJSON(account);
-      },
-    },
+    getChainAccount: chainEntryEndpoint(chainAccountStore, 'Chain account', chainDataSchema, chainAccountToJSON),
     getAllChainAccounts: {
       request: chainIDRequestSchema,
       response: allChainAccountsSchema,
@@ -97,22 +106,13 @@ export function createInteroperabilityEndpoints(): Record<string, EndpointHandle
         return { chains };
       },
     },
-    getChannel: {
-      request: chainIDRequestSchema,
-      response: channelSchema,
-      handle: (context) => {
-        const chainID = chainIDParam(context);
-        const channel = channelDataStore.get(context.state, chainID);
-        if (channel === undefined) throw notFound('Channel', chainID);
-        return {
-          messageFeeTokenID: channel.messageFeeTokenID.toString('hex'),
-          outbox: boxToJSON(channel.outbox),
-          inbox: boxToJSON(channel.inbox),
-          partnerChainOutboxRoot: channel.partnerChainOutboxRoot.toString('hex'),
-          minReturnFeePerByte: channel.minReturnFeePerByte.toString(),
-        };
-      },
-    },
+    getChannel: chainEntryEndpoint(channelDataStore, 'Channel', channelSchema, (channel) => ({
+      messageFeeTokenID: channel.messageFeeTokenID.toString('hex'),
+      outbox: boxToJSON(channel.outbox),
+      inbox: boxToJSON(channel.inbox),
+      partnerChainOutboxRoot: channel.partnerChainOutboxRoot.toString('hex'),
+      minReturnFeePerByte: channel.minReturnFeePerByte.toString(),
+    })),
     getOwnChainAccount: {
       response: ownChainAccountSchema,
       handle: (context) => {
@@ -120,34 +120,21 @@ export function createInteroperabilityEndpoints(): Record<string, EndpointHandle
         return { chainID: chainID.toString('hex'), name, nonce: nonce.toString() };
       },
     },
-    getTerminatedStateAccount: {
-      request: chainIDRequestSchema,
-      response: terminatedStateSchema,
-      handle: (context) => {
-        const chainID = chainIDParam(context);
-        const account = terminatedStateStore.get(context.state, chainID);
-        if (account === undefined) throw notFound('Terminated state account', chainID);
-        return {
-          stateRoot: account.stateRoot.toString('hex'),
-          initialized: account.initialized,
-          mainchainStateRoot: account.mainchainStateRoot.toString('hex'),
-        };
-      },
-    },
-    getTerminatedOutboxAccount: {
-      request: chainIDRequestSchema,
-      response: terminatedOutboxSchema,
-      handle: (context) => {
-        const chainID = chainIDParam(context);
-        const account = terminatedOutboxStore.get(context.state, chainID);
-        if (account === undefined) throw notFound('Terminated outbox account', chainID);
-        return {
-          outboxRoot: account.outboxRoot.toString('hex'),
-          outboxSize: account.outboxSize,
-          partnerChainInboxSize: account.partnerChainInboxSize,
-        };
-      },
-    },
+    getTerminatedStateAccount: chainEntryEndpoint(terminatedStateStore, 'Terminated state account', terminatedStateSchema, (account) => ({
+      stateRoot: account.stateRoot.toString('hex'),
+      initialized: account.initialized,
+      mainchainStateRoot: account.mainchainStateRoot.toString('hex'),
+    })),
+    getTerminatedOutboxAccount: chainEntryEndpoint(
+      terminatedOutboxStore,
+      'Terminated outbox account',
+      terminatedOutboxSchema,
+      (account) => ({
+        outboxRoot: account.outboxRoot.toString('hex'),
+        outboxSize: account.outboxSize,
+        partnerChainInboxSize: account.partnerChainInboxSize,
+      }),
+    ),
     getRegistrationFee: {
       response: getRegistrationFeeResponseSchema,
       // lisk-sdk answers `fee` although its response schema names the field `registrationFee`.

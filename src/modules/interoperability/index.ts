@@ -7,6 +7,7 @@
  */
 import type { Schema } from '../../codec/index.js';
 import type { Command, EndpointHandler, GenesisContext, Module, ModuleEvent, ModuleMetadata, ModuleStore } from '../base/index.js';
+import { moduleMetadata } from '../base/index.js';
 import { InitializeMessageRecoveryCommand } from './commands/initialize-message-recovery.js';
 import { RecoverMessageCommand } from './commands/recover-message.js';
 import { RecoverStateCommand } from './commands/recover-state.js';
@@ -69,17 +70,7 @@ export class InteroperabilityModule implements Module {
 
   /** lisk-sdk's metadata of the module (without `name`). */
   metadata(): ModuleMetadata {
-    return {
-      endpoints: Object.entries(this.endpoints).map(([name, handler]) => ({
-        name,
-        ...(handler.request !== undefined ? { request: handler.request as Schema } : {}),
-        ...(handler.response !== undefined ? { response: handler.response as Schema } : {}),
-      })),
-      events: this.events.map((event) => ({ name: event.name, data: event.schema })),
-      commands: this.commands.map((command) => ({ name: command.name, params: command.schema })),
-      assets: [{ version: 0, data: genesisInteroperabilitySchema }],
-      stores: this.stores.map((store) => ({ key: store.prefix.toString('hex'), data: store.schema })),
-    };
+    return moduleMetadata(this, [{ version: 0, data: genesisInteroperabilitySchema }]);
   }
 
   /**

@@ -208,28 +208,6 @@ export const registrationCCMParamsSchema: Schema = {
   },
 };
 
-/** LIP 0045 input of the validators hash (also the getChainValidators response schema). */
-export const validatorsHashInputSchema: Schema = {
-  $id: '/modules/interoperability/validatorsHashInput',
-  type: 'object',
-  required: ['activeValidators', 'certificateThreshold'],
-  properties: {
-    activeValidators: {
-      type: 'array',
-      fieldNumber: 1,
-      items: {
-        type: 'object',
-        required: ['blsKey', 'bftWeight'],
-        properties: {
-          blsKey: { dataType: 'bytes', fieldNumber: 1 },
-          bftWeight: { dataType: 'uint64', fieldNumber: 2 },
-        },
-      },
-    },
-    certificateThreshold: { dataType: 'uint64', fieldNumber: 2 },
-  },
-};
-
 /** LIP 0045 genesis asset. */
 export const genesisInteroperabilitySchema: Schema = {
   $id: '/interoperability/module/genesis',

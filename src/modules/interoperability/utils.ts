@@ -1,9 +1,5 @@
 /** Helpers shared by the interoperability module's commands, methods and genesis (lisk-sdk interoperability/utils.ts). */
-import { codec } from '../../codec/index.js';
-import { sha256 } from '../../crypto/sha256.js';
 import { CHAIN_ID_LENGTH, TOKEN_ID_LENGTH, VALID_NAME_CHARS } from './constants.js';
-import { validatorsHashInputSchema } from './schemas.js';
-import type { ActiveValidator } from './types.js';
 
 const VALID_NAME_PATTERN = new RegExp(`^[${VALID_NAME_CHARS}]+$`);
 
@@ -31,10 +27,8 @@ export function getTokenIDLSK(chainID: Buffer): Buffer {
   return tokenID;
 }
 
-/** LIP 0045 validators hash: H(encode(validatorsHashInput)) of the active validators and threshold. */
-export function computeValidatorsHash(activeValidators: readonly ActiveValidator[], certificateThreshold: bigint): Buffer {
-  return sha256(codec.encode(validatorsHashInputSchema, { activeValidators, certificateThreshold }));
-}
+/** LIP 0045 validators hash: H(encode(validatorsHashInput)) of the active validators and threshold, as given. */
+export { hashValidatorsHashInput as computeValidatorsHash } from '../../chain/validators-hash.js';
 
 /** True when the buffers are in strictly ascending lexicographic order (so also pairwise distinct). */
 export function isStrictlyAscending(buffers: readonly Buffer[]): boolean {

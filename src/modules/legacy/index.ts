@@ -8,6 +8,7 @@
 import type { Schema } from '../../codec/index.js';
 import type { ModuleInitArgs } from '../../config/genesis-config.js';
 import type { Command, EndpointHandler, GenesisContext, Module, ModuleEvent, ModuleMetadata, ModuleStore } from '../base/index.js';
+import { moduleMetadata } from '../base/index.js';
 import { ReclaimLSKCommand } from './commands/reclaim-lsk.js';
 import { RegisterKeysCommand } from './commands/register-keys.js';
 import { parseLegacyConfig, type LegacyConfig } from './config.js';
@@ -54,20 +55,11 @@ export class LegacyModule implements Module {
 
   /**
    * The module's `system_getMetadata` entry (without `name`), as lisk-core's LegacyModule.metadata()
-   * builds it, key order included. lisk-core reports no stores for this module.
+   * builds it, key order included: lisk-core reports no stores for this module.
    */
   metadata(): ModuleMetadata {
-    return {
-      endpoints: Object.entries(this.endpoints).map(([name, handler]) => ({
-        name,
-        request: handler.request as Record<string, unknown>,
-        response: handler.response as Record<string, unknown>,
-      })),
-      commands: this.commands.map((command) => ({ name: command.name, params: command.schema })),
-      events: this.events.map((event) => ({ name: event.name, data: event.schema })),
-      assets: [{ version: 0, data: genesisLegacyStoreSchema }],
-      stores: [],
-    };
+    const { endpoints, commands, events, assets } = moduleMetadata(this, [{ version: 0, data: genesisLegacyStoreSchema }]);
+    return { endpoints, commands, events, assets, stores: [] };
   }
 
   initGenesisState(context: GenesisContext): void {

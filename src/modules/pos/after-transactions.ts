@@ -6,6 +6,7 @@
  */
 import type { BlockAfterExecuteContext } from '../base/index.js';
 import { selectActiveValidators } from './active-validators.js';
+import { setBftValidators } from './bft-validators.js';
 import type { PosConfig } from './config.js';
 import { EMPTY_KEY, VALIDATOR_LIST_ROUND_OFFSET } from './constants.js';
 import type { PosRandomMethod, PosValidatorsMethod } from './dependencies.js';
@@ -135,14 +136,9 @@ function updateValidators(context: BlockAfterExecuteContext, config: PosConfig, 
   if (roundValidators.length === 0) return;
 
   const shuffled = shuffleValidatorList(randomSeed1, roundValidators);
-  let aggregateWeight = 0n;
-  for (const validator of shuffled) aggregateWeight += validator.weight;
-  const threshold = (2n * aggregateWeight) / 3n + 1n;
-  deps.validators.setValidatorsParams(
+  setBftValidators(
+    deps.validators,
     context,
-    context,
-    threshold,
-    threshold,
     shuffled.map((validator) => ({ address: validator.address, bftWeight: validator.weight })),
   );
 }

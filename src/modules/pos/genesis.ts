@@ -12,6 +12,7 @@ import type { GenesisContext } from '../base/index.js';
 import type { PosConfig } from './config.js';
 import { EMPTY_KEY, MAX_NUMBER_SENT_STAKES, POS_MODULE_NAME } from './constants.js';
 import type { PosTokenMethod, PosValidatorsMethod } from './dependencies.js';
+import { setBftValidators } from './bft-validators.js';
 import { genesisAssetSchema } from './schemas.js';
 import {
   genesisDataStore,
@@ -19,39 +20,33 @@ import {
   previousTimestampStore,
   stakerStore,
   validatorStore,
+  type GenesisData,
   type SharingCoefficient,
-  type StakeObject,
+  type StakerData,
   type UnlockingObject,
+  type ValidatorAccount,
 } from './stores.js';
 import { equalUnlocking, sortUnlocking } from './unlocking.js';
 import { isUsername } from './username.js';
 import { GenesisStateError } from '../../errors.js';
 
-export interface GenesisValidator {
+/** A validator of the genesis asset: its address and keys, and the validator store's fields but the stakes. */
+export interface GenesisValidator extends Omit<ValidatorAccount, 'totalStake' | 'selfStake'> {
   address: Buffer;
-  name: string;
   blsKey: Buffer;
   proofOfPossession: Buffer;
   generatorKey: Buffer;
-  lastGeneratedHeight: number;
-  isBanned: boolean;
-  reportMisbehaviorHeights: number[];
-  consecutiveMissedBlocks: number;
-  commission: number;
-  lastCommissionIncreaseHeight: number;
-  sharingCoefficients: SharingCoefficient[];
 }
 
-export interface GenesisStaker {
+/** A staker of the genesis asset: its address and what the staker store keeps for it. */
+export interface GenesisStaker extends StakerData {
   address: Buffer;
-  stakes: StakeObject[];
-  pendingUnlocks: UnlockingObject[];
 }
 
 export interface PosGenesisAsset {
   validators: GenesisValidator[];
   stakers: GenesisStaker[];
-  genesisData: { initRounds: number; initValidators: Buffer[] };
+  genesisData: Omit<GenesisData, 'height'>;
 }
 
 const hexKey = (bytes: Buffer): string => bytes.toString('hex');
@@ -242,13 +237,9 @@ export function finalizePosGenesisState(
   }
 
   const initValidators = [...asset.genesisData.initValidators].sort((a, b) => a.compare(b));
-  const aggregateWeight = BigInt(initValidators.length);
-  const threshold = (2n * aggregateWeight) / 3n + 1n;
-  deps.validators.setValidatorsParams(
+  setBftValidators(
+    deps.validators,
     context,
-    context,
-    threshold,
-    threshold,
     initValidators.map((address) => ({ address, bftWeight: 1n })),
   );
 }

@@ -15,6 +15,7 @@ import type {
   ModuleMetadata,
   ModuleStore,
 } from '../base/index.js';
+import { moduleMetadata } from '../base/index.js';
 import { posAfterTransactionsExecute } from './after-transactions.js';
 import { ChangeCommissionCommand } from './commands/change-commission.js';
 import { ClaimRewardsCommand } from './commands/claim-rewards.js';
@@ -97,17 +98,7 @@ export class PosModule implements Module {
 
   /** The module's `system_getMetadata` entry (without `name`), as lisk-sdk's PoSModule.metadata(). */
   metadata(): ModuleMetadata {
-    return {
-      endpoints: Object.entries(this.endpoints).map(([name, handler]) => ({
-        name,
-        ...(handler.request === undefined ? {} : { request: handler.request as Schema }),
-        response: handler.response as Schema,
-      })),
-      events: this.events.map((event) => ({ name: event.name, data: event.schema })),
-      commands: this.commands.map((command) => ({ name: command.name, params: command.schema })),
-      assets: [{ version: 0, data: genesisAssetSchema }],
-      stores: this.stores.map((store) => ({ key: store.prefix.toString('hex'), data: store.schema })),
-    };
+    return moduleMetadata(this, [{ version: 0, data: genesisAssetSchema }]);
   }
 
   initGenesisState(context: GenesisContext): void {

@@ -12,16 +12,23 @@ import {
   MAX_NUMBER_BYTES_Q96,
   TOKEN_ID_LENGTH,
 } from './constants.js';
+import { unlockingObjectSchema } from './stores.js';
 
-/** A (tokenID, Q96 coefficient) pair, as the validator and staker stores and the genesis asset hold it. */
-export const sharingCoefficientItemSchema = {
-  type: 'object',
-  required: ['tokenID', 'coefficient'],
-  properties: {
-    tokenID: { dataType: 'bytes', fieldNumber: 1, minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH },
-    coefficient: { dataType: 'bytes', fieldNumber: 2, maxLength: MAX_NUMBER_BYTES_Q96 },
-  },
-} as const;
+// The genesis asset lists the members of a sharing coefficient in another order than the stores
+// do; system_getMetadata shows both as lisk-sdk declares them.
+const genesisSharingCoefficientsProperty = (fieldNumber: number) =>
+  ({
+    type: 'array',
+    fieldNumber,
+    items: {
+      type: 'object',
+      required: ['tokenID', 'coefficient'],
+      properties: {
+        tokenID: { dataType: 'bytes', minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH, fieldNumber: 1 },
+        coefficient: { dataType: 'bytes', maxLength: MAX_NUMBER_BYTES_Q96, fieldNumber: 2 },
+      },
+    },
+  }) as const;
 
 // ---------------------------------------------------------------- commands
 
@@ -142,18 +149,7 @@ export const genesisAssetSchema: Schema = {
           consecutiveMissedBlocks: { dataType: 'uint32', fieldNumber: 9 },
           commission: { dataType: 'uint32', fieldNumber: 10, maximum: MAX_COMMISSION },
           lastCommissionIncreaseHeight: { dataType: 'uint32', fieldNumber: 11 },
-          sharingCoefficients: {
-            type: 'array',
-            fieldNumber: 12,
-            items: {
-              type: 'object',
-              required: ['tokenID', 'coefficient'],
-              properties: {
-                tokenID: { dataType: 'bytes', minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH, fieldNumber: 1 },
-                coefficient: { dataType: 'bytes', maxLength: MAX_NUMBER_BYTES_Q96, fieldNumber: 2 },
-              },
-            },
-          },
+          sharingCoefficients: genesisSharingCoefficientsProperty(12),
         },
       },
     },
@@ -174,34 +170,11 @@ export const genesisAssetSchema: Schema = {
               properties: {
                 validatorAddress: { dataType: 'bytes', format: 'lisk32', fieldNumber: 1 },
                 amount: { dataType: 'uint64', fieldNumber: 2 },
-                sharingCoefficients: {
-                  type: 'array',
-                  fieldNumber: 3,
-                  items: {
-                    type: 'object',
-                    required: ['tokenID', 'coefficient'],
-                    properties: {
-                      tokenID: { dataType: 'bytes', minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH, fieldNumber: 1 },
-                      coefficient: { dataType: 'bytes', maxLength: MAX_NUMBER_BYTES_Q96, fieldNumber: 2 },
-                    },
-                  },
-                },
+                sharingCoefficients: genesisSharingCoefficientsProperty(3),
               },
             },
           },
-          pendingUnlocks: {
-            type: 'array',
-            fieldNumber: 3,
-            items: {
-              type: 'object',
-              required: ['validatorAddress', 'amount', 'unstakeHeight'],
-              properties: {
-                validatorAddress: { dataType: 'bytes', fieldNumber: 1, format: 'lisk32' },
-                amount: { dataType: 'uint64', fieldNumber: 2 },
-                unstakeHeight: { dataType: 'uint32', fieldNumber: 3 },
-              },
-            },
-          },
+          pendingUnlocks: { type: 'array', fieldNumber: 3, items: unlockingObjectSchema },
         },
       },
     },
@@ -257,12 +230,17 @@ const validatorJSONSchema = {
   },
 };
 
-const addressRequest = (id: string): Record<string, unknown> => ({
+/** An endpoint schema `$id` whose members are all required, listed in `properties`' order. */
+const allRequired = (id: string, properties: Record<string, unknown>): Record<string, unknown> => ({
   $id: id,
   type: 'object',
-  required: ['address'],
-  properties: { address: lisk32Address },
+  required: Object.keys(properties),
+  properties,
 });
+
+const addressRequest = (id: string) => allRequired(id, { address: lisk32Address });
+const validatorsResponse = (id: string) => allRequired(id, { validators: { type: 'array', items: validatorJSONSchema } });
+const rewardResponse = (id: string) => allRequired(id, { reward: uint64String });
 
 export const getValidatorRequestSchema = addressRequest('modules/pos/endpoint/getValidatorRequest');
 
@@ -300,19 +278,11 @@ export const getStakerResponseSchema = {
   },
 };
 
-export const getAllValidatorsResponseSchema = {
-  $id: 'modules/pos/endpoint/getAllValidatorsResponse',
-  type: 'object',
-  required: ['validators'],
-  properties: { validators: { type: 'array', items: validatorJSONSchema } },
-};
+export const getAllValidatorsResponseSchema = validatorsResponse('modules/pos/endpoint/getAllValidatorsResponse');
 
-export const getPoSTokenIDResponseSchema = {
-  $id: 'modules/pos/endpoint/getPoSTokenIDResponse',
-  type: 'object',
-  required: ['tokenID'],
-  properties: { tokenID: { type: 'string', format: 'hex' } },
-};
+export const getPoSTokenIDResponseSchema = allRequired('modules/pos/endpoint/getPoSTokenIDResponse', {
+  tokenID: { type: 'string', format: 'hex' },
+});
 
 export const getValidatorsByStakeRequestSchema = {
   $id: 'modules/pos/endpoint/getValidatorsByStakeRequest',
@@ -320,26 +290,14 @@ export const getValidatorsByStakeRequestSchema = {
   properties: { limit: { type: 'integer', format: 'int32' } },
 };
 
-export const getValidatorsByStakeResponseSchema = {
-  $id: 'modules/pos/endpoint/getValidatorsByStakeResponse',
-  type: 'object',
-  required: ['validators'],
-  properties: { validators: { type: 'array', items: validatorJSONSchema } },
-};
+export const getValidatorsByStakeResponseSchema = validatorsResponse('modules/pos/endpoint/getValidatorsByStakeResponse');
 
-export const getLockedRewardRequestSchema = {
-  $id: 'modules/pos/endpoint/getLockedRewardRequest',
-  type: 'object',
-  required: ['address', 'tokenID'],
-  properties: { address: lisk32Address, tokenID: { type: 'string', format: 'hex' } },
-};
+export const getLockedRewardRequestSchema = allRequired('modules/pos/endpoint/getLockedRewardRequest', {
+  address: lisk32Address,
+  tokenID: { type: 'string', format: 'hex' },
+});
 
-export const getLockedRewardResponseSchema = {
-  $id: 'modules/pos/endpoint/getLockedRewardResponse',
-  type: 'object',
-  required: ['reward'],
-  properties: { reward: uint64String },
-};
+export const getLockedRewardResponseSchema = rewardResponse('modules/pos/endpoint/getLockedRewardResponse');
 
 export const getClaimableRewardsRequestSchema = addressRequest('modules/pos/endpoint/getClaimableRewardsRequest');
 
@@ -359,58 +317,41 @@ export const getClaimableRewardsResponseSchema = {
 
 export const getLockedStakedAmountRequestSchema = addressRequest('modules/pos/endpoint/getLockedStakedAmountRequest');
 
-export const getLockedStakedAmountResponseSchema = {
-  $id: 'modules/pos/endpoint/getLockedStakedAmountResponse',
-  type: 'object',
-  required: ['amount'],
-  properties: { amount: uint64String },
-};
+export const getLockedStakedAmountResponseSchema = allRequired('modules/pos/endpoint/getLockedStakedAmountResponse', {
+  amount: uint64String,
+});
 
 export const getPendingUnlocksRequestSchema = addressRequest('modules/pos/endpoint/getPendingUnlocksRequest');
 
-export const getPendingUnlocksResponseSchema = {
-  $id: 'modules/pos/endpoint/getPendingUnlocksResponse',
-  type: 'object',
-  required: ['pendingUnlocks'],
-  properties: {
-    pendingUnlocks: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['validatorAddress', 'amount', 'unstakeHeight', 'expectedUnlockableHeight', 'unlockable'],
-        properties: {
-          validatorAddress: lisk32Address,
-          amount: uint64String,
-          unstakeHeight: uint32Integer,
-          expectedUnlockableHeight: uint32Integer,
-          unlockable: { type: 'boolean' },
-        },
+export const getPendingUnlocksResponseSchema = allRequired('modules/pos/endpoint/getPendingUnlocksResponse', {
+  pendingUnlocks: {
+    type: 'array',
+    items: {
+      type: 'object',
+      required: ['validatorAddress', 'amount', 'unstakeHeight', 'expectedUnlockableHeight', 'unlockable'],
+      properties: {
+        validatorAddress: lisk32Address,
+        amount: uint64String,
+        unstakeHeight: uint32Integer,
+        expectedUnlockableHeight: uint32Integer,
+        unlockable: { type: 'boolean' },
       },
     },
   },
-};
+});
 
 // The declared field is `registrationFee`; the endpoint answers `{fee}` (lisk-sdk mismatch, kept).
-export const getRegistrationFeeResponseSchema = {
-  $id: 'modules/pos/endpoint/getRegistrationFeeResponse',
-  type: 'object',
-  required: ['registrationFee'],
-  properties: { registrationFee: { type: 'string' } },
-};
+export const getRegistrationFeeResponseSchema = allRequired('modules/pos/endpoint/getRegistrationFeeResponse', {
+  registrationFee: { type: 'string' },
+});
 
-export const getExpectedSharedRewardsRequestSchema = {
-  $id: 'modules/pos/endpoint/getExpectedSharedRewardsRequest',
-  type: 'object',
-  required: ['validatorAddress', 'validatorReward', 'stake'],
-  properties: { validatorAddress: lisk32Address, validatorReward: uint64String, stake: uint64String },
-};
+export const getExpectedSharedRewardsRequestSchema = allRequired('modules/pos/endpoint/getExpectedSharedRewardsRequest', {
+  validatorAddress: lisk32Address,
+  validatorReward: uint64String,
+  stake: uint64String,
+});
 
-export const getExpectedSharedRewardsResponseSchema = {
-  $id: 'modules/pos/endpoint/getExpectedSharedRewardsResponse',
-  type: 'object',
-  required: ['reward'],
-  properties: { reward: uint64String },
-};
+export const getExpectedSharedRewardsResponseSchema = rewardResponse('modules/pos/endpoint/getExpectedSharedRewardsResponse');
 
 /** `getConstants` declares the config schema (with this chain's block-time bounds) plus defaultCommission. */
 export function getConstantsResponseSchema(configSchema: {

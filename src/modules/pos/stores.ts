@@ -75,19 +75,28 @@ export interface EligibleValidator {
   lastReportMisbehaviorHeight: number;
 }
 
-const sharingCoefficientsProperty = (fieldNumber: number) =>
-  ({
-    type: 'array',
-    fieldNumber,
-    items: {
-      type: 'object',
-      required: ['tokenID', 'coefficient'],
-      properties: {
-        tokenID: { dataType: 'bytes', fieldNumber: 1, minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH },
-        coefficient: { dataType: 'bytes', fieldNumber: 2, maxLength: MAX_NUMBER_BYTES_Q96 },
-      },
-    },
-  }) as const;
+/** A (tokenID, Q96 coefficient) pair, as the validator and staker stores hold it. */
+export const sharingCoefficientItemSchema = {
+  type: 'object',
+  required: ['tokenID', 'coefficient'],
+  properties: {
+    tokenID: { dataType: 'bytes', fieldNumber: 1, minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH },
+    coefficient: { dataType: 'bytes', fieldNumber: 2, maxLength: MAX_NUMBER_BYTES_Q96 },
+  },
+} as const;
+
+const sharingCoefficientsProperty = (fieldNumber: number) => ({ type: 'array', fieldNumber, items: sharingCoefficientItemSchema }) as const;
+
+/** A pending unlock, as the staker store and the genesis asset hold it. */
+export const unlockingObjectSchema = {
+  type: 'object',
+  required: ['validatorAddress', 'amount', 'unstakeHeight'],
+  properties: {
+    validatorAddress: { dataType: 'bytes', fieldNumber: 1, format: 'lisk32' },
+    amount: { dataType: 'uint64', fieldNumber: 2 },
+    unstakeHeight: { dataType: 'uint32', fieldNumber: 3 },
+  },
+} as const;
 
 export const stakerStoreSchema: Schema = {
   $id: '/pos/staker',
@@ -107,19 +116,7 @@ export const stakerStoreSchema: Schema = {
         },
       },
     },
-    pendingUnlocks: {
-      type: 'array',
-      fieldNumber: 2,
-      items: {
-        type: 'object',
-        required: ['validatorAddress', 'amount', 'unstakeHeight'],
-        properties: {
-          validatorAddress: { dataType: 'bytes', fieldNumber: 1, format: 'lisk32' },
-          amount: { dataType: 'uint64', fieldNumber: 2 },
-          unstakeHeight: { dataType: 'uint32', fieldNumber: 3 },
-        },
-      },
-    },
+    pendingUnlocks: { type: 'array', fieldNumber: 2, items: unlockingObjectSchema },
   },
 };
 

@@ -3,7 +3,7 @@
  * generator's next hash onion reveal as the `random` asset; the module keeps the recent reveals
  * on chain and derives random seeds from them (PoS uses them to shuffle validators).
  */
-import { codec, validate, type Schema } from '../../codec/index.js';
+import { codec, validate } from '../../codec/index.js';
 import type { ModuleInitArgs } from '../../config/genesis-config.js';
 import { InvalidBlockError } from '../../errors.js';
 import type {
@@ -19,6 +19,7 @@ import type {
   ModuleMetadata,
   ModuleStore,
 } from '../base/index.js';
+import { moduleMetadata } from '../base/index.js';
 import { DEFAULT_RANDOM_CONFIG, parseRandomConfig, type RandomModuleConfig } from './config.js';
 import { EMPTY_KEY, RANDOM_ASSET_VERSION, RANDOM_MODULE_NAME } from './constants.js';
 import { createRandomEndpoints } from './endpoint.js';
@@ -67,21 +68,7 @@ export class RandomModule implements Module {
 
   /** The module's `system_getMetadata` entry (without `name`), as lisk-sdk's RandomModule.metadata(). */
   metadata(): ModuleMetadata {
-    // Key order as lisk-sdk builds it, so that the serialized JSON matches too.
-    return {
-      commands: [],
-      events: [],
-      stores: this.stores.map((store) => ({ key: store.prefix.toString('hex'), data: store.schema })),
-      endpoints: METADATA_ENDPOINTS.map((name) => {
-        const handler = this.endpoints[name] as EndpointHandler;
-        return {
-          name,
-          ...(handler.request === undefined ? {} : { request: handler.request as Schema }),
-          ...(handler.response === undefined ? {} : { response: handler.response as Schema }),
-        };
-      }),
-      assets: [{ version: RANDOM_ASSET_VERSION, data: randomAssetSchema }],
-    };
+    return moduleMetadata(this, [{ version: RANDOM_ASSET_VERSION, data: randomAssetSchema }], METADATA_ENDPOINTS);
   }
 
   /** LIP 0046 genesis state: an empty list of reveals (the module has no genesis asset). */

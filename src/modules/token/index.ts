@@ -7,6 +7,7 @@
 import type { Schema } from '../../codec/index.js';
 import type { ModuleInitArgs } from '../../config/genesis-config.js';
 import type { Command, EndpointHandler, GenesisContext, Module, ModuleEvent, ModuleMetadata, ModuleStore } from '../base/index.js';
+import { moduleMetadata } from '../base/index.js';
 import { TransferCrossChainCommand } from './commands/transfer-cross-chain.js';
 import { TransferCommand } from './commands/transfer.js';
 import { parseTokenConfig } from './config.js';
@@ -62,17 +63,7 @@ export class TokenModule implements Module {
 
   /** The module's `system_getMetadata` entry (without `name`), as lisk-sdk's TokenModule.metadata(). */
   metadata(): ModuleMetadata {
-    return {
-      endpoints: Object.entries(this.endpoints).map(([name, handler]) => ({
-        name,
-        ...(handler.request === undefined ? {} : { request: handler.request as Schema }),
-        ...(handler.response === undefined ? {} : { response: handler.response as Schema }),
-      })),
-      events: this.events.map((event) => ({ name: event.name, data: event.schema })),
-      commands: this.commands.map((command) => ({ name: command.name, params: command.schema })),
-      assets: [{ version: 0, data: genesisTokenAssetSchema }],
-      stores: this.stores.map((store) => ({ key: store.prefix.toString('hex'), data: store.schema })),
-    };
+    return moduleMetadata(this, [{ version: 0, data: genesisTokenAssetSchema }]);
   }
 }
 

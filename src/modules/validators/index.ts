@@ -3,9 +3,9 @@
  * validator's generator and BLS keys and the validator set given to BFT. It has no commands,
  * hooks or genesis asset of its own: PoS (and legacy) drive it through `method`.
  */
-import type { Schema } from '../../codec/index.js';
 import type { ModuleInitArgs } from '../../config/genesis-config.js';
 import type { Command, EndpointHandler, Module, ModuleEvent, ModuleMetadata, ModuleStore } from '../base/index.js';
+import { moduleMetadata } from '../base/index.js';
 import { VALIDATORS_MODULE_NAME } from './constants.js';
 import { validatorsEndpoints } from './endpoint.js';
 import { validatorsEvents } from './events.js';
@@ -27,18 +27,7 @@ export class ValidatorsModule implements Module {
 
   /** The module's `system_getMetadata` entry (without `name`), as lisk-sdk's ValidatorsModule.metadata(). */
   metadata(): ModuleMetadata {
-    // Key order as lisk-sdk builds it, so that the serialized JSON matches too.
-    return {
-      commands: [],
-      events: this.events.map((event) => ({ name: event.name, data: event.schema })),
-      stores: this.stores.map((store) => ({ key: store.prefix.toString('hex'), data: store.schema })),
-      endpoints: Object.entries(this.endpoints).map(([name, handler]) => ({
-        name,
-        request: handler.request as Schema,
-        response: handler.response as Schema,
-      })),
-      assets: [],
-    };
+    return moduleMetadata(this, []);
   }
 }
 

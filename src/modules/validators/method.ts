@@ -67,6 +67,40 @@ function alreadyRegisteredBlsKey(blsKey: Buffer): InvalidParamsError {
   return new InvalidParamsError(`The BLS key ${blsKey.toString('hex')} has already been registered in the chain.`);
 }
 
+/** Rejects an address that is already a validator, leaving the ALREADY_VALIDATOR event behind. */
+function checkNotValidator(ctx: MethodContext, validatorAddress: Buffer, generatorKey: Buffer): void {
+  if (validatorKeysStore.has(ctx.state, validatorAddress)) {
+    logGeneratorKeyRegistration(ctx.events, validatorAddress, {
+      generatorKey,
+      result: KeyRegResult.ALREADY_VALIDATOR,
+    });
+    throw new InvalidParamsError('This address is already registered as validator.');
+  }
+}
+
+/**
+ * Rejects a BLS key that is already registered or whose proof of possession does not verify, in
+ * that order, leaving the matching blsKeyRegistration event behind.
+ */
+function checkNewBlsKey(ctx: MethodContext, validatorAddress: Buffer, blsKey: Buffer, proofOfPossession: Buffer): void {
+  if (blsKeysStore.has(ctx.state, blsKey)) {
+    logBlsKeyRegistration(ctx.events, validatorAddress, {
+      blsKey,
+      proofOfPossession,
+      result: KeyRegResult.DUPLICATE_BLS_KEY,
+    });
+    throw alreadyRegisteredBlsKey(blsKey);
+  }
+  if (!popVerify(blsKey, proofOfPossession)) {
+    logBlsKeyRegistration(ctx.events, validatorAddress, {
+      blsKey,
+      proofOfPossession,
+      result: KeyRegResult.INVALID_POP,
+    });
+    throw new InvalidParamsError('Invalid proof of possession for the given BLS key.');
+  }
+}
+
 export class ValidatorsMethod {
   private blockTime = 0;
 
@@ -91,29 +125,8 @@ export class ValidatorsMethod {
     const keys: ValidatorKeys = { generatorKey, blsKey };
     validate(validatorKeysSchema, keys);
 
-    if (validatorKeysStore.has(ctx.state, validatorAddress)) {
-      logGeneratorKeyRegistration(ctx.events, validatorAddress, {
-        generatorKey,
-        result: KeyRegResult.ALREADY_VALIDATOR,
-      });
-      throw new InvalidParamsError('This address is already registered as validator.');
-    }
-    if (blsKeysStore.has(ctx.state, blsKey)) {
-      logBlsKeyRegistration(ctx.events, validatorAddress, {
-        blsKey,
-        proofOfPossession,
-        result: KeyRegResult.DUPLICATE_BLS_KEY,
-      });
-      throw alreadyRegisteredBlsKey(blsKey);
-    }
-    if (!popVerify(blsKey, proofOfPossession)) {
-      logBlsKeyRegistration(ctx.events, validatorAddress, {
-        blsKey,
-        proofOfPossession,
-        result: KeyRegResult.INVALID_POP,
-      });
-      throw new InvalidParamsError('Invalid proof of possession for the given BLS key.');
-    }
+    checkNotValidator(ctx, validatorAddress, generatorKey);
+    checkNewBlsKey(ctx, validatorAddress, blsKey, proofOfPossession);
 
     validatorKeysStore.set(ctx.state, validatorAddress, keys);
     blsKeysStore.set(ctx.state, blsKey, { address: validatorAddress });
@@ -131,13 +144,7 @@ export class ValidatorsMethod {
     const keys: ValidatorKeys = { generatorKey, blsKey: INVALID_BLS_KEY };
     validate(validatorKeysSchema, keys);
 
-    if (validatorKeysStore.has(ctx.state, validatorAddress)) {
-      logGeneratorKeyRegistration(ctx.events, validatorAddress, {
-        generatorKey,
-        result: KeyRegResult.ALREADY_VALIDATOR,
-      });
-      throw new InvalidParamsError('This address is already registered as validator.');
-    }
+    checkNotValidator(ctx, validatorAddress, generatorKey);
 
     validatorKeysStore.set(ctx.state, validatorAddress, keys);
     logGeneratorKeyRegistration(ctx.events, validatorAddress, { generatorKey, result: KeyRegResult.SUCCESS });
@@ -180,22 +187,7 @@ export class ValidatorsMethod {
       });
       throw new NotFoundError('This address is not registered as validator. Only validators can register a BLS key.');
     }
-    if (blsKeysStore.has(ctx.state, blsKey)) {
-      logBlsKeyRegistration(ctx.events, validatorAddress, {
-        blsKey,
-        proofOfPossession,
-        result: KeyRegResult.DUPLICATE_BLS_KEY,
-      });
-      throw alreadyRegisteredBlsKey(blsKey);
-    }
-    if (!popVerify(blsKey, proofOfPossession)) {
-      logBlsKeyRegistration(ctx.events, validatorAddress, {
-        blsKey,
-        proofOfPossession,
-        result: KeyRegResult.INVALID_POP,
-      });
-      throw new InvalidParamsError('Invalid proof of possession for the given BLS key.');
-    }
+    checkNewBlsKey(ctx, validatorAddress, blsKey, proofOfPossession);
 
     // The previous key (normally the invalid placeholder) stays in blsKeys if it was indexed, as in lisk-sdk.
     validatorKeysStore.set(ctx.state, validatorAddress, { generatorKey: keys.generatorKey, blsKey });
