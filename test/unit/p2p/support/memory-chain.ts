@@ -35,6 +35,13 @@ export class MemoryChain implements P2pChainSource {
     return start > end ? [] : this.blocks.slice(start, end + 1);
   }
 
+  /** Adds the next block (a node that just produced or received it). */
+  append(block: Buffer, id: Buffer): void {
+    this.heights.set(id.toString('hex'), this.firstHeight + this.blocks.length);
+    this.blocks.push(block);
+    this.ids.push(id);
+  }
+
   idAt(height: number): Buffer {
     return this.ids[height - this.firstHeight]!;
   }
