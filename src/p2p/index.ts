@@ -26,17 +26,5 @@ export type { PeerAddress } from './peer-address.js';
 export type { IncomingMessage } from './peer.js';
 export type { P2pStats } from './stats.js';
 export * as p2pSchemas from './schemas.js';
-export {
-  P2pConnectionClosedError,
-  P2pError,
-  P2pHandshakeError,
-  P2pNoPeerError,
-  P2pNotPermittedError,
-  P2pPeerNotFoundError,
-  P2pProtocolError,
-  P2pRateLimitError,
-  P2pRemoteError,
-  P2pStateError,
-  P2pTimeoutError,
-} from './errors.js';
+export * from './errors.js';
 export { CloseCode, DEFAULT_P2P_PORT, DEFAULT_WS_MAX_PAYLOAD } from './constants.js';

@@ -22,6 +22,25 @@ const idList = (fieldNumber: number, extra: Record<string, unknown> = {}) => ({
   items: { dataType: 'bytes' as const, minLength: ID_LENGTH, maxLength: ID_LENGTH },
 });
 
+/** A payload that is one list of byte strings: `{<name>: bytes[] #1}`. */
+const listSchema = (id: string, name: string, items: ReturnType<typeof bytesList>): Schema => ({
+  $id: id,
+  type: 'object',
+  required: [name],
+  properties: { [name]: items },
+});
+
+/** A payload that is one byte string: `{<name>: bytes #1}`. */
+const bytesSchema = (id: string, name: string, extra: Record<string, unknown> = {}): Schema => ({
+  $id: id,
+  type: 'object',
+  required: [name],
+  properties: { [name]: { dataType: 'bytes', fieldNumber: 1, ...extra } },
+});
+
+/** 1 to 100 transaction IDs (getTransactions requests, announcements). */
+const transactionIdList = () => bytesList(1, { minItems: 1, maxItems: 100 });
+
 /** The engine's custom node-info options (height, maxHeightPrevoted, blockVersion, lastBlockID, legacy). */
 export const nodeInfoOptionsSchema: Schema = {
   $id: '/nodeInfo/custom',
@@ -62,56 +81,24 @@ export const peerInfoSchema: Schema = {
 };
 
 /** getPeers answer: each element is an encoded peerInfo. */
-export const getPeersResponseSchema: Schema = {
-  $id: '/protocolPeerRequestResponse',
-  type: 'object',
-  required: ['peers'],
-  properties: { peers: bytesList(1) },
-};
+export const getPeersResponseSchema = listSchema('/protocolPeerRequestResponse', 'peers', bytesList(1));
 
-export const getBlocksFromIdRequestSchema: Schema = {
-  $id: '/lisk/getBlocksFromIdRequest',
-  type: 'object',
-  required: ['blockId'],
-  properties: { blockId: { dataType: 'bytes', fieldNumber: 1, minLength: ID_LENGTH, maxLength: ID_LENGTH } },
-};
+export const getBlocksFromIdRequestSchema = bytesSchema('/lisk/getBlocksFromIdRequest', 'blockId', {
+  minLength: ID_LENGTH,
+  maxLength: ID_LENGTH,
+});
 
 /** Also the answer of getLegacyBlocksFromId. */
-export const getBlocksFromIdResponseSchema: Schema = {
-  $id: '/lisk/getBlocksFromIdResponse',
-  type: 'object',
-  required: ['blocks'],
-  properties: { blocks: bytesList(1) },
-};
+export const getBlocksFromIdResponseSchema = listSchema('/lisk/getBlocksFromIdResponse', 'blocks', bytesList(1));
 
-export const getHighestCommonBlockRequestSchema: Schema = {
-  $id: '/lisk/getHighestCommonBlockRequest',
-  type: 'object',
-  required: ['ids'],
-  properties: { ids: idList(1, { minItems: 1 }) },
-};
+export const getHighestCommonBlockRequestSchema = listSchema('/lisk/getHighestCommonBlockRequest', 'ids', idList(1, { minItems: 1 }));
 
 /** `id` is empty when none of the asked IDs is known (bytes `0a00`). */
-export const getHighestCommonBlockResponseSchema: Schema = {
-  $id: '/lisk/getHighestCommonBlockResponse',
-  type: 'object',
-  required: ['id'],
-  properties: { id: { dataType: 'bytes', fieldNumber: 1 } },
-};
+export const getHighestCommonBlockResponseSchema = bytesSchema('/lisk/getHighestCommonBlockResponse', 'id');
 
-export const getTransactionsRequestSchema: Schema = {
-  $id: '/lisk/getTransactionRequest',
-  type: 'object',
-  required: ['transactionIds'],
-  properties: { transactionIds: bytesList(1, { minItems: 1, maxItems: 100 }) },
-};
+export const getTransactionsRequestSchema = listSchema('/lisk/getTransactionRequest', 'transactionIds', transactionIdList());
 
-export const getTransactionsResponseSchema: Schema = {
-  $id: '/lisk/getTransactionsResponse',
-  type: 'object',
-  required: ['transactions'],
-  properties: { transactions: bytesList(1) },
-};
+export const getTransactionsResponseSchema = listSchema('/lisk/getTransactionsResponse', 'transactions', bytesList(1));
 
 export const getLegacyBlocksFromIdRequestSchema: Schema = {
   $id: '/legacy/getBlocksFromIdRequest',
@@ -123,27 +110,16 @@ export const getLegacyBlocksFromIdRequestSchema: Schema = {
   },
 };
 
-export const postBlockSchema: Schema = {
-  $id: '/lisk/postBlockEvent',
-  type: 'object',
-  required: ['block'],
-  properties: { block: { dataType: 'bytes', fieldNumber: 1 } },
-};
+export const postBlockSchema = bytesSchema('/lisk/postBlockEvent', 'block');
 
-export const postTransactionsAnnouncementSchema: Schema = {
-  $id: '/lisk/postTransactionsAnnouncementSchema',
-  type: 'object',
-  required: ['transactionIds'],
-  properties: { transactionIds: bytesList(1, { minItems: 1, maxItems: 100 }) },
-};
+export const postTransactionsAnnouncementSchema = listSchema(
+  '/lisk/postTransactionsAnnouncementSchema',
+  'transactionIds',
+  transactionIdList(),
+);
 
 /** postSingleCommitMessages payload: each element is an encoded singleCommit. Empty lists are normal. */
-export const singleCommitsMessageSchema: Schema = {
-  $id: '/consensus/singleCommitsNetworkPacket',
-  type: 'object',
-  required: ['commits'],
-  properties: { commits: bytesList(1) },
-};
+export const singleCommitsMessageSchema = listSchema('/consensus/singleCommitsNetworkPacket', 'commits', bytesList(1));
 
 export const singleCommitSchema: Schema = {
   $id: '/consensus/singleCommit',

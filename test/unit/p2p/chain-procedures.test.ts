@@ -7,14 +7,7 @@ import { Block } from '../../../src/chain/block.js';
 import { codec } from '../../../src/codec/index.js';
 import { chainProcedures } from '../../../src/p2p/chain-procedures.js';
 import type { P2pCallContext, ProcedureHandler } from '../../../src/p2p/handlers.js';
-import {
-  getBlocksFromIdRequestSchema,
-  getBlocksFromIdResponseSchema,
-  getHighestCommonBlockRequestSchema,
-  getHighestCommonBlockResponseSchema,
-  getTransactionsRequestSchema,
-  getTransactionsResponseSchema,
-} from '../../../src/p2p/schemas.js';
+import * as schemas from '../../../src/p2p/schemas.js';
 import { devChain } from './support/memory-chain.js';
 
 const chain = devChain();
@@ -39,9 +32,11 @@ async function call(
   }
 }
 
-const blocksFrom = (blockId: Buffer) => codec.encode(getBlocksFromIdRequestSchema, { blockId });
+const blocksFrom = (blockId: Buffer) => codec.encode(schemas.getBlocksFromIdRequestSchema, { blockId });
 const heightsOf = (answer: Buffer | undefined) =>
-  codec.decode<{ blocks: Buffer[] }>(getBlocksFromIdResponseSchema, answer!).blocks.map((bytes) => Block.fromBytes(bytes).header.height);
+  codec
+    .decode<{ blocks: Buffer[] }>(schemas.getBlocksFromIdResponseSchema, answer!)
+    .blocks.map((bytes) => Block.fromBytes(bytes).header.height);
 
 describe('getLastBlock', () => {
   it('answers the tip block bytes, unwrapped', async () => {
@@ -79,8 +74,8 @@ describe('getBlocksFromId', () => {
 });
 
 describe('getHighestCommonBlock', () => {
-  const ask = (ids: Buffer[]) => codec.encode(getHighestCommonBlockRequestSchema, { ids });
-  const idOf = (answer: Buffer | undefined) => codec.decode<{ id: Buffer }>(getHighestCommonBlockResponseSchema, answer!).id;
+  const ask = (ids: Buffer[]) => codec.encode(schemas.getHighestCommonBlockRequestSchema, { ids });
+  const idOf = (answer: Buffer | undefined) => codec.decode<{ id: Buffer }>(schemas.getHighestCommonBlockResponseSchema, answer!).id;
 
   it('answers the known ID of greatest height, in any order of the list', async () => {
     const { answer } = await call(
@@ -107,9 +102,9 @@ describe('getHighestCommonBlock', () => {
 });
 
 describe('getTransactions', () => {
-  const ask = (transactionIds: Buffer[]) => codec.encode(getTransactionsRequestSchema, { transactionIds });
+  const ask = (transactionIds: Buffer[]) => codec.encode(schemas.getTransactionsRequestSchema, { transactionIds });
   const transactionsOf = (answer: Buffer | undefined) =>
-    codec.decode<{ transactions: Buffer[] }>(getTransactionsResponseSchema, answer!).transactions;
+    codec.decode<{ transactions: Buffer[] }>(schemas.getTransactionsResponseSchema, answer!).transactions;
 
   it('without data: processable pool transactions; with IDs: the known ones', async () => {
     expect(transactionsOf((await call(procedures.getTransactions, undefined)).answer)).toEqual([txA, txB]);

@@ -202,81 +202,80 @@ describe('rate limits and penalties', () => {
   });
 });
 
+interface ServerPacket {
+  event?: string;
+  cid?: number;
+  data?: { procedure?: string };
+}
+
+/**
+ * A minimal socketcluster server written by hand: it answers the handshake (with `pingTimeout`),
+ * getNodeInfo and getPeers like a Lisk node, and hands every other frame to `onFrame`.
+ */
+async function handWrittenServer(
+  host: string,
+  pingTimeout: number,
+  onFrame: (ws: WebSocket, text: string, packet: ServerPacket | undefined) => void,
+): Promise<{ port: number; close: () => void }> {
+  const wss = new WebSocketServer({ host, port: 0 });
+  await once(wss, 'listening');
+  const info = encodeNodeInfo({
+    chainID: CHAIN_ID,
+    networkVersion: '1.0',
+    nonce: '0011223344556677',
+    advertiseAddress: true,
+    options: emptyNodeInfoOptions(),
+  });
+  wss.on('connection', (ws: WebSocket) => {
+    ws.on('message', (raw) => {
+      const text = raw.toString();
+      const packet = text.startsWith('{') ? (JSON.parse(text) as ServerPacket) : undefined;
+      if (packet?.event === '#handshake')
+        ws.send(JSON.stringify({ rid: packet.cid, data: { id: 'x', pingTimeout, isAuthenticated: false } }));
+      else if (packet?.data?.procedure === 'getNodeInfo')
+        ws.send(JSON.stringify({ rid: packet.cid, data: { data: info.toString('base64'), peerId: 'x' } }));
+      else if (packet?.data?.procedure === 'getPeers') ws.send(JSON.stringify({ rid: packet.cid, data: { data: '', peerId: 'x' } }));
+      onFrame(ws, text, packet);
+    });
+  });
+  return { port: (wss.address() as { port: number }).port, close: () => wss.close() };
+}
+
 describe('our client against a hand-written server', () => {
   it('answers #1 with #2 and the latency ping with "pong"; closes with 4000 when the pings stop', async () => {
-    const wss = new WebSocketServer({ host: '127.0.0.20', port: 0 });
-    await once(wss, 'listening');
-    const port = (wss.address() as { port: number }).port;
     const received: string[] = [];
     let pinging: NodeJS.Timeout | undefined;
-    wss.on('connection', (ws: WebSocket) => {
-      ws.on('message', (raw) => {
-        const text = raw.toString();
-        received.push(text);
-        if (text === '#2') return;
-        const packet = JSON.parse(text) as { event?: string; cid?: number; data?: { procedure?: string } };
-        if (packet.event === '#handshake') {
-          ws.send(JSON.stringify({ rid: packet.cid, data: { id: 'x', pingTimeout: 400, isAuthenticated: false } }));
-          ws.send(JSON.stringify({ event: 'rpc-request', data: { procedure: 'ping' }, cid: 1 }));
-          pinging = setInterval(() => ws.send('#1'), 100);
-          setTimeout(() => clearInterval(pinging), 600);
-        } else if (packet.data?.procedure === 'getNodeInfo') {
-          const info = encodeNodeInfo({
-            chainID: CHAIN_ID,
-            networkVersion: '1.0',
-            nonce: '0011223344556677',
-            advertiseAddress: true,
-            options: emptyNodeInfoOptions(),
-          });
-          ws.send(JSON.stringify({ rid: packet.cid, data: { data: info.toString('base64'), peerId: 'x' } }));
-        } else if (packet.data?.procedure === 'getPeers') {
-          ws.send(JSON.stringify({ rid: packet.cid, data: { data: '', peerId: 'x' } }));
-        }
-      });
+    const server = await handWrittenServer('127.0.0.20', 400, (ws, text, packet) => {
+      received.push(text);
+      if (packet?.event !== '#handshake') return;
+      ws.send(JSON.stringify({ event: 'rpc-request', data: { procedure: 'ping' }, cid: 1 }));
+      pinging = setInterval(() => ws.send('#1'), 100);
+      setTimeout(() => clearInterval(pinging), 600);
     });
-    const b = await startNode('127.0.0.3', { fixedPeers: [{ ipAddress: '127.0.0.20', port }], maxInboundConnections: 0 });
+    const b = await startNode('127.0.0.3', { fixedPeers: [{ ipAddress: '127.0.0.20', port: server.port }], maxInboundConnections: 0 });
     const [connected] = await nextEvent<[P2pPeerInfo]>(b, 'peer:connect');
     expect(connected.nonce).toBe('0011223344556677');
     const [closed] = await nextEvent<[{ code: number }]>(b, 'peer:disconnect');
     expect(closed.code).toBe(4000);
-    expect(received).toContain(`{"rid":1,"data":{"data":"InBvbmci","peerId":"127.0.0.20:${port}"}}`);
+    expect(received).toContain(`{"rid":1,"data":{"data":"InBvbmci","peerId":"127.0.0.20:${server.port}"}}`);
     expect(received.filter((text) => text === '#2').length).toBeGreaterThanOrEqual(4);
     expect(received.some((text) => text === '#1' || text.includes('"procedure":"ping"'))).toBe(false);
     clearInterval(pinging);
-    wss.close();
+    server.close();
   });
 
   it('pending requests fail with P2pConnectionClosedError when the socket closes', async () => {
-    const wss = new WebSocketServer({ host: '127.0.0.21', port: 0 });
-    await once(wss, 'listening');
-    const port = (wss.address() as { port: number }).port;
-    wss.on('connection', (ws: WebSocket) => {
-      ws.on('message', (raw) => {
-        const packet = JSON.parse(raw.toString()) as { event?: string; cid?: number; data?: { procedure?: string } };
-        if (packet.event === '#handshake')
-          ws.send(JSON.stringify({ rid: packet.cid, data: { id: 'x', pingTimeout: 20_000, isAuthenticated: false } }));
-        else if (packet.data?.procedure === 'getNodeInfo') {
-          const info = encodeNodeInfo({
-            chainID: CHAIN_ID,
-            networkVersion: '1.0',
-            nonce: '0011223344556677',
-            advertiseAddress: true,
-            options: emptyNodeInfoOptions(),
-          });
-          ws.send(JSON.stringify({ rid: packet.cid, data: { data: info.toString('base64'), peerId: 'x' } }));
-        } else if (packet.data?.procedure === 'getPeers') ws.send(JSON.stringify({ rid: packet.cid, data: { data: '', peerId: 'x' } }));
-        else if (packet.data?.procedure === 'getLastBlock') {
-          ws.send(JSON.stringify({ event: '#disconnect', data: { code: 4999, data: 'going away' } }));
-          ws.close(4999);
-        }
-      });
+    const server = await handWrittenServer('127.0.0.21', 20_000, (ws, _text, packet) => {
+      if (packet?.data?.procedure !== 'getLastBlock') return;
+      ws.send(JSON.stringify({ event: '#disconnect', data: { code: 4999, data: 'going away' } }));
+      ws.close(4999);
     });
-    const b = await startNode('127.0.0.3', { fixedPeers: [{ ipAddress: '127.0.0.21', port }], maxInboundConnections: 0 });
+    const b = await startNode('127.0.0.3', { fixedPeers: [{ ipAddress: '127.0.0.21', port: server.port }], maxInboundConnections: 0 });
     await nextEvent(b, 'peer:connect');
     const failure = await b.request('getLastBlock').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(P2pConnectionClosedError);
     expect(failure).toMatchObject({ closeCode: 4999, reason: 'going away' });
     await until(() => b.connectedPeers({ includeHidden: true }).length === 0);
-    wss.close();
+    server.close();
   });
 });
