@@ -1,33 +1,21 @@
 /**
  * Basalt's Lisk P2P node: the server for inbound peers, outbound connections chosen from the
- * peer book, node-info gossip, penalties and bans, and the calls the node makes to its peers.
- * It follows `elements/lisk-p2p/src/p2p.ts` and `peer_pool.ts` with the engine glue of
- * `framework/src/engine/network/network.ts`; where lisk-sdk leaves room (our own send rates,
- * failed handshakes), it stays within what a Lisk peer tolerates.
+ * peer book (outbound-connector.ts), node-info pushes, penalties and bans, and the calls the node
+ * makes to its peers. It follows `elements/lisk-p2p/src/p2p.ts` and `peer_pool.ts` with the engine
+ * glue of `framework/src/engine/network/network.ts`; where lisk-sdk leaves room (our own send
+ * rates, failed handshakes), it stays within what a Lisk peer tolerates.
  *
- * Connecting out: WebSocket upgrade (bound to `host`) → `#handshake` → postNodeInfo → getNodeInfo
- * (closed with 4104 when chain or major version differ) → getPeers (entries go to the new list) →
- * the peer moves to the tried list and counts as connected.
- * Accepting: HTTP 401 for banned IPs → `#handshake` → admission (admission.ts) → postNodeInfo →
- * handshake answer; the server side pings each peer with the "ping" procedure every 20–60 s.
+ * Accepting a peer: HTTP 401 for banned IPs → `#handshake` → admission (admission.ts) →
+ * postNodeInfo → handshake answer; the server side then pings the peer with the "ping" procedure
+ * every 20–60 s to measure its latency.
  */
 import { EventEmitter } from 'node:events';
 import { randomBytes } from '../crypto/index.js';
 import { type Logger, silentLogger } from '../logger.js';
 import { admitInbound } from './admission.js';
-import { connectionUrl } from './connection-query.js';
+import { CloseCode, CloseReason, MAX_PEER_INFO_SIZE, NONCE_LENGTH_BYTES, RATE_INTERVAL } from './constants.js';
+import { encodeGetPeersAnswer } from './discovery.js';
 import {
-  CloseCode,
-  CloseReason,
-  MAX_PEER_INFO_SIZE,
-  MIN_TRIED_PEER_COUNT,
-  NONCE_LENGTH_BYTES,
-  PENALTY_BAN,
-  RATE_INTERVAL,
-} from './constants.js';
-import { decodeGetPeersAnswer, encodeGetPeersAnswer, InvalidPeerListError } from './discovery.js';
-import {
-  P2pHandshakeError,
   P2pNoPeerError,
   P2pNotPermittedError,
   P2pPeerNotFoundError,
@@ -39,14 +27,15 @@ import { type AcceptedMessage, isAcceptedMessage, isServedProcedure, type Served
 import { InboundServer } from './inbound-server.js';
 import { type DispatchContext, dispatchMessage, dispatchRequest } from './network-dispatch.js';
 import { DEFAULT_TIMING, limitsOf, type P2pLimits, type P2pNetworkOptions, type P2pTiming } from './network-options.js';
-import { decodeNodeInfo, emptyNodeInfoOptions, encodeNodeInfo, incompatibility, type NodeInfo, type NodeInfoOptions } from './node-info.js';
-import { dialSocket } from './outbound-dial.js';
+import { emptyNodeInfoOptions, encodeNodeInfo, type NodeInfo, type NodeInfoOptions } from './node-info.js';
+import { NodeInfoPusher } from './node-info-push.js';
+import { type ConnectorHost, OutboundConnector } from './outbound-connector.js';
 import { type IncomingMessage, Peer, type PeerDirection } from './peer.js';
 import { type PeerAddress, peerIdOf } from './peer-address.js';
-import { PeerBook, shuffle } from './peer-book.js';
+import { PeerBook } from './peer-book.js';
 import { netgroupOf } from './peer-buckets.js';
 import { sanitizePeerLists } from './peer-lists.js';
-import { selectInboundPeerToEvict, selectPeerForRequest, selectPeersForConnection, selectPeersForSend } from './peer-selection.js';
+import { selectInboundPeerToEvict, selectPeerForRequest, selectPeersForSend } from './peer-selection.js';
 import { ENGINE_RATE_LIMITS, ReceivedRateCounter, SentRateBudget } from './rate-limits.js';
 import type { ScSocket } from './sc-socket.js';
 import { emptyStats, type P2pStats } from './stats.js';
@@ -85,10 +74,6 @@ export interface P2pNetworkEvents {
   'message:received': [message: IncomingMessage];
 }
 
-const OUR_LOOPBACK = '127.0.0.1';
-/** getPeers may be asked once per 10 s per peer. */
-const GET_PEERS_LIMIT = 1;
-
 export class P2pNetwork extends EventEmitter<P2pNetworkEvents> {
   private readonly timing: P2pTiming;
   private readonly limits: P2pLimits;
@@ -97,12 +82,11 @@ export class P2pNetwork extends EventEmitter<P2pNetworkEvents> {
   private readonly book: PeerBook;
   private readonly peers = new Map<string, Peer>();
   private readonly connected = new Set<string>();
-  private readonly dialing = new Map<string, PeerAddress>();
   private readonly received: ReceivedRateCounter;
   private readonly sent: SentRateBudget;
   private readonly dispatch: DispatchContext;
-  private readonly deferredNodeInfo = new Map<string, NodeJS.Timeout>();
-  private readonly latencyTimers = new Map<string, NodeJS.Timeout>();
+  private readonly pusher: NodeInfoPusher;
+  private readonly outbound: OutboundConnector;
   private readonly stats: P2pStats = emptyStats();
   private nodeInfo: NodeInfo;
   private encodedNodeInfo: Buffer;
@@ -111,7 +95,6 @@ export class P2pNetwork extends EventEmitter<P2pNetworkEvents> {
   private running = false;
   private hasConnected = false;
   private timers: NodeJS.Timeout[] = [];
-  private nextSeedDiscovery = 0;
 
   constructor(private readonly options: P2pNetworkOptions) {
     super();
@@ -149,6 +132,12 @@ export class P2pNetwork extends EventEmitter<P2pNetworkEvents> {
       encodedNodeInfo: () => this.encodedNodeInfo,
       encodedPeerList: () => encodeGetPeersAnswer(this.book, this.limits.wsMaxPayload),
     };
+    this.pusher = new NodeInfoPusher(
+      this.sent,
+      () => this.encodedNodeInfo,
+      (peer) => this.peers.get(peer.id) === peer,
+    );
+    this.outbound = new OutboundConnector(this.connectorHost());
   }
 
   /** The nonce our connections carry; a server that sees it refuses the connection as a self-connection. */
@@ -192,21 +181,18 @@ export class P2pNetwork extends EventEmitter<P2pNetworkEvents> {
     this.every(this.timing.statusInterval, () => {
       for (const peer of this.peers.values()) peer.tickStatusWindow();
     });
-    this.every(this.timing.populatorInterval, () => this.populate());
-    this.every(this.timing.outboundShuffleInterval, () => this.evictOutbound());
-    if (this.book.triedPeers.length < MIN_TRIED_PEER_COUNT) this.discoverFromSeeds();
-    this.nextSeedDiscovery = Date.now() + this.timing.seedDiscoveryInterval;
-    this.populate();
+    this.every(this.timing.populatorInterval, () => this.outbound.populate());
+    this.every(this.timing.outboundShuffleInterval, () => this.outbound.evictOne());
+    this.outbound.start();
   }
 
   async stop(): Promise<void> {
     if (!this.running) throw new P2pStateError('The P2P network is not running');
     this.running = false;
     this.hasConnected = false;
-    for (const timer of [...this.timers, ...this.deferredNodeInfo.values(), ...this.latencyTimers.values()]) clearTimeout(timer);
+    for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
-    this.deferredNodeInfo.clear();
-    this.latencyTimers.clear();
+    this.pusher.cancelAll();
     for (const peer of [...this.peers.values()]) peer.disconnect(CloseCode.INTENTIONAL, `Intentionally removed peer ${peer.id}`);
     await this.server?.stop();
     this.server = undefined;
@@ -224,7 +210,7 @@ export class P2pNetwork extends EventEmitter<P2pNetworkEvents> {
       throw new P2pProtocolError(`Node info of ${encoded.length} bytes exceeds ${MAX_PEER_INFO_SIZE}`);
     this.nodeInfo = next;
     this.encodedNodeInfo = encoded;
-    for (const peer of this.peers.values()) this.pushNodeInfo(peer);
+    for (const peer of this.peers.values()) this.pusher.push(peer);
   }
 
   /**
@@ -311,7 +297,7 @@ export class P2pNetwork extends EventEmitter<P2pNetworkEvents> {
   // peers
 
   private every(interval: number, task: () => void): void {
-    const timer = setInterval(task, interval);
+    const timer = setInterval(this.guarded(task), interval);
     timer.unref();
     this.timers.push(timer);
   }
@@ -344,43 +330,53 @@ export class P2pNetwork extends EventEmitter<P2pNetworkEvents> {
     peer.applyPenalty(points, `penalty ${points}`);
   }
 
-  private pushNodeInfo(peer: Peer): void {
-    if (this.deferredNodeInfo.has(peer.id)) return;
-    const wait = this.sent.waitFor('postNodeInfo', peer.id, 4);
-    if (wait > 0) {
-      const timer = setTimeout(() => {
-        this.deferredNodeInfo.delete(peer.id);
-        if (this.peers.get(peer.id) === peer) this.pushNodeInfo(peer);
-      }, wait);
-      timer.unref();
-      this.deferredNodeInfo.set(peer.id, timer);
-      return;
-    }
-    this.sent.take('postNodeInfo', peer.id, 4);
-    try {
-      peer.send('postNodeInfo', this.encodedNodeInfo);
-    } catch {
-      this.stats.totalErrors += 1;
-    }
-  }
-
   private attach(peer: Peer): void {
     this.peers.set(peer.id, peer);
-    peer.on('request', (request) => {
-      this.stats.totalRequestsReceived[request.procedure] = (this.stats.totalRequestsReceived[request.procedure] ?? 0) + 1;
-      this.emit('request:received', { procedure: request.procedure, peerId: peer.id });
-      void dispatchRequest(this.dispatch, request);
-    });
-    peer.on('message', (message) => {
-      this.stats.totalMessagesReceived[message.event] = (this.stats.totalMessagesReceived[message.event] ?? 0) + 1;
-      dispatchMessage(this.dispatch, message);
-      this.emit('message:received', message);
-    });
-    peer.on('update', () => {
-      if (this.connected.has(peer.id)) this.emit('peer:update', peerInfoOf(peer));
-    });
-    peer.on('ban', (reason) => this.banPeer(peer, reason));
-    peer.once('close', (code, reason) => this.onPeerClosed(peer, code, reason));
+    peer.on(
+      'request',
+      this.guarded((request) => {
+        this.stats.totalRequestsReceived[request.procedure] = (this.stats.totalRequestsReceived[request.procedure] ?? 0) + 1;
+        this.emit('request:received', { procedure: request.procedure, peerId: peer.id });
+        void dispatchRequest(this.dispatch, request);
+      }),
+    );
+    peer.on(
+      'message',
+      this.guarded((message) => {
+        this.stats.totalMessagesReceived[message.event] = (this.stats.totalMessagesReceived[message.event] ?? 0) + 1;
+        dispatchMessage(this.dispatch, message);
+        this.emit('message:received', message);
+      }),
+    );
+    peer.on(
+      'update',
+      this.guarded(() => {
+        if (this.connected.has(peer.id)) this.emit('peer:update', peerInfoOf(peer));
+      }),
+    );
+    peer.on(
+      'ban',
+      this.guarded((reason) => this.banPeer(peer, reason)),
+    );
+    peer.once(
+      'close',
+      this.guarded((code, reason) => this.onPeerClosed(peer, code, reason)),
+    );
+  }
+
+  /**
+   * Wraps a reaction to a socket event. These run inside the WebSocket's read loop, where an
+   * exception (say, from one of the node's event listeners) must be logged, not thrown.
+   */
+  private guarded<A extends unknown[]>(reaction: (...args: A) => void): (...args: A) => void {
+    return (...args) => {
+      try {
+        reaction(...args);
+      } catch (error) {
+        this.stats.totalErrors += 1;
+        this.logger.error({ err: error }, 'P2P event handling failed');
+      }
+    };
   }
 
   private onPeerClosed(peer: Peer, code: number, reason: string): void {
@@ -388,10 +384,7 @@ export class P2pNetwork extends EventEmitter<P2pNetworkEvents> {
     this.peers.delete(peer.id);
     this.stats.totalRemovedPeers += 1;
     const wasConnected = this.connected.delete(peer.id);
-    clearTimeout(this.deferredNodeInfo.get(peer.id));
-    this.deferredNodeInfo.delete(peer.id);
-    clearTimeout(this.latencyTimers.get(peer.id));
-    this.latencyTimers.delete(peer.id);
+    this.pusher.cancel(peer.id);
     this.sent.forget(peer.id);
     if (!wasConnected) return;
     this.stats[peer.direction === 'inbound' ? 'incoming' : 'outgoing'].disconnects += 1;
@@ -419,11 +412,17 @@ export class P2pNetwork extends EventEmitter<P2pNetworkEvents> {
   // inbound
 
   private onInboundSocket(socket: ScSocket, requestUrl: string | undefined, ipAddress: string): void {
-    socket.on('violation', (reason) => {
-      const claimed = Number.parseInt(new URLSearchParams((requestUrl ?? '').split('?')[1] ?? '').get('port') ?? '', 10);
-      this.banAddress(ipAddress, Number.isNaN(claimed) ? 0 : claimed, reason);
-    });
-    socket.once('handshake', (accept) => this.admit(socket, requestUrl, ipAddress, accept));
+    socket.on(
+      'violation',
+      this.guarded((reason) => {
+        const claimed = Number.parseInt(new URLSearchParams((requestUrl ?? '').split('?')[1] ?? '').get('port') ?? '', 10);
+        this.banAddress(ipAddress, Number.isNaN(claimed) ? 0 : claimed, reason);
+      }),
+    );
+    socket.once(
+      'handshake',
+      this.guarded((accept) => this.admit(socket, requestUrl, ipAddress, accept)),
+    );
   }
 
   private admit(socket: ScSocket, requestUrl: string | undefined, ipAddress: string, accept: () => void): void {
@@ -436,7 +435,7 @@ export class P2pNetwork extends EventEmitter<P2pNetworkEvents> {
       return;
     }
     const { claims } = admission;
-    if (this.peers.has(claims.peerId) || this.dialing.has(claims.peerId)) {
+    if (this.peers.has(claims.peerId) || this.outbound.isDialing(claims.peerId)) {
       socket.disconnect(CloseCode.DUPLICATE_CONNECTION, CloseReason.DUPLICATE_CONNECTION);
       return;
     }
@@ -469,186 +468,52 @@ export class P2pNetwork extends EventEmitter<P2pNetworkEvents> {
       });
     }
     // A Lisk server pushes its node info before it answers the handshake; clients accept that.
-    this.pushNodeInfo(peer);
+    this.pusher.push(peer);
     accept();
+    peer.startLatencyPings(this.timing.latencyPingMin, this.timing.latencyPingMax);
+    this.markConnected(peer);
+  }
+
+  private markConnected(peer: Peer): void {
     this.connected.add(peer.id);
-    this.stats.incoming.connects += 1;
-    this.scheduleLatencyPing(peer);
-    this.logger.debug({ peerId: peer.id }, 'Inbound peer connected');
+    this.stats[peer.direction === 'inbound' ? 'incoming' : 'outgoing'].connects += 1;
+    this.logger.debug({ peerId: peer.id, direction: peer.direction }, 'Peer connected');
     this.emit('peer:connect', peerInfoOf(peer));
-  }
-
-  /** The server side's "ping" procedure, every 20–60 s (`peer/inbound.ts`); its round trip is the peer's latency. */
-  private scheduleLatencyPing(peer: Peer): void {
-    const { latencyPingMin: min, latencyPingMax: max } = this.timing;
-    const timer = setTimeout(
-      async () => {
-        const started = Date.now();
-        await peer.request('ping').catch(() => undefined);
-        peer.latency = Date.now() - started;
-        if (this.peers.get(peer.id) === peer) this.scheduleLatencyPing(peer);
-      },
-      min + Math.random() * (max - min),
-    );
-    timer.unref();
-    this.latencyTimers.set(peer.id, timer);
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // outbound
-
-  private outboundCount(): number {
-    return [...this.peers.values()].filter((peer) => peer.direction === 'outbound').length + this.dialing.size;
-  }
-
-  private disconnectedFixedPeers(): PeerAddress[] {
-    return this.book.fixedPeers.filter((peer) => {
-      const id = peerIdOf(peer.ipAddress, peer.port);
-      return !this.peers.has(id) && !this.dialing.has(id);
-    });
-  }
-
-  /** Outbound slots left, keeping one for every fixed peer we are not connected to (`getFreeOutboundSlots`). */
-  private freeOutboundSlots(): number {
-    return this.limits.maxOutbound - this.outboundCount() - this.disconnectedFixedPeers().length;
-  }
-
-  /** The populator round (every 10 s): fill free slots from the book, always redial fixed peers, rediscover from seeds every 30 s. */
-  private populate(): void {
-    if (!this.running) return;
-    const free = this.freeOutboundSlots();
-    if (free <= 0) this.disconnectSeedPeers();
-    const notConnected = (entry: { peerId: string }): boolean => !this.peers.has(entry.peerId) && !this.dialing.has(entry.peerId);
-    const picks = selectPeersForConnection(this.book.newPeers.filter(notConnected), this.book.triedPeers.filter(notConnected), free);
-    for (const peer of [...picks, ...this.disconnectedFixedPeers()]) void this.connectOutbound(peer);
-    if (Date.now() >= this.nextSeedDiscovery && this.freeOutboundSlots() > 0) {
-      this.discoverFromSeeds();
-      this.nextSeedDiscovery = Date.now() + this.timing.seedDiscoveryInterval;
-    }
-  }
-
-  private discoverFromSeeds(): void {
-    const free = this.freeOutboundSlots();
-    if (free <= 0 || this.book.seedPeers.length === 0) return;
-    for (const seed of this.book.seedPeers) {
-      const peer = this.peers.get(peerIdOf(seed.ipAddress, seed.port));
-      if (peer !== undefined && this.connected.has(peer.id)) void this.discoverFrom(peer);
-    }
-    for (const seed of shuffle(this.book.seedPeers.slice(0, free))) void this.connectOutbound(seed);
-  }
-
-  /** With every outbound slot in use, seed peers that are not also fixed make room (`_disconnectFromSeedPeers`). */
-  private disconnectSeedPeers(): void {
-    for (const peer of this.connectedPeerObjects()) {
-      if (peer.direction === 'outbound' && peer.trust !== 'fixed' && this.book.trustOf(peer.ipAddress, peer.port) === 'seed') {
-        peer.disconnect(CloseCode.INTENTIONAL, CloseReason.SEED_DISCONNECT);
-      }
-    }
-  }
-
-  /** Every 5 min one random non-fixed outbound peer goes, so that the outbound set keeps changing. */
-  private evictOutbound(): void {
-    const candidates = [...this.peers.values()].filter((peer) => peer.direction === 'outbound' && peer.trust !== 'fixed');
-    const victim = candidates[Math.floor(Math.random() * candidates.length)];
-    victim?.disconnect(CloseCode.EVICTED, `Evicted outbound peer ${victim.id}`);
-  }
-
-  private async connectOutbound(address: PeerAddress): Promise<void> {
-    const peerId = peerIdOf(address.ipAddress, address.port);
-    if (!this.running || this.peers.has(peerId) || this.dialing.has(peerId) || this.book.isBanned(address.ipAddress)) return;
-    const sameIp = [...this.peers.values()].some((peer) => peer.direction === 'outbound' && peer.ipAddress === address.ipAddress);
-    const sameIpDialing = [...this.dialing.values()].some((dialed) => dialed.ipAddress === address.ipAddress);
-    if (address.ipAddress !== OUR_LOOPBACK && (sameIp || sameIpDialing)) return;
-    this.dialing.set(peerId, address);
-    let socket: ScSocket;
-    try {
-      const claims = { ...this.nodeInfo, port: this.listenPort };
-      socket = await dialSocket(connectionUrl(address.ipAddress, address.port, claims), {
-        localAddress: this.options.host,
-        connectTimeout: this.timing.connectTimeout,
-        maxPayload: this.limits.wsMaxPayload,
-      });
-    } catch (error) {
-      this.dialing.delete(peerId);
-      return this.connectFailed(address, error as Error);
-    }
-    this.dialing.delete(peerId);
-    if (!this.running || this.peers.has(peerId)) return socket.disconnect(CloseCode.INTENTIONAL);
-    // A WebSocket control frame from the server: lisk-p2p charges 100, i.e. a ban.
-    socket.on('violation', (reason) => this.banAddress(address.ipAddress, address.port, reason));
-    const peer = new Peer(socket, {
-      direction: 'outbound',
-      ipAddress: address.ipAddress,
-      port: address.port,
-      ackTimeout: this.timing.outboundAckTimeout,
-      sharedState: { chainID: undefined, networkVersion: undefined, nonce: undefined, advertiseAddress: true, options: undefined },
-    });
-    peer.trust = this.book.trustOf(peer.ipAddress, peer.port, false);
-    this.attach(peer);
-    try {
-      await socket.handshake(this.timing.outboundAckTimeout);
-      this.pushNodeInfo(peer);
-      await this.fetchNodeInfo(peer);
-    } catch (error) {
-      if (!socket.isClosed)
-        peer.disconnect(error instanceof P2pHandshakeError ? error.closeCode : CloseCode.INTENTIONAL, (error as Error).message);
-      return this.connectFailed(address, error as Error);
-    }
-    await this.discoverFrom(peer);
-    if (this.peers.get(peerId) !== peer || socket.isClosed)
-      return this.connectFailed(address, new P2pStateError('Peer closed while connecting'));
-    if (!this.book.hasPeer(peerId)) this.book.addPeer(address);
-    this.book.upgradePeer(address);
-    this.connected.add(peerId);
-    this.stats.outgoing.connects += 1;
-    this.logger.debug({ peerId }, 'Outbound peer connected');
-    this.emit('peer:connect', peerInfoOf(peer));
-    if (!this.hasConnected) {
+    if (peer.direction === 'outbound' && !this.hasConnected) {
       this.hasConnected = true;
       this.emit('network:ready');
     }
   }
 
-  private connectFailed(address: PeerAddress, error: Error): void {
-    const peerId = peerIdOf(address.ipAddress, address.port);
-    this.book.downgradePeer(address);
-    this.stats.totalErrors += 1;
-    this.logger.debug({ peerId, err: error }, 'Outbound connection failed');
-    this.emit('peer:connect-failed', { peerId, error });
-  }
-
-  /** getNodeInfo once per connection; undecodable node info costs 100, another chain or major version closes with 4104. */
-  private async fetchNodeInfo(peer: Peer): Promise<void> {
-    const { data } = await peer.request('getNodeInfo');
-    let info: NodeInfo;
-    try {
-      info = decodeNodeInfo(data);
-    } catch (error) {
-      peer.applyPenalty(PENALTY_BAN, 'invalid node info');
-      throw error;
-    }
-    const problem = incompatibility(info, this.nodeInfo);
-    if (problem !== undefined) throw new P2pHandshakeError(CloseCode.INCOMPATIBLE_PEER, problem);
-    peer.sharedState = { ...info };
-  }
-
-  /** getPeers (at most once per 10 s per peer); new addresses go to the new list with the peer as source. */
-  private async discoverFrom(peer: Peer): Promise<void> {
-    if (!this.sent.take('getPeers', peer.id, GET_PEERS_LIMIT)) return;
-    let peers: PeerAddress[];
-    try {
-      peers = decodeGetPeersAnswer((await peer.request('getPeers')).data);
-    } catch (error) {
-      if (error instanceof InvalidPeerListError) peer.applyPenalty(PENALTY_BAN, error.message);
-      return;
-    }
-    for (const found of peers) {
-      if (this.book.hasPeer(peerIdOf(found.ipAddress, found.port))) continue;
-      if (this.book.addPeer({ ...found, sourceAddress: peer.ipAddress })) {
+  private connectorHost(): ConnectorHost {
+    return {
+      book: this.book,
+      timing: this.timing,
+      limits: this.limits,
+      sent: this.sent,
+      localAddress: this.options.host,
+      isRunning: () => this.running,
+      nodeInfo: () => this.nodeInfo,
+      listenPort: () => this.listenPort,
+      peers: () => this.peers.values(),
+      peer: (peerId) => this.peers.get(peerId),
+      isConnected: (peerId) => this.connected.has(peerId),
+      adopt: (peer) => this.attach(peer),
+      pushNodeInfo: (peer) => this.pusher.push(peer),
+      guarded: (reaction) => this.guarded(reaction),
+      ban: (ipAddress, port, reason) => this.banAddress(ipAddress, port, reason),
+      connected: (peer) => this.markConnected(peer),
+      failed: (address, error) => {
+        this.book.downgradePeer(address);
+        this.stats.totalErrors += 1;
+        this.logger.debug({ peerId: peerIdOf(address.ipAddress, address.port), err: error }, 'Outbound connection failed');
+        this.emit('peer:connect-failed', { peerId: peerIdOf(address.ipAddress, address.port), error });
+      },
+      discovered: (address) => {
         this.stats.totalPeersDiscovered += 1;
-        this.emit('peer:discovered', { ipAddress: found.ipAddress, port: found.port });
-      }
-    }
+        this.emit('peer:discovered', address);
+      },
+    };
   }
 }
 

@@ -105,6 +105,7 @@ export class Peer extends EventEmitter<PeerEvents> {
   private postNodeInfoCount = 0;
   private banned = false;
   private readonly ackTimeout: number;
+  private latencyTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly socket: ScSocket,
@@ -121,7 +122,10 @@ export class Peer extends EventEmitter<PeerEvents> {
       this.frameCount += 1;
     });
     socket.on('event', (name, data, respond) => this.onEvent(name, data, respond));
-    socket.on('close', (code, reason) => this.emit('close', code, reason));
+    socket.on('close', (code, reason) => {
+      clearTimeout(this.latencyTimer);
+      this.emit('close', code, reason);
+    });
   }
 
   get isOpen(): boolean {
@@ -154,6 +158,24 @@ export class Peer extends EventEmitter<PeerEvents> {
 
   disconnect(code?: number, reason?: string): void {
     this.socket.disconnect(code, reason);
+  }
+
+  /**
+   * The server side of a connection asks the client for the "ping" procedure every `min`–`max` ms
+   * (20–60 s in lisk-p2p, `peer/inbound.ts`); the round trip, answered or not, is the peer's latency.
+   */
+  startLatencyPings(min: number, max: number): void {
+    if (this.socket.isClosed) return;
+    this.latencyTimer = setTimeout(
+      async () => {
+        const started = Date.now();
+        await this.request('ping').catch(() => undefined);
+        this.latency = Date.now() - started;
+        this.startLatencyPings(min, max);
+      },
+      min + Math.random() * (max - min),
+    );
+    this.latencyTimer.unref();
   }
 
   /**

@@ -5,9 +5,10 @@
  * client keeps a connection alive.
  */
 import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { chainProcedures, P2pConnectionClosedError, type P2pNetwork, type P2pPeerInfo } from '../../../src/p2p/index.js';
+import { chainProcedures, P2pConnectionClosedError, type P2pNetwork, type P2pPeerInfo, P2pTimeoutError } from '../../../src/p2p/index.js';
 import { encodeNodeInfo, emptyNodeInfoOptions } from '../../../src/p2p/node-info.js';
 import { devChain } from './support/memory-chain.js';
 import { CHAIN_ID, nextEvent, RawPeer, startNode, stopNodes, until } from './support/network-harness.js';
@@ -194,6 +195,14 @@ describe('rate limits and penalties', () => {
     for (const peer of [...first, last]) peer.close();
   });
 
+  it('a frame over wsMaxPayload closes the socket with 1009, without a ban', async () => {
+    const a = await serving('127.0.0.2', { wsMaxPayload: 1_024 });
+    const peer = await admitted(a, '127.0.0.5');
+    peer.message('postBlock', Buffer.alloc(1_024).toString('base64'));
+    expect((await peer.waitClosed()).code).toBe(1009);
+    expect(a.bannedIPs()).toEqual([]);
+  });
+
   it('a peer with an oversized or undecodable postNodeInfo is banned', async () => {
     const a = await serving();
     const peer = await admitted(a, '127.0.0.5');
@@ -262,6 +271,18 @@ describe('our client against a hand-written server', () => {
     expect(received.some((text) => text === '#1' || text.includes('"procedure":"ping"'))).toBe(false);
     clearInterval(pinging);
     server.close();
+  });
+
+  it('gives up a connection that does not open within the connect timeout', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.22', resolve));
+    const port = (silent.address() as { port: number }).port;
+    const b = await startNode('127.0.0.3', { fixedPeers: [{ ipAddress: '127.0.0.22', port }], timing: { connectTimeout: 300 } });
+    const [failure] = await nextEvent<[{ peerId: string; error: Error }]>(b, 'peer:connect-failed');
+    expect(failure.peerId).toBe(`127.0.0.22:${port}`);
+    expect(failure.error).toBeInstanceOf(P2pTimeoutError);
+    expect(failure.error.message).toBe('connect timed out after 300 ms');
+    silent.close();
   });
 
   it('pending requests fail with P2pConnectionClosedError when the socket closes', async () => {

@@ -155,6 +155,17 @@ describe('requests and messages', () => {
     ]);
   });
 
+  it('an exception in one of the node’s event listeners is logged and counted, the connection stays', async () => {
+    const a = await servingNode('127.0.0.2');
+    a.on('message:received', () => {
+      throw new Error('listener bug');
+    });
+    const { b } = await pair(a, '127.0.0.3');
+    b.send('postBlock', Buffer.from('0a0101', 'hex'));
+    await until(() => a.getStats().totalErrors > 0);
+    expect(a.connectedPeers()).toHaveLength(1);
+  });
+
   it('answers postSingleCommitMessages beyond 10 per window by skipping the send, not by flooding', async () => {
     const a = await servingNode('127.0.0.2');
     const { b, bSeesA } = await pair(a, '127.0.0.3');

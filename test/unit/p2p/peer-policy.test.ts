@@ -9,6 +9,7 @@ import { bucketOf, BucketList, netgroupOf } from '../../../src/p2p/peer-buckets.
 import { resolveSeedPeers, sanitizePeerLists, type PeerLists } from '../../../src/p2p/peer-lists.js';
 import { selectPeersForConnection } from '../../../src/p2p/peer-selection.js';
 import { normaliseAddress, networkClassOf } from '../../../src/p2p/peer-address.js';
+import { p2pOptionsFromConfig } from '../../../src/p2p/network-options.js';
 
 const peer = (ipAddress: string, port = 7667) => ({ ipAddress, port });
 const noLists: PeerLists = { seedPeers: [], fixedPeers: [], whitelistedPeers: [], previousPeers: [], blacklistedIPs: [] };
@@ -193,6 +194,47 @@ describe('configured lists', () => {
   it('resolves "localhost" with the system resolver', async () => {
     const { peers } = await resolveSeedPeers([{ ip: 'localhost', port: 1 }]);
     expect(peers[0]!.ip).toMatch(/^127\./);
+  });
+});
+
+describe('options from a lisk-sdk 6.1 network config', () => {
+  it('maps network.* to the network options, resolving seed host names', async () => {
+    const lookup = async (): Promise<string> => '10.1.2.3';
+    const { options, unresolved } = await p2pOptionsFromConfig(
+      {
+        version: '5.0',
+        port: 7667,
+        host: '127.0.0.2',
+        seedPeers: [{ ip: 'seed.example.org', port: 7667 }],
+        fixedPeers: [{ ip: '10.0.0.2', port: 7668 }],
+        whitelistedPeers: [{ ip: '10.0.0.3', port: 7669 }],
+        blacklistedIPs: ['10.0.0.9'],
+        maxOutboundConnections: 5,
+        maxInboundConnections: 0,
+        wsMaxPayload: 1_000_000,
+        advertiseAddress: false,
+      },
+      Buffer.from('04000000', 'hex'),
+      {},
+      lookup,
+    );
+    expect(unresolved).toEqual([]);
+    expect(options).toMatchObject({
+      networkVersion: '5.0',
+      port: 7667,
+      host: '127.0.0.2',
+      seedPeers: [{ ipAddress: '10.1.2.3', port: 7667 }],
+      fixedPeers: [{ ipAddress: '10.0.0.2', port: 7668 }],
+      whitelistedPeers: [{ ipAddress: '10.0.0.3', port: 7669 }],
+      blacklistedIPs: ['10.0.0.9'],
+      maxOutboundConnections: 5,
+      maxInboundConnections: 0,
+      wsMaxPayload: 1_000_000,
+      advertiseAddress: false,
+    });
+    const minimal = await p2pOptionsFromConfig({ version: '1.0', port: 7667, seedPeers: [] }, Buffer.from('04000000', 'hex'));
+    expect(minimal.options).not.toHaveProperty('host');
+    expect(minimal.options).not.toHaveProperty('advertiseAddress');
   });
 });
 
