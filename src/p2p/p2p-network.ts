@@ -289,7 +289,6 @@ export class P2pNetwork extends EventEmitter<P2pNetworkEvents> {
   sendToPeer(peerId: string, event: AcceptedMessage, data?: Uint8Array): void {
     assertAccepted(event);
     const peer = this.connectedPeer(peerId);
-    if (peer === undefined) throw new P2pPeerNotFoundError(peerId);
     if (!this.trySend(peer, event, data)) throw new P2pRateLimitError(event, peerId);
   }
 
@@ -306,7 +305,7 @@ export class P2pNetwork extends EventEmitter<P2pNetworkEvents> {
     return [...this.connected].map((id) => this.peers.get(id)).filter((peer): peer is Peer => peer?.isOpen === true);
   }
 
-  private connectedPeer(peerId: string): Peer | undefined {
+  private connectedPeer(peerId: string): Peer {
     const peer = this.connected.has(peerId) ? this.peers.get(peerId) : undefined;
     if (peer === undefined) throw new P2pPeerNotFoundError(peerId);
     return peer;
@@ -400,7 +399,10 @@ export class P2pNetwork extends EventEmitter<P2pNetworkEvents> {
 
   private banAddress(ipAddress: string, port: number, reason: string): void {
     const peerId = peerIdOf(ipAddress, port);
-    this.book.ban({ ipAddress, port }, this.timing.banTime);
+    if (!this.book.ban({ ipAddress, port }, this.timing.banTime)) {
+      this.logger.info({ peerId, reason }, 'Configured peer misbehaved; disconnected, not banned');
+      return;
+    }
     const record = this.stats.banning.bannedPeers[peerId];
     this.stats.banning.count += 1;
     this.stats.banning.bannedPeers[peerId] = { banCount: (record?.banCount ?? 0) + 1, lastBanTime: Date.now() };
@@ -414,10 +416,7 @@ export class P2pNetwork extends EventEmitter<P2pNetworkEvents> {
   private onInboundSocket(socket: ScSocket, requestUrl: string | undefined, ipAddress: string): void {
     socket.on(
       'violation',
-      this.guarded((reason) => {
-        const claimed = Number.parseInt(new URLSearchParams((requestUrl ?? '').split('?')[1] ?? '').get('port') ?? '', 10);
-        this.banAddress(ipAddress, Number.isNaN(claimed) ? 0 : claimed, reason);
-      }),
+      this.guarded((reason) => this.banAddress(ipAddress, claimedPort(requestUrl), reason)),
     );
     socket.once(
       'handshake',
@@ -515,6 +514,12 @@ export class P2pNetwork extends EventEmitter<P2pNetworkEvents> {
       },
     };
   }
+}
+
+/** The port a connecting peer claims in its query (0 when it claims none), for banning it before admission. */
+function claimedPort(requestUrl: string | undefined): number {
+  const port = Number.parseInt(new URLSearchParams((requestUrl ?? '').split('?')[1] ?? '').get('port') ?? '', 10);
+  return Number.isNaN(port) ? 0 : port;
 }
 
 /** Only the messages a Lisk node accepts may be sent; anything else would get us banned. */

@@ -195,6 +195,15 @@ describe('rate limits and penalties', () => {
     for (const peer of [...first, last]) peer.close();
   });
 
+  it('a whitelisted peer that breaks a protocol rule is disconnected but not banned', async () => {
+    const a = await serving('127.0.0.2', { whitelistedPeers: [{ ipAddress: '127.0.0.6', port: 40_000 }] });
+    const peer = await admitted(a, '127.0.0.6');
+    peer.message('postNodeInfo', Buffer.from('ff', 'hex').toString('base64'));
+    expect((await peer.waitClosed()).code).toBe(1000);
+    expect(a.bannedIPs()).toEqual([]);
+    (await admitted(a, '127.0.0.6')).close();
+  });
+
   it('a frame over wsMaxPayload closes the socket with 1009, without a ban', async () => {
     const a = await serving('127.0.0.2', { wsMaxPayload: 1_024 });
     const peer = await admitted(a, '127.0.0.5');
