@@ -1,0 +1,122 @@
+/**
+ * The block and transaction procedures a node serves to its peers, over whatever holds the chain
+ * (`framework/src/engine/consensus/network_endpoint.ts`, `engine/generator/network_endpoint.ts`).
+ * The node plugs its chain store in through `P2pChainSource`; tests use a list of encoded blocks.
+ *
+ * - getLastBlock: the tip's encoded block, not wrapped.
+ * - getBlocksFromId `{blockId}`: the blocks at heights h+1 … h+103 after the given block, newest
+ *   first (lisk-sdk reads its height index in reverse); an unknown ID is an error answer without
+ *   penalty; an undecodable or invalid request costs 100.
+ * - getHighestCommonBlock `{ids}`: the known ID of greatest height, or an empty ID (`0a00`); an
+ *   undecodable request is only an error answer, a schema-invalid one costs 100, duplicate IDs
+ *   cost 100 but are still answered.
+ * - getTransactions `{transactionIds}?`: without data up to 100 processable pool transactions;
+ *   with IDs (1–100, unique) the known ones. Undecodable: error answer; invalid or duplicates: 100.
+ */
+import { codec, validate } from '../codec/index.js';
+import { PENALTY_BAN } from './constants.js';
+import type { P2pCallContext, ProcedureHandler, ServedProcedure } from './handlers.js';
+import {
+  getBlocksFromIdRequestSchema,
+  getBlocksFromIdResponseSchema,
+  getHighestCommonBlockRequestSchema,
+  getHighestCommonBlockResponseSchema,
+  getTransactionsRequestSchema,
+  getTransactionsResponseSchema,
+} from './schemas.js';
+
+/** Blocks after the requested one per getBlocksFromId answer (about 1.5 MB of 15 kB blocks). */
+export const BLOCKS_PER_ANSWER = 103;
+/** Transactions per getTransactions answer (lisk-sdk DEFAULT_RELEASE_LIMIT). */
+export const TRANSACTIONS_PER_ANSWER = 100;
+
+type MaybePromise<T> = T | Promise<T>;
+
+export interface P2pChainSource {
+  /** The encoded tip block. */
+  lastBlock(): MaybePromise<Uint8Array>;
+  /** The height of the block with this ID, or undefined when it is not in the chain. */
+  heightOf(blockId: Buffer): MaybePromise<number | undefined>;
+  /** The encoded blocks with heights in [from, to] that exist, ascending. */
+  blocksBetween(from: number, to: number): MaybePromise<Uint8Array[]>;
+}
+
+export interface P2pTransactionSource {
+  /** Up to `limit` encoded transactions the pool would include in a block. */
+  processable(limit: number): MaybePromise<Uint8Array[]>;
+  /** The encoded transactions among `ids` that the pool or the chain holds (unknown ones skipped). */
+  byIds(ids: Buffer[]): MaybePromise<Uint8Array[]>;
+}
+
+/** An empty pool: getTransactions answers an empty list. */
+export const emptyTransactionSource: P2pTransactionSource = { processable: () => [], byIds: () => [] };
+
+function decodeOrThrow<T>(
+  schema: Parameters<typeof codec.decode>[0],
+  data: Buffer | undefined,
+  context: P2pCallContext,
+  penalty: number,
+): T {
+  try {
+    if (data === undefined) throw new Error('The request carries no data');
+    return codec.decode<T>(schema, data);
+  } catch (error) {
+    if (penalty > 0) context.penalize(penalty);
+    throw error;
+  }
+}
+
+function validateOrThrow(schema: object, value: unknown, context: P2pCallContext): void {
+  try {
+    validate(schema, value);
+  } catch (error) {
+    context.penalize(PENALTY_BAN);
+    throw error;
+  }
+}
+
+const hasDuplicates = (ids: readonly Buffer[]): boolean => new Set(ids.map((id) => id.toString('hex'))).size !== ids.length;
+
+export function chainProcedures(
+  chain: P2pChainSource,
+  transactions: P2pTransactionSource = emptyTransactionSource,
+): Record<ServedProcedure, ProcedureHandler | undefined> {
+  const getLastBlock: ProcedureHandler = () => chain.lastBlock();
+
+  const getBlocksFromId: ProcedureHandler = async (data, context) => {
+    const { blockId } = decodeOrThrow<{ blockId: Buffer }>(getBlocksFromIdRequestSchema, data, context, PENALTY_BAN);
+    validateOrThrow(getBlocksFromIdRequestSchema, { blockId }, context);
+    const height = await chain.heightOf(blockId);
+    if (height === undefined) throw new Error(`Block ${blockId.toString('hex')} does not exist`);
+    const blocks = await chain.blocksBetween(height + 1, height + BLOCKS_PER_ANSWER);
+    return codec.encode(getBlocksFromIdResponseSchema, { blocks: [...blocks].reverse() });
+  };
+
+  const getHighestCommonBlock: ProcedureHandler = async (data, context) => {
+    const request = decodeOrThrow<{ ids: Buffer[] }>(getHighestCommonBlockRequestSchema, data, context, 0);
+    validateOrThrow(getHighestCommonBlockRequestSchema, request, context);
+    if (hasDuplicates(request.ids)) context.penalize(PENALTY_BAN);
+    let best: { id: Buffer; height: number } | undefined;
+    for (const id of request.ids) {
+      const height = await chain.heightOf(id);
+      if (height !== undefined && (best === undefined || height > best.height)) best = { id, height };
+    }
+    return codec.encode(getHighestCommonBlockResponseSchema, { id: best?.id ?? Buffer.alloc(0) });
+  };
+
+  const getTransactions: ProcedureHandler = async (data, context) => {
+    if (data === undefined) {
+      const pooled = await transactions.processable(TRANSACTIONS_PER_ANSWER);
+      return codec.encode(getTransactionsResponseSchema, { transactions: pooled.slice(0, TRANSACTIONS_PER_ANSWER) });
+    }
+    const request = decodeOrThrow<{ transactionIds: Buffer[] }>(getTransactionsRequestSchema, data, context, 0);
+    validateOrThrow(getTransactionsRequestSchema, request, context);
+    if (hasDuplicates(request.transactionIds)) {
+      context.penalize(PENALTY_BAN);
+      throw new Error('Received invalid getTransactions body');
+    }
+    return codec.encode(getTransactionsResponseSchema, { transactions: await transactions.byIds(request.transactionIds) });
+  };
+
+  return { getLastBlock, getBlocksFromId, getHighestCommonBlock, getTransactions, getLegacyBlocksFromId: undefined };
+}
