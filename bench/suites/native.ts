@@ -25,13 +25,8 @@
  */
 import { createHash, hash as oneShotHash, randomBytes } from 'node:crypto';
 import { InMemorySmtNodeStore, SparseMerkleTree } from '../../src/merkle/index.js';
-import {
-  NativeSmtNodeStore,
-  NativeSparseMerkleTree,
-  nativeAddon,
-  nativeStatus,
-  sha256 as nativeWrapperSha256,
-} from '../../src/native/index.js';
+import { nativeAddon, nativeStatus, sha256 as nativeWrapperSha256 } from '../../src/native/index.js';
+import { NativeSmtNodeStore, NativeSparseMerkleTree } from '../../src/merkle/native/index.js';
 import type { NativeAddon } from '../../src/native/index.js';
 import type { Measurement } from '../lib/figure.js';
 import { interleavedMsPerOp } from '../lib/measure.js';

@@ -6,7 +6,7 @@ import { encodeEvent, eventSmtLeaves, type EventProps } from '../chain/event.js'
 import type { GenesisConfig } from '../config/genesis-config.js';
 import { ConsensusError, InvalidBlockError, StoreError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { computeEventRoot } from '../native/index.js';
+import { computeEventRoot } from '../merkle/native/index.js';
 import type { StateDb } from '../state/state-db.js';
 import { verifyBlsCheck } from '../crypto/bls-batch.js';
 import type { SignatureVerifier } from '../crypto/signature-verifier.js';

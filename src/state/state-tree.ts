@@ -7,7 +7,8 @@ import {
   type SmtProof,
   type SparseMerkleTree,
 } from '../merkle/index.js';
-import { createInMemoryNodeStore, createSparseMerkleTree, NativeSmtNodeStore, sha256Many, type MemoryNodeStore } from '../native/index.js';
+import { sha256Many } from '../native/index.js';
+import { createInMemoryNodeStore, createSparseMerkleTree, NativeSmtNodeStore, type MemoryNodeStore } from '../merkle/native/index.js';
 import type { StateChange } from './overlay-state.js';
 import { StoreError } from '../errors.js';
 

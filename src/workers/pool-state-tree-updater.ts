@@ -6,7 +6,7 @@
  * itself: the result never depends on where it was computed.
  */
 import { bufferView } from '../codec/buffer-view.js';
-import { PackedSmtUpdateResult } from '../native/index.js';
+import { PackedSmtUpdateResult } from '../merkle/native/index.js';
 import type { StateChange } from '../state/overlay-state.js';
 import type { PreparedStateUpdate, StateTreeUpdater } from '../state/state-tree.js';
 import { packBytes, transferablesOf } from './tasks/packed-bytes.js';

@@ -7,7 +7,7 @@ import type { GenesisConfig } from '../../config/genesis-config.js';
 import { MESSAGE_TAG_BLOCK_HEADER, signData } from '../../crypto/index.js';
 import { areDistinctHeadersContradicting } from '../../chain/contradicting-headers.js';
 import { merkleRoot } from '../../merkle/index.js';
-import { computeEventRoot } from '../../native/index.js';
+import { computeEventRoot } from '../../merkle/native/index.js';
 import type { StateDb } from '../../state/state-db.js';
 import type { BlockExecutor } from '../block-executor.js';
 import type { Bft } from '../consensus/bft/bft.js';

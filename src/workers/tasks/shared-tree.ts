@@ -2,7 +2,8 @@
  * A worker's handles on SMT node stores shared by the main thread (NativeSmtNodeStore.share):
  * the node's state tree is one such store, and tasks read it where it is instead of copying it.
  */
-import { nativeAddon, NativeSmtNodeStore, NativeSparseMerkleTree } from '../../native/index.js';
+import { nativeAddon } from '../../native/index.js';
+import { NativeSmtNodeStore, NativeSparseMerkleTree } from '../../merkle/native/index.js';
 
 /** This thread's trees over shared stores, by share id and key length. */
 const attached = new Map<string, NativeSparseMerkleTree>();

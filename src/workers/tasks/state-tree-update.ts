@@ -10,7 +10,7 @@ import { bufferView } from '../../codec/buffer-view.js';
 import { STATE_KEY_LENGTH } from '../../merkle/index.js';
 import { stateTreeLeaves } from '../../state/state-tree.js';
 import { NotFoundError } from '../../errors.js';
-import { PackedSmtUpdateResult } from '../../native/index.js';
+import { PackedSmtUpdateResult } from '../../merkle/native/index.js';
 import type { WorkerTask } from '../worker-task.js';
 import { unpackBytes, type PackedBytes } from './packed-bytes.js';
 import { sharedTree } from './shared-tree.js';

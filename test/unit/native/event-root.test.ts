@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { EMPTY_HASH } from '../../../src/merkle/hash.js';
 import { computeEventRoot as typescriptEventRoot } from '../../../src/merkle/smt/index.js';
-import { computeEventRoot } from '../../../src/native/index.js';
+import { computeEventRoot } from '../../../src/merkle/native/index.js';
 
 describe('computeEventRoot (native when built)', () => {
   it('equals the TypeScript root for 0 to 2,000 leaves, duplicates of topic prefixes included', () => {

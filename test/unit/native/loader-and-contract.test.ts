@@ -11,19 +11,14 @@ import { describe, expect, it } from 'vitest';
 import { FormatError, InvalidParamsError, NotFoundError } from '../../../src/errors.js';
 import { EMPTY_HASH, sha256 as merkleSha256 } from '../../../src/merkle/hash.js';
 import { InMemorySmtNodeStore, SparseMerkleTree } from '../../../src/merkle/smt/index.js';
+import { NATIVE_DISABLE_ENV, NATIVE_PATH_ENV, loadAddon, nativeAddon, nativeAvailable, nativeStatus } from '../../../src/native/index.js';
 import {
-  NATIVE_DISABLE_ENV,
-  NATIVE_PATH_ENV,
   NativeSmtNodeStore,
   NativeSparseMerkleTree,
   PackedSmtUpdateResult,
   createInMemoryNodeStore,
   createSparseMerkleTree,
-  loadAddon,
-  nativeAddon,
-  nativeAvailable,
-  nativeStatus,
-} from '../../../src/native/index.js';
+} from '../../../src/merkle/native/index.js';
 import type { NativeStoreHandle } from '../../../src/native/native-addon.js';
 import { nativeMissing } from './native-test-support.js';
 

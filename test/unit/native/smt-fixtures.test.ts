@@ -7,8 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { InMemorySmtNodeStore, SparseMerkleTree } from '../../../src/merkle/smt/index.js';
 import type { SmtProof } from '../../../src/merkle/smt/index.js';
-import { NativeSmtNodeStore, NativeSparseMerkleTree, nativeAddon } from '../../../src/native/index.js';
-import type { MemoryNodeStore } from '../../../src/native/index.js';
+import { nativeAddon } from '../../../src/native/index.js';
+import { NativeSmtNodeStore, NativeSparseMerkleTree } from '../../../src/merkle/native/index.js';
+import type { MemoryNodeStore } from '../../../src/merkle/native/index.js';
 import { hex, loadJsonFixture } from '../../support/fixtures.js';
 import { expectSameProof, expectSameUpdate, nativeMissing, proofToHex } from './native-test-support.js';
 

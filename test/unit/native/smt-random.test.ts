@@ -10,7 +10,8 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_HASH } from '../../../src/merkle/hash.js';
 import { InMemorySmtNodeStore, SparseMerkleTree } from '../../../src/merkle/smt/index.js';
-import { NativeSmtNodeStore, NativeSparseMerkleTree, nativeAddon } from '../../../src/native/index.js';
+import { nativeAddon } from '../../../src/native/index.js';
+import { NativeSmtNodeStore, NativeSparseMerkleTree } from '../../../src/merkle/native/index.js';
 import { Random, expectSameProof, expectSameUpdate, nativeMissing } from './native-test-support.js';
 
 const EMPTY = Buffer.alloc(0);

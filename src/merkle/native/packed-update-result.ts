@@ -1,4 +1,4 @@
-import type { SmtNodeWrite, SmtUpdateResult } from '../merkle/smt/index.js';
+import type { SmtNodeWrite, SmtUpdateResult } from '../smt/index.js';
 
 const HASH_LENGTH = 32;
 

@@ -1,5 +1,5 @@
-import type { SmtNodeStore } from '../merkle/smt/index.js';
-import type { NativeNodeReader } from './native-addon.js';
+import type { SmtNodeStore } from '../smt/index.js';
+import type { NativeNodeReader } from '../../native/native-addon.js';
 
 const HASH_LENGTH = 32;
 

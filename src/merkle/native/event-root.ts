@@ -7,9 +7,9 @@
  * block of transfers took to apply (bench block-apply profile). The root is the same either way
  * (test/unit/native compares the trees on the fixtures and on random batches).
  */
-import { EMPTY_HASH } from '../merkle/hash.js';
-import { computeEventRoot as computeEventRootTs, EVENT_KEY_LENGTH, type SmtEntry, type SmtNodeStore } from '../merkle/smt/index.js';
-import { nativeAddon } from './addon.js';
+import { EMPTY_HASH } from '../hash.js';
+import { computeEventRoot as computeEventRootTs, EVENT_KEY_LENGTH, type SmtEntry, type SmtNodeStore } from '../smt/index.js';
+import { nativeAddon } from '../../native/addon.js';
 import { NativeSparseMerkleTree } from './native-sparse-merkle-tree.js';
 
 /** A store with no nodes: a tree built from the empty root never reads one. */

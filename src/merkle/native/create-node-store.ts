@@ -1,5 +1,5 @@
-import { InMemorySmtNodeStore } from '../merkle/smt/index.js';
-import { nativeAddon } from './addon.js';
+import { InMemorySmtNodeStore } from '../smt/index.js';
+import { nativeAddon } from '../../native/addon.js';
 import { NativeSmtNodeStore } from './native-smt-node-store.js';
 
 /** The in-memory node store API both stores share (InMemorySmtNodeStore's). */

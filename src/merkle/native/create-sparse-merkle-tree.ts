@@ -1,6 +1,6 @@
-import { SparseMerkleTree } from '../merkle/smt/index.js';
-import type { SmtNodeStore } from '../merkle/smt/index.js';
-import { nativeAddon } from './addon.js';
+import { SparseMerkleTree } from '../smt/index.js';
+import type { SmtNodeStore } from '../smt/index.js';
+import { nativeAddon } from '../../native/addon.js';
 import { NativeSparseMerkleTree } from './native-sparse-merkle-tree.js';
 
 export interface SparseMerkleTreeOptions {

@@ -1,8 +1,8 @@
-import { FormatError, InvalidParamsError, NotFoundError } from '../errors.js';
-import { SparseMerkleTree } from '../merkle/smt/index.js';
-import type { SmtNodeStore, SmtProof, SmtQuery, SmtUpdateResult } from '../merkle/smt/index.js';
-import { normalizeRoot } from '../merkle/smt/empty-hash.js';
-import type { NativeAddon, NativeMissingNode, NativeNodes, NativeProofOutput } from './native-addon.js';
+import { FormatError, InvalidParamsError, NotFoundError } from '../../errors.js';
+import { SparseMerkleTree } from '../smt/index.js';
+import type { SmtNodeStore, SmtProof, SmtQuery, SmtUpdateResult } from '../smt/index.js';
+import { normalizeRoot } from '../smt/empty-hash.js';
+import type { NativeAddon, NativeMissingNode, NativeNodes, NativeProofOutput } from '../../native/native-addon.js';
 import { NativeSmtNodeStore } from './native-smt-node-store.js';
 import { nodeReaderFor } from './node-reader.js';
 import { PackedSmtUpdateResult, splitHashes } from './packed-update-result.js';

@@ -1,6 +1,6 @@
-import { InvalidParamsError } from '../errors.js';
-import type { SmtNodeStore, SmtWriteSet } from '../merkle/smt/index.js';
-import type { NativeAddon, NativeStoreHandle } from './native-addon.js';
+import { InvalidParamsError } from '../../errors.js';
+import type { SmtNodeStore, SmtWriteSet } from '../smt/index.js';
+import type { NativeAddon, NativeStoreHandle } from '../../native/native-addon.js';
 import { PackedSmtUpdateResult } from './packed-update-result.js';
 
 const HASH_LENGTH = 32;
