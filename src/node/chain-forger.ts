@@ -14,7 +14,10 @@ import { silentLogger, type Logger } from '../logger.js';
 import { createBlockExecutor, type OpenChain } from './open-chain.js';
 
 /** What block production over an open chain needs besides the chain itself. */
-export type ChainForgerOptions = Pick<ForgerOptions, 'now' | 'onBlockProcessed' | 'onInvalidTransactions'> & {
+export type ChainForgerOptions = Pick<
+  ForgerOptions,
+  'now' | 'onBlockProcessed' | 'onInvalidTransactions' | 'onBlockGenerated' | 'isSyncing'
+> & {
   readonly genesisConfig: GenesisConfig;
   readonly logger?: Logger;
   /** The Forger's transactions to choose from (a node's pool); none when absent. */

@@ -6,6 +6,7 @@
  * (no timer, no socket): the runtime starts and stops the parts in its order.
  */
 import { readFileSync } from 'node:fs';
+import type { Block } from '../chain/block.js';
 import type { GenesisConfig } from '../config/genesis-config.js';
 import type { NodeConfig } from '../config/node-config.js';
 import type { SignatureVerifier } from '../crypto/signature-verifier.js';
@@ -29,8 +30,12 @@ import {
   CHAIN_FORKED,
   CHAIN_NEW_BLOCK,
   CHAIN_VALIDATORS_CHANGED,
+  NETWORK_EVENTS,
+  NETWORK_NEW_BLOCK,
+  NETWORK_NEW_TRANSACTION,
   NODE_EVENTS,
   newTransactionEventPayload,
+  transactionAnnouncementPayload,
   TXPOOL_NEW_TRANSACTION,
   validatorsChangedPayload,
 } from '../rpc/endpoints/engine-events.js';
@@ -43,6 +48,7 @@ import { buildRegistry } from '../rpc/registry-builder.js';
 import type { RpcRegistry } from '../rpc/registry.js';
 import { RpcServer } from '../rpc/server.js';
 import { createChainForger } from './chain-forger.js';
+import { NodeNetwork } from './node-network.js';
 import type { NodeWorkers } from './node-workers.js';
 import type { OpenChain } from './open-chain.js';
 
@@ -57,6 +63,8 @@ export interface NodeServicesOptions {
   readonly rpc?: boolean;
   /** false: no block production (no keys, no generator endpoints, no legacy API). */
   readonly forger?: boolean;
+  /** true: the node joins the P2P network of its config (`network.*`) and syncs from its peers. */
+  readonly p2p?: boolean;
 }
 
 /** The parts of a running node besides its chain; `src/runtime/start-node.ts` starts and stops them. */
@@ -68,6 +76,8 @@ export interface NodeServices {
   readonly plugins: LoadedPlugins;
   readonly registry: RpcRegistry;
   readonly rpc: RpcServer | undefined;
+  /** The node on the P2P network, when the options ask for it; the runtime starts it. */
+  readonly network: NodeNetwork | undefined;
   /** Publishes a node event to RPC subscribers and to the plugins. */
   publish(event: string, data: unknown): void;
   /** Adds the network's bootstrap transactions to the pool when the chain is still at its genesis block. */
@@ -114,6 +124,8 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
   });
 
   let rpc: RpcServer | undefined;
+  let network: NodeNetwork | undefined;
+  const syncing = (): boolean => network?.syncing ?? false;
   const publish = (event: string, data: unknown): void => {
     rpc?.publish(event, data);
     plugins.notify(event, data);
@@ -122,6 +134,7 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
     metrics.recordBlock(processed.block.transactions.length);
     void pool.onNewBlock(processed.block).catch((error) => logger.error({ err: error }, 'Pool update after a block failed'));
     publish(CHAIN_NEW_BLOCK, blockHeaderEventPayload(processed.block.header));
+    network?.tipChanged();
     const { height } = processed.block.header;
     if (chain.bft.parametersChangeAt(chain.stateDb.engineReader, height + 1)) {
       const { precommitThreshold, certificateThreshold, validators } = chain.bft.getParameters(chain.stateDb.engineReader, height + 1);
@@ -140,6 +153,8 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
             for (const transaction of transactions) pool.remove(transaction, { code: 'invalid', message: 'Invalid in a block.' });
           },
           onBlockProcessed: onBlock,
+          onBlockGenerated: (block) => network?.blockGenerated(block),
+          isSyncing: () => syncing(),
         });
   const forger = production?.forger;
   pool.addListener({ transactionAdded: (transaction) => publish(TXPOOL_NEW_TRANSACTION, newTransactionEventPayload(transaction)) });
@@ -153,14 +168,32 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
     maxTransactionsSize: genesis.maxTransactionsSize,
     logger,
   });
-  receiver.addListener({
-    blockApplied: (processed) => (forger ? forger.afterBlock(processed) : onBlock(processed)),
-    blockDeleted: (block) => {
+  const chainListener = {
+    blockApplied: (processed: ProcessedBlock) => (forger ? forger.afterBlock(processed) : onBlock(processed)),
+    blockDeleted: (block: Block) => {
       void pool.onDeleteBlock(block).catch((error) => logger.error({ err: error }, 'Pool update after a deleted block failed'));
       publish(CHAIN_DELETE_BLOCK, blockHeaderEventPayload(block.header));
+      network?.tipChanged();
     },
+  };
+  receiver.addListener({
+    ...chainListener,
     forkDetected: (block) => publish(CHAIN_FORKED, blockHeaderEventPayload(block.header)),
   });
+  if (options.p2p === true) {
+    network = new NodeNetwork({
+      config,
+      genesisConfig: genesis,
+      chain,
+      pool,
+      receiver,
+      chainListener,
+      logger,
+      now: context.now,
+      onNetworkBlock: (block) => publish(NETWORK_NEW_BLOCK, blockHeaderEventPayload(block.header)),
+      onTransactionsAnnounced: (ids) => publish(NETWORK_NEW_TRANSACTION, transactionAnnouncementPayload(ids)),
+    });
+  }
 
   if (production) {
     // As lisk-sdk: the keys file is imported into the generator store, then every stored plain
@@ -192,7 +225,7 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
       networkVersion: config.network.version,
       genesis: genesisInfoJSON(genesis, config.genesis.block),
       network: config.network,
-      syncing: () => false, // standalone: with no peers the node counts as synced
+      syncing,
       unconfirmedTransactions: () => pool.size,
     },
     extraMethods: [
@@ -210,14 +243,14 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
               forger: production.forger,
               chainStore: chain.chainStore,
               blockTime: genesis.blockTime,
-              syncing: () => false,
+              syncing,
               logger,
             }),
           )
         : []),
       ...pluginRpc.methods,
     ],
-    events: [...NODE_EVENTS, ...pluginRpc.events],
+    events: [...NODE_EVENTS, ...(options.p2p === true ? NETWORK_EVENTS : []), ...pluginRpc.events],
   });
   if (options.rpc !== false) {
     rpc = new RpcServer(
@@ -258,8 +291,8 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
             status: {
               height: () => chain.chainStore.tipHeight(),
               tipId: () => chain.chainStore.getHeaderByHeight(chain.chainStore.tipHeight())?.id.toString('hex') ?? '',
-              syncing: () => false, // standalone: with no peers the node counts as synced
-              networkHeight: () => 0,
+              syncing,
+              networkHeight: () => networkHeight(network),
               poolSize: () => pool.size,
             },
             dataPath,
@@ -275,8 +308,16 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
     plugins,
     registry,
     rpc,
+    network,
     publish,
     submitBootstrapTransactions,
     startLegacyApi: legacyApi,
   };
+}
+
+/** The highest tip height the connected peers announced (the legacy API's network height). */
+function networkHeight(network: NodeNetwork | undefined): number {
+  let height = 0;
+  for (const peer of network?.network?.connectedPeers() ?? []) height = Math.max(height, peer.options?.height ?? 0);
+  return height;
 }

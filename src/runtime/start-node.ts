@@ -27,7 +27,7 @@ export interface RunningNode extends Omit<AssembledNode, 'close'> {
  * Starts a node from a resolved config (the `start` command's work after the config is
  * settled): takes the data directory's lock, assembles the node with every service (the chain
  * opened, genesis run on a new store, generator keys loaded), then starts the plugins, the RPC
- * transports, the pool, the legacy API and block production, in that order.
+ * transports, the pool, the P2P network, the legacy API and block production, in that order.
  */
 export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions): Promise<RunningNode> {
   const { logger } = options;
@@ -45,7 +45,12 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
       logger,
       now: options.now,
       workers: 'env',
-      services: { config, generatorKeysFile: plan.generatorKeysFile, bootstrapTransactionsFile: plan.bootstrapTransactionsFile },
+      services: {
+        config,
+        generatorKeysFile: plan.generatorKeysFile,
+        bootstrapTransactionsFile: plan.bootstrapTransactionsFile,
+        p2p: true,
+      },
     });
     stops.push(() => node.close());
     const { services } = node;
@@ -60,6 +65,11 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
     pool.start();
     stops.push(() => pool.stop());
     await services.submitBootstrapTransactions();
+    const { network } = services;
+    if (network !== undefined) {
+      await network.start();
+      stops.push(() => network.stop());
+    }
     if (services.startLegacyApi !== undefined) {
       const legacyApi = await services.startLegacyApi();
       // Registered before the Forger's stop, so it runs after it: forger_info.json gets the last block's info.
@@ -71,7 +81,13 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
     }
 
     logger.info(
-      { dataPath: plan.dataPath, height: node.chain.chainStore.tipHeight(), rpc: `${config.rpc.host}:${rpc?.port}`, generators: 'enabled' },
+      {
+        dataPath: plan.dataPath,
+        height: node.chain.chainStore.tipHeight(),
+        rpc: `${config.rpc.host}:${rpc?.port}`,
+        p2p: network?.network && `${config.network.host ?? '0.0.0.0'}:${network.network.port}`,
+        generators: 'enabled',
+      },
       'Node started',
     );
     services.publish(APP_READY, {});

@@ -16,6 +16,8 @@ export interface NodePorts {
   readonly rpc: number;
   /** When the legacy forging API is enabled. */
   readonly legacyApi?: number;
+  /** The P2P port, when the node joined its network. */
+  readonly p2p?: number;
 }
 
 export interface NodeProcess {
@@ -53,7 +55,11 @@ function onLogRecords(stream: NodeJS.ReadableStream | null, onRecord: (record: R
  * tests never race for one) and the log level is info (the level of the records `ports()` reads).
  */
 export function startBasaltNode(args: readonly string[], env: NodeJS.ProcessEnv = {}): NodeProcess {
-  const defaults = [...(args.includes('--api-port') ? [] : ['--api-port', '0']), ...(args.includes('--log') ? [] : ['--log', 'info'])];
+  const defaults = [
+    ...(args.includes('--api-port') ? [] : ['--api-port', '0']),
+    ...(args.includes('--port') || args.includes('-p') ? [] : ['--port', '0']),
+    ...(args.includes('--log') ? [] : ['--log', 'info']),
+  ];
   const child = spawn(process.execPath, ['--import', 'tsx', CLI_MAIN, 'start', ...args, ...defaults], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -68,8 +74,10 @@ export function startBasaltNode(args: readonly string[], env: NodeJS.ProcessEnv 
       if (record.msg === 'Legacy forging API listening') legacyApi = Number(record.port);
       if (record.msg === 'Node started') {
         // "host:port"; the host may be an IPv6 address, the port is after the last colon.
-        const rpc = Number(String(record.rpc).split(':').pop());
-        resolve(legacyApi === undefined ? { rpc } : { rpc, legacyApi });
+        const portOf = (address: unknown): number => Number(String(address).split(':').pop());
+        const rpc = portOf(record.rpc);
+        const p2p = record.p2p === undefined ? undefined : portOf(record.p2p);
+        resolve({ rpc, ...(legacyApi === undefined ? {} : { legacyApi }), ...(p2p === undefined ? {} : { p2p }) });
       }
     });
     child.once('exit', (code, signal) => reject(new Error(`basalt start ended (${signal ?? code}) before it started:\n${output}`)));

@@ -1,4 +1,5 @@
 import type { BlockHeader } from '../../chain/block-header.js';
+import type { Block } from '../../chain/block.js';
 import type { ChainStore } from '../../chain/chain-store.js';
 import type { Transaction } from '../../chain/transaction.js';
 import type { GenesisConfig } from '../../config/genesis-config.js';
@@ -26,6 +27,10 @@ export interface ForgerOptions {
   readonly onBlockProcessed?: (processed: ProcessedBlock) => void;
   /** Called with candidates that can never be included (the pool drops them). */
   readonly onInvalidTransactions?: (transactions: readonly Transaction[]) => void;
+  /** Called with each block this node generated, once stored (the network pushes it to peers). */
+  readonly onBlockGenerated?: (block: Block) => void;
+  /** While true no block is generated (lisk-sdk's generator loop skips while the synchronizer runs). */
+  readonly isSyncing?: () => boolean;
   /** Unix seconds. */
   readonly now?: () => number;
 }
@@ -89,7 +94,7 @@ export class Forger {
   /** One slot check; returns the stored block when one was generated. */
   async tick(): Promise<ProcessedBlock | undefined> {
     const { bft, chainStore, stateDb, genesisConfig } = this.options;
-    if (this.keypairs.size === 0) return undefined;
+    if (this.keypairs.size === 0 || this.options.isSyncing?.() === true) return undefined;
     const now = this.now();
     const slot = bft.slotNumber(now);
     const tip = chainStore.getHeaderByHeight(chainStore.tipHeight()) as BlockHeader;
@@ -109,6 +114,7 @@ export class Forger {
       { height: block.header.height, id: block.header.id.toString('hex'), transactions: block.transactions.length },
       'Generated block',
     );
+    this.options.onBlockGenerated?.(block);
     this.afterBlock(processed);
     return processed;
   }

@@ -51,7 +51,12 @@ const RULES: readonly Rule[] = [
     notTo: ['rpc', 'workers', 'runtime', 'cli', 'node', 'plugins', 'legacy-api', 'p2p'],
     why: 'the engine reaches the pool and the network only through the interfaces it is given',
   },
-  { from: ['rpc'], notTo: ['runtime', 'cli', 'node', 'plugins', 'legacy-api'], why: 'rpc serves what node.ts hands it' },
+  { from: ['rpc'], notTo: ['runtime', 'cli', 'node', 'plugins', 'legacy-api', 'p2p'], why: 'rpc serves what node.ts hands it' },
+  {
+    from: ['p2p'],
+    notTo: ['rpc', 'workers', 'runtime', 'cli', 'node', 'plugins', 'legacy-api'],
+    why: 'the P2P network serves and feeds the engine; the node wires it to everything else',
+  },
 ];
 
 /** Rooms that only the listed rooms may import. */

@@ -1,0 +1,50 @@
+import type { ChainStore } from '../../chain/chain-store.js';
+import type { TransactionPool } from '../../engine/txpool/transaction-pool.js';
+import type { P2pChainSource, P2pTransactionSource } from '../chain-procedures.js';
+
+/**
+ * The node's chain store as the blocks peers ask for (lisk-sdk
+ * `framework/src/engine/consensus/network_endpoint.ts` reads them from its storage the same way).
+ * Reads run on the main thread; an answer is at most 103 blocks.
+ */
+export function chainStoreSource(chainStore: ChainStore): P2pChainSource {
+  return {
+    lastBlock: () => chainStore.getBlockByHeight(chainStore.tipHeight()).bytes,
+    heightOf: (blockId) => chainStore.getHeightById(blockId),
+    blocksBetween: (from, to) => {
+      const blocks: Uint8Array[] = [];
+      const last = Math.min(to, chainStore.tipHeight());
+      for (let height = Math.max(from, chainStore.genesisHeight()); height <= last; height += 1) {
+        blocks.push(chainStore.getBlockByHeight(height).bytes);
+      }
+      return blocks;
+    },
+  };
+}
+
+/**
+ * The transactions peers ask for (lisk-sdk `framework/src/engine/generator/network_endpoint.ts`):
+ * the pool's processable ones, or by ID from the pool first, then from the chain.
+ */
+export function poolTransactionSource(pool: TransactionPool, chainStore: ChainStore): P2pTransactionSource {
+  return {
+    processable: (limit) => {
+      const encoded: Uint8Array[] = [];
+      for (const transactions of pool.getProcessableTransactions().values()) {
+        for (const transaction of transactions) {
+          if (encoded.length >= limit) return encoded;
+          encoded.push(transaction.bytes);
+        }
+      }
+      return encoded;
+    },
+    byIds: (ids) => {
+      const encoded: Uint8Array[] = [];
+      for (const id of ids) {
+        const transaction = pool.get(id) ?? chainStore.getTransaction(id);
+        if (transaction) encoded.push(transaction.bytes);
+      }
+      return encoded;
+    },
+  };
+}
