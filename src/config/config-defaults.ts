@@ -37,6 +37,7 @@ export function defaultNodeConfig(): PartialNodeConfig {
       maxBatchSize: 100,
       maxIDsPerRequest: 100,
       maxHeightSpan: 1000,
+      readyMaxSlotsBehind: 6,
     },
     legacy: { sync: false, brackets: [] },
     network: { version: '1.0', seedPeers: [], port: DEFAULT_P2P_PORT },

@@ -58,6 +58,7 @@ export const nodeConfigSchema = {
         maxBatchSize: { type: 'integer', minimum: 1, maximum: 100_000 },
         maxIDsPerRequest: { type: 'integer', minimum: 1, maximum: 100_000 },
         maxHeightSpan: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+        readyMaxSlotsBehind: { type: 'integer', minimum: 0, maximum: 1_000_000 },
       },
     },
     network: {

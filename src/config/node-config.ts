@@ -36,6 +36,8 @@ export interface RpcConfig {
   maxIDsPerRequest: number;
   /** Basalt: most heights one getBlocksByHeightBetween call may span. */
   maxHeightSpan: number;
+  /** Basalt: `GET /ready` answers 503 once the tip is more slots than this behind the clock. */
+  readyMaxSlotsBehind: number;
 }
 
 export interface PeerAddress {

@@ -40,6 +40,7 @@ import {
   validatorsChangedPayload,
 } from '../rpc/endpoints/engine-events.js';
 import { createGeneratorEndpoints } from '../rpc/endpoints/generator-endpoints.js';
+import { createNetworkEndpoints, type NetworkView } from '../rpc/endpoints/network-endpoints.js';
 import { genesisInfoJSON } from '../rpc/endpoints/node-info.js';
 import { NodeMetrics } from '../rpc/endpoints/node-metrics.js';
 import { createTxpoolEndpoints } from '../rpc/endpoints/txpool-endpoints.js';
@@ -248,6 +249,7 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
             }),
           )
         : []),
+      ...(options.p2p === true ? createNetworkEndpoints(() => networkView(network)) : []),
       ...pluginRpc.methods,
     ],
     events: [...NODE_EVENTS, ...(options.p2p === true ? NETWORK_EVENTS : []), ...pluginRpc.events],
@@ -266,6 +268,14 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
       registry,
       logger,
     );
+    rpc.serveReadiness({
+      maxSlotsBehind: config.rpc.readyMaxSlotsBehind,
+      state: () => {
+        const tip = chain.processor.tipHeader();
+        const now = context.now?.() ?? Math.floor(Date.now() / 1000);
+        return { syncing: syncing(), height: tip.height, slotsBehind: chain.bft.slotNumber(now) - chain.bft.slotNumber(tip.timestamp) };
+      },
+    });
     if (config.rpc.modes.includes('ipc')) {
       rpc.addTransport(new IpcTransport(rpc.dispatcher, { dataPath, maxMessageBytes: config.rpc.maxBodyBytes }, logger));
     }
@@ -320,4 +330,15 @@ function networkHeight(network: NodeNetwork | undefined): number {
   let height = 0;
   for (const peer of network?.network?.connectedPeers() ?? []) height = Math.max(height, peer.options?.height ?? 0);
   return height;
+}
+
+/** The P2P network as the network_* endpoints read it. */
+function networkView(network: NodeNetwork | undefined): NetworkView | undefined {
+  const p2p = network?.network;
+  if (!p2p) return undefined;
+  return {
+    connectedPeers: () => p2p.connectedPeers(),
+    disconnectedPeers: () => p2p.disconnectedPeers(),
+    stats: () => p2p.getStats(),
+  };
 }

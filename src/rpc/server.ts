@@ -11,6 +11,7 @@ import { BasaltError, InvalidParamsError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { RpcDispatcher } from './dispatcher.js';
 import { HttpTransport, writeNotFound } from './http-transport.js';
+import { READY_PATH, type ReadinessProbe, writeReadiness } from './readiness.js';
 import { RawJson } from './raw-json.js';
 import type { RpcRegistry } from './registry.js';
 import { notificationMessage } from './response.js';
@@ -34,6 +35,7 @@ export class RpcServer {
   private listenSocket: us_listen_socket | undefined;
   private boundPort: number;
   private state: ServerState = 'new';
+  private readiness: ReadinessProbe | undefined;
 
   /** Checks the options (InvalidParamsError names a bad one); nothing is bound until `start`. */
   constructor(options: RpcServerOptions, registry: RpcRegistry, logger: Logger) {
@@ -67,6 +69,12 @@ export class RpcServer {
   /** Open WebSocket connections. */
   get webSocketCount(): number {
     return this.wsTransport?.connectionCount ?? 0;
+  }
+
+  /** Serves `GET /ready` from `probe` (rpc/readiness.ts); call before `start`. */
+  serveReadiness(probe: ReadinessProbe): void {
+    if (this.state !== 'new') throw new InvalidParamsError('The readiness probe must be set before the server starts.');
+    this.readiness = probe;
   }
 
   /** Adds a transport for another mode (e.g. `ipc`); call before `start`. */
@@ -149,6 +157,8 @@ export class RpcServer {
       new HttpTransport(this.dispatcher, { maxBodyBytes: this.options.maxBodyBytes, accessControlAllowOrigin }, this.logger).attach(app);
     }
     this.wsTransport?.attach(app);
+    const probe = this.readiness;
+    if (probe !== undefined) app.get(READY_PATH, (res) => writeReadiness(res, probe, accessControlAllowOrigin));
     // Registered last: uWS prefers the exact routes above to this wildcard.
     app.any('/*', (res) => writeNotFound(res, accessControlAllowOrigin));
 

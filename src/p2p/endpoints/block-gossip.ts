@@ -15,6 +15,12 @@ import { postBlockSchema } from '../schemas.js';
 const EXECUTION_REASONS: ReadonlySet<BlockRejectionReason> = new Set(['validators-hash', 'event-root', 'state-root', 'execution']);
 /** How often the same tip is offered again to a peer that stays behind (seconds). */
 const OFFER_INTERVAL_SECONDS = 10;
+/**
+ * A peer this many blocks ahead is synced from at once; closer than that, its next blocks come by
+ * postBlock anyway, and asking for its last block on every announcement would only spend its
+ * getLastBlock allowance (10 per 10 s).
+ */
+const SYNC_AHEAD_BLOCKS = 2;
 
 export interface BlockGossipOptions {
   readonly network: P2pNetwork;
@@ -92,7 +98,7 @@ export class BlockGossip {
     if (!options || options.lastBlockID.length === 0) return;
     const tip = this.options.tip();
     if (isDifferentChain(tip, options)) {
-      void this.options.synchronizer.syncToPeer(peer.peerId);
+      if (options.height - tip.height > SYNC_AHEAD_BLOCKS) void this.options.synchronizer.syncToPeer(peer.peerId);
       return;
     }
     if (!isDifferentChain(options, tip) || this.options.synchronizer.isActive) return;
