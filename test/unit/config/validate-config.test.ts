@@ -20,7 +20,7 @@ describe('validateNodeConfig', () => {
     const problems = nodeConfigProblems(
       withChain({
         rpc: { port: 70000, modes: ['ipc', 'grpc'], maxBatchSize: 0 },
-        network: { port: 0, seedPeers: [{ ip: 'not a host!', port: 7667 }] },
+        network: { port: -5, seedPeers: [{ ip: 'not a host!', port: 7667 }] },
         system: { logLevel: 'verbose', keepEventsForHeights: -2 },
         genesis: { chainID: '0400', blockTime: 2, bftBatchSize: 202, maxTransactionsSize: 100 },
         transactionPool: { minEntranceFeePriority: '-1' },
@@ -47,9 +47,9 @@ describe('validateNodeConfig', () => {
     expect(problems).toHaveLength(13);
   });
 
-  it('accepts port 0 (any free port) for the RPC server and the legacy API, and nothing else below their ranges', () => {
-    expect(nodeConfigProblems(withChain({ rpc: { port: 0 }, legacyApi: { port: 0 } }))).toEqual([]);
-    expect(nodeConfigProblems(withChain({ rpc: { port: 80 }, network: { port: 0 } }))).toEqual([
+  it('accepts port 0 (any free port) for the RPC server, the P2P network and the legacy API, and nothing else below their ranges', () => {
+    expect(nodeConfigProblems(withChain({ rpc: { port: 0 }, legacyApi: { port: 0 }, network: { port: 0 } }))).toEqual([]);
+    expect(nodeConfigProblems(withChain({ rpc: { port: 80 }, network: { port: -1 } }))).toEqual([
       '.rpc.port: must be >= 1024',
       '.network.port: must be >= 1',
     ]);
