@@ -14,7 +14,9 @@ import { Synchronizer, type SyncListener } from '../engine/sync/index.js';
 import type { TransactionPool } from '../engine/txpool/transaction-pool.js';
 import type { Logger } from '../logger.js';
 import { chainProcedures, P2pNetwork, p2pOptionsFromConfig } from '../p2p/index.js';
+import type { CommitPool } from '../engine/consensus/commit-pool.js';
 import { BlockGossip } from '../p2p/endpoints/block-gossip.js';
+import { CommitGossip } from '../p2p/endpoints/commit-gossip.js';
 import { chainStoreSource, poolTransactionSource } from '../p2p/endpoints/chain-store-source.js';
 import { P2pSyncNetwork } from '../p2p/endpoints/p2p-sync-network.js';
 import { TransactionGossip } from '../p2p/endpoints/transaction-gossip.js';
@@ -26,6 +28,8 @@ export interface NodeNetworkContext {
   readonly chain: OpenChain;
   readonly pool: TransactionPool;
   readonly receiver: BlockReceiver;
+  /** The block producer's commit pool, whose single commits are gossiped (absent: none are). */
+  readonly commitPool?: CommitPool;
   /**
    * What the synchronizer's applied and deleted blocks are reported to, as the receiver's are
    * (it also calls `tipChanged`).
@@ -43,6 +47,7 @@ export interface NodeNetworkContext {
 export class NodeNetwork {
   readonly synchronizer: Synchronizer;
   private readonly transactions: TransactionGossip;
+  private readonly commits: CommitGossip | undefined;
   private p2p: P2pNetwork | undefined;
   private gossip: BlockGossip | undefined;
   private readonly now: () => number;
@@ -70,6 +75,18 @@ export class NodeNetwork {
       logger,
     });
     context.pool.addListener({ transactionAdded: (transaction) => this.transactions.enqueue(transaction) });
+    this.commits =
+      context.commitPool &&
+      new CommitGossip({
+        network: () => this.p2p,
+        commitPool: context.commitPool,
+        chainStore: chain.chainStore,
+        engineState: () => chain.stateDb.engineReader,
+        chainID: genesisConfig.chainID,
+        minimumCertifyHeight: genesisConfig.minimumCertifyHeight,
+        intervalSeconds: genesisConfig.blockTime / 2,
+        logger,
+      });
   }
 
   /** True while the synchronizer runs (`system_getNodeInfo.syncing`); the node does not generate then. */
@@ -97,6 +114,7 @@ export class NodeNetwork {
         messages: {
           postBlock: (data, call) => this.gossip?.onPostBlock(data, call),
           postTransactionsAnnouncement: this.transactions.onAnnouncement,
+          ...(this.commits && { postSingleCommitMessages: this.commits.onCommits }),
         },
       },
     });
@@ -120,11 +138,13 @@ export class NodeNetwork {
     this.gossip = gossip;
     await network.start();
     this.transactions.start();
+    this.commits?.start();
     logger.info({ host: options.host ?? '0.0.0.0', port: network.port, seeds: options.seedPeers?.length ?? 0 }, 'P2P network started');
   }
 
   async stop(): Promise<void> {
     this.transactions.stop();
+    this.commits?.stop();
     await this.synchronizer.stop();
     const network = this.p2p;
     this.p2p = undefined;

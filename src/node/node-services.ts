@@ -188,6 +188,7 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
       chain,
       pool,
       receiver,
+      commitPool: production?.commitPool,
       chainListener,
       logger,
       now: context.now,

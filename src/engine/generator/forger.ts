@@ -7,7 +7,7 @@ import type { Logger } from '../../logger.js';
 import type { StateDb } from '../../state/state-db.js';
 import type { ChainProcessor, ProcessedBlock } from '../chain-processor.js';
 import type { Bft } from '../consensus/bft/bft.js';
-import { createSingleCommit, type CommitPool } from '../consensus/commit-pool.js';
+import { commitRemovalHeight, createSingleCommit, type CommitPool } from '../consensus/commit-pool.js';
 import type { BlockGenerator } from './block-generator.js';
 import type { ProcessableTransactions } from '../txpool/transaction-pool.js';
 import type { GeneratorKeypair } from './generator-keypair.js';
@@ -149,8 +149,6 @@ export class Forger {
   }
 
   private maxRemovalHeight(): number {
-    const { chainStore, genesisConfig } = this.options;
-    const finalized = chainStore.getHeaderByHeight(chainStore.finalizedHeight()) as BlockHeader;
-    return Math.max(finalized.aggregateCommit.height, genesisConfig.minimumCertifyHeight - 1);
+    return commitRemovalHeight(this.options.chainStore, this.options.genesisConfig.minimumCertifyHeight);
   }
 }
