@@ -15,7 +15,7 @@ export type {
   SchemaProperty,
 } from './types.js';
 export { codec } from './codec.js';
-export { arrayField, objectArrayField, objectField, objectOf, objectSchema } from './schema-builders.js';
+export { objectArrayField, objectField, objectOf, objectSchema } from './schema-builders.js';
 export type { ArrayKeywords, SchemaMembers } from './schema-builders.js';
 export { validateSchema, schemaProblems } from './validate-schema.js';
 export { validate, validationErrors } from './validator/validate.js';

@@ -1,7 +1,7 @@
 /**
  * Builders for the object and array shapes that Lisk schemas repeat: an object whose members are
- * all required, as a root schema, as a nested member or as the items of an array; and an array
- * member. The `required` list is derived from `properties`, in their order, so a member cannot be
+ * all required, as a root schema, as a nested member, as the items of an array or as an array
+ * member of such items. The `required` list is derived from `properties`, in their order, so a member cannot be
  * declared and left out of it. They serve codec schemas and the JSON schemas of endpoints and
  * config alike (the members are typed by the caller: a codec schema is checked where it is
  * declared as a `Schema`).
@@ -10,7 +10,7 @@
  * lisk-sdk's answer is matched byte for byte. The builders write keys in the order lisk-sdk's
  * declarations use most: `$id, type, required, properties` for a root schema;
  * `type, fieldNumber, required, properties` for an object member; `type, required, properties`
- * for array items; `type, fieldNumber, <keywords>, items` for an array member. A schema written
+ * for array items; `type, fieldNumber, <keywords>, items` for an array of objects. A schema written
  * in another order (some lisk-sdk schemas put `items` before `fieldNumber`, or `required` after
  * `properties`) stays a literal.
  */
@@ -48,20 +48,11 @@ export interface ArrayKeywords {
   readonly maxItems?: number;
 }
 
-/** An array member: `{ type, fieldNumber, ...keywords, items }`. */
-export function arrayField<const I extends object, const K extends ArrayKeywords = Record<never, never>>(
-  fieldNumber: number,
-  items: I,
-  keywords?: K,
-): { type: 'array'; fieldNumber: number; items: I } & K {
-  return { type: 'array', fieldNumber, ...(keywords as K), items };
-}
-
-/** An array member of objects whose members are all required (`arrayField` of `objectOf`). */
+/** An array member of objects whose members are all required: `{ type, fieldNumber, ...keywords, items }`. */
 export function objectArrayField<const P extends SchemaMembers, const K extends ArrayKeywords = Record<never, never>>(
   fieldNumber: number,
   properties: P,
   keywords?: K,
 ): { type: 'array'; fieldNumber: number; items: { type: 'object'; required: string[]; properties: P } } & K {
-  return arrayField(fieldNumber, objectOf(properties), keywords);
+  return { type: 'array', fieldNumber, ...(keywords as K), items: objectOf(properties) };
 }

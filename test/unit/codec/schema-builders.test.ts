@@ -3,7 +3,7 @@
  * since schemas reach `system_getMetadata` answers as JSON.
  */
 import { describe, expect, it } from 'vitest';
-import { arrayField, objectArrayField, objectField, objectOf, objectSchema } from '../../../src/codec/index.js';
+import { objectArrayField, objectField, objectOf, objectSchema } from '../../../src/codec/index.js';
 
 describe('schema builders', () => {
   it('objectSchema derives `required` from the members, in their order, after $id and type', () => {
@@ -31,8 +31,10 @@ describe('schema builders', () => {
     );
   });
 
-  it('arrayField writes its keywords between fieldNumber and items, and none when not given', () => {
-    expect(JSON.stringify(arrayField(2, { dataType: 'bytes' }))).toBe('{"type":"array","fieldNumber":2,"items":{"dataType":"bytes"}}');
+  it('objectArrayField writes its keywords between fieldNumber and items, and none when not given', () => {
+    expect(JSON.stringify(objectArrayField(2, {}))).toBe(
+      '{"type":"array","fieldNumber":2,"items":{"type":"object","required":[],"properties":{}}}',
+    );
     expect(JSON.stringify(objectArrayField(1, { a: { dataType: 'uint64', fieldNumber: 1 } }, { minItems: 1, maxItems: 20 }))).toBe(
       '{"type":"array","fieldNumber":1,"minItems":1,"maxItems":20,"items":{"type":"object","required":["a"],"properties":{"a":{"dataType":"uint64","fieldNumber":1}}}}',
     );
