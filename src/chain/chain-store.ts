@@ -1,5 +1,5 @@
 import type { Database, RootDatabase } from 'lmdb';
-import { codec, type Schema } from '../codec/index.js';
+import { codec, objectSchema, type Schema } from '../codec/index.js';
 import { NotFoundError, StoreError } from '../errors.js';
 import { BlockAssets } from './block-assets.js';
 import { BlockHeader } from './block-header.js';
@@ -8,12 +8,9 @@ import { decodeEvent, encodeEvent, type EventProps } from './event.js';
 import { Transaction } from './transaction.js';
 
 /** Lists of encoded items stored under one key (assets, events, transaction IDs of a block). */
-const bytesListSchema: Schema = {
-  $id: '/basalt/store/bytesList',
-  type: 'object',
-  required: ['items'],
-  properties: { items: { type: 'array', fieldNumber: 1, items: { dataType: 'bytes' } } },
-};
+const bytesListSchema: Schema = objectSchema('/basalt/store/bytesList', {
+  items: { type: 'array', fieldNumber: 1, items: { dataType: 'bytes' } },
+});
 
 const TIP_HEIGHT_KEY = Buffer.from('tipHeight');
 const FINALIZED_HEIGHT_KEY = Buffer.from('finalizedHeight');

@@ -3,7 +3,7 @@
  * test/fixtures/codec/protocol_schemas.json). Field numbers and types define the wire format;
  * length limits are checked by the static validation of each object.
  */
-import type { Schema } from '../codec/index.js';
+import { objectField, objectSchema, type Schema } from '../codec/index.js';
 
 export const transactionSchema: Schema = {
   $id: '/lisk/transaction',
@@ -20,27 +20,17 @@ export const transactionSchema: Schema = {
   },
 };
 
-export const blockSchema: Schema = {
-  $id: '/block',
-  type: 'object',
-  required: ['header', 'transactions', 'assets'],
-  properties: {
-    header: { dataType: 'bytes', fieldNumber: 1 },
-    transactions: { type: 'array', items: { dataType: 'bytes' }, fieldNumber: 2 },
-    assets: { type: 'array', items: { dataType: 'bytes' }, fieldNumber: 3 },
-  },
-};
+export const blockSchema: Schema = objectSchema('/block', {
+  header: { dataType: 'bytes', fieldNumber: 1 },
+  transactions: { type: 'array', items: { dataType: 'bytes' }, fieldNumber: 2 },
+  assets: { type: 'array', items: { dataType: 'bytes' }, fieldNumber: 3 },
+});
 
-const aggregateCommitProperty = {
-  type: 'object',
-  fieldNumber: 14,
-  required: ['height', 'aggregationBits', 'certificateSignature'],
-  properties: {
-    height: { dataType: 'uint32', fieldNumber: 1 },
-    aggregationBits: { dataType: 'bytes', fieldNumber: 2 },
-    certificateSignature: { dataType: 'bytes', fieldNumber: 3 },
-  },
-} as const;
+const aggregateCommitProperty = objectField(14, {
+  height: { dataType: 'uint32', fieldNumber: 1 },
+  aggregationBits: { dataType: 'bytes', fieldNumber: 2 },
+  certificateSignature: { dataType: 'bytes', fieldNumber: 3 },
+});
 
 const signingHeaderProperties = {
   version: { dataType: 'uint32', fieldNumber: 1 },
@@ -59,52 +49,30 @@ const signingHeaderProperties = {
   aggregateCommit: aggregateCommitProperty,
 } as const;
 
-const signingHeaderRequired = Object.keys(signingHeaderProperties);
-
 /** Header without its signature: the bytes the generator signs. */
-export const signingBlockHeaderSchema: Schema = {
-  $id: '/block/header/signing/3',
-  type: 'object',
-  required: signingHeaderRequired,
-  properties: signingHeaderProperties,
-};
+export const signingBlockHeaderSchema: Schema = objectSchema('/block/header/signing/3', signingHeaderProperties);
 
 /** Full header (fields 1–15): its encoding is hashed into the block ID. */
-export const blockHeaderSchema: Schema = {
-  $id: '/block/header/3/without-id',
-  type: 'object',
-  required: [...signingHeaderRequired, 'signature'],
-  properties: { ...signingHeaderProperties, signature: { dataType: 'bytes', fieldNumber: 15 } },
-};
+export const blockHeaderSchema: Schema = objectSchema('/block/header/3/without-id', {
+  ...signingHeaderProperties,
+  signature: { dataType: 'bytes', fieldNumber: 15 },
+});
 
-export const blockAssetSchema: Schema = {
-  $id: '/block/asset/3',
-  type: 'object',
-  required: ['module', 'data'],
-  properties: {
-    module: { dataType: 'string', fieldNumber: 1 },
-    data: { dataType: 'bytes', fieldNumber: 2 },
-  },
-};
+export const blockAssetSchema: Schema = objectSchema('/block/asset/3', {
+  module: { dataType: 'string', fieldNumber: 1 },
+  data: { dataType: 'bytes', fieldNumber: 2 },
+});
 
-export const eventSchema: Schema = {
-  $id: '/block/event',
-  type: 'object',
-  required: ['module', 'name', 'data', 'topics', 'height', 'index'],
-  properties: {
-    module: { dataType: 'string', minLength: 1, maxLength: 32, fieldNumber: 1 },
-    name: { dataType: 'string', minLength: 1, maxLength: 32, fieldNumber: 2 },
-    data: { dataType: 'bytes', fieldNumber: 3 },
-    topics: { type: 'array', fieldNumber: 4, maxItems: 4, items: { dataType: 'bytes' } },
-    height: { dataType: 'uint32', fieldNumber: 5 },
-    index: { dataType: 'uint32', fieldNumber: 6, maximum: 1073741823 },
-  },
-};
+export const eventSchema: Schema = objectSchema('/block/event', {
+  module: { dataType: 'string', minLength: 1, maxLength: 32, fieldNumber: 1 },
+  name: { dataType: 'string', minLength: 1, maxLength: 32, fieldNumber: 2 },
+  data: { dataType: 'bytes', fieldNumber: 3 },
+  topics: { type: 'array', fieldNumber: 4, maxItems: 4, items: { dataType: 'bytes' } },
+  height: { dataType: 'uint32', fieldNumber: 5 },
+  index: { dataType: 'uint32', fieldNumber: 6, maximum: 1073741823 },
+});
 
 /** Data of the engine's per-transaction `commandExecutionResult` event. */
-export const standardEventDataSchema: Schema = {
-  $id: '/block/event/standard',
-  type: 'object',
-  required: ['success'],
-  properties: { success: { dataType: 'boolean', fieldNumber: 1 } },
-};
+export const standardEventDataSchema: Schema = objectSchema('/block/event/standard', {
+  success: { dataType: 'boolean', fieldNumber: 1 },
+});

@@ -1,4 +1,4 @@
-import { codec, type Schema } from '../codec/index.js';
+import { codec, objectArrayField, objectSchema, type Schema } from '../codec/index.js';
 import { sha256 } from '../crypto/index.js';
 
 /**
@@ -7,26 +7,13 @@ import { sha256 } from '../crypto/index.js';
  * `$id` that lisk-sdk's interoperability module publishes in its metadata; the `$id` does not
  * take part in the encoding.
  */
-export const validatorsHashInputSchema: Schema = {
-  $id: '/modules/interoperability/validatorsHashInput',
-  type: 'object',
-  required: ['activeValidators', 'certificateThreshold'],
-  properties: {
-    activeValidators: {
-      type: 'array',
-      fieldNumber: 1,
-      items: {
-        type: 'object',
-        required: ['blsKey', 'bftWeight'],
-        properties: {
-          blsKey: { dataType: 'bytes', fieldNumber: 1 },
-          bftWeight: { dataType: 'uint64', fieldNumber: 2 },
-        },
-      },
-    },
-    certificateThreshold: { dataType: 'uint64', fieldNumber: 2 },
-  },
-};
+export const validatorsHashInputSchema: Schema = objectSchema('/modules/interoperability/validatorsHashInput', {
+  activeValidators: objectArrayField(1, {
+    blsKey: { dataType: 'bytes', fieldNumber: 1 },
+    bftWeight: { dataType: 'uint64', fieldNumber: 2 },
+  }),
+  certificateThreshold: { dataType: 'uint64', fieldNumber: 2 },
+});
 
 /**
  * validatorsHash (LIP 0058; engine/bft/utils.ts computeValidatorsHash): the hash of the validators

@@ -15,6 +15,8 @@ export type {
   SchemaProperty,
 } from './types.js';
 export { codec } from './codec.js';
+export { objectArrayField, objectField, objectOf, objectSchema } from './schema-builders.js';
+export type { ArrayKeywords, SchemaMembers } from './schema-builders.js';
 export { validateSchema, schemaProblems } from './validate-schema.js';
 export { validate, validationErrors } from './validator/validate.js';
 export { bytesToHex, hexToBytes, isHex, describeInvalidHex } from './hex.js';

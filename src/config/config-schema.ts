@@ -5,6 +5,7 @@
  * sections (Lisk Core configs carry a few the schema does not list) but not at the top level or
  * in `genesis`. Basalt's own keys are listed with their ranges.
  */
+import { objectOf } from '../codec/index.js';
 
 /** lisk-sdk MAX_CCM_SIZE: the smallest maxTransactionsSize must leave room for one CCM. */
 const MAX_CCM_SIZE = 10_240;
@@ -15,11 +16,7 @@ const SECONDS_PER_MONTH = 30 * 24 * 60 * 60;
 const port = (minimum: number) => ({ type: 'integer', minimum, maximum: 65_535 });
 const peerList = (ipFormat: string) => ({
   type: 'array',
-  items: {
-    type: 'object',
-    required: ['ip', 'port'],
-    properties: { ip: { type: 'string', format: ipFormat }, port: port(1) },
-  },
+  items: objectOf({ ip: { type: 'string', format: ipFormat }, port: port(1) }),
 });
 
 export const nodeConfigSchema = {
@@ -35,11 +32,7 @@ export const nodeConfigSchema = {
         logLevel: { type: 'string', enum: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'none'] },
         keepEventsForHeights: { type: 'integer', minimum: -1 },
         version: { type: 'string', format: 'version' },
-        backup: {
-          type: 'object',
-          required: ['height'],
-          properties: { height: { type: 'integer', minimum: 0 } },
-        },
+        backup: objectOf({ height: { type: 'integer', minimum: 0 } }),
         enableMetrics: { type: 'boolean' },
         keepInclusionProofsForHeights: { type: 'integer', minimum: -1 },
         inclusionProofKeys: { type: 'array', items: { type: 'string', format: 'hex' } },
@@ -104,13 +97,9 @@ export const nodeConfigSchema = {
         minimumCertifyHeight: { type: 'integer', minimum: 1 },
       },
     },
-    generator: {
-      type: 'object',
-      required: ['keys'],
-      properties: {
-        keys: { type: 'object', properties: { fromFile: { type: 'string', minLength: 1 } } },
-      },
-    },
+    generator: objectOf({
+      keys: { type: 'object', properties: { fromFile: { type: 'string', minLength: 1 } } },
+    }),
     modules: {
       type: 'object',
       propertyNames: { pattern: '^[a-zA-Z][a-zA-Z0-9_]*$' },
@@ -124,15 +113,11 @@ export const nodeConfigSchema = {
         sync: { type: 'boolean' },
         brackets: {
           type: 'array',
-          items: {
-            type: 'object',
-            required: ['startHeight', 'snapshotHeight', 'snapshotBlockID'],
-            properties: {
-              startHeight: { type: 'integer', minimum: 0 },
-              snapshotHeight: { type: 'integer', minimum: 0 },
-              snapshotBlockID: { type: 'string', format: 'hex', minLength: 64, maxLength: 64 },
-            },
-          },
+          items: objectOf({
+            startHeight: { type: 'integer', minimum: 0 },
+            snapshotHeight: { type: 'integer', minimum: 0 },
+            snapshotBlockID: { type: 'string', format: 'hex', minLength: 64, maxLength: 64 },
+          }),
         },
       },
     },

@@ -3,7 +3,7 @@
  * `{ "assets": [{ "module": name, "data": codec JSON, "schema": lisk-codec schema }] }`.
  */
 import { readFileSync } from 'node:fs';
-import { validationErrors, type Schema } from '../codec/index.js';
+import { objectOf, validationErrors, type Schema } from '../codec/index.js';
 import { BasaltError } from '../errors.js';
 
 /** One module's genesis asset as written in a genesis assets file. */
@@ -26,24 +26,16 @@ export class GenesisAssetsError extends BasaltError {
 }
 
 /** The shape lisk-commander checks (genesisAssetsSchema), plus unique module names. */
-const genesisAssetsFileSchema = {
-  type: 'object',
-  required: ['assets'],
-  properties: {
-    assets: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['module', 'data', 'schema'],
-        properties: {
-          module: { type: 'string', minLength: 1 },
-          data: { type: 'object' },
-          schema: { type: 'object' },
-        },
-      },
-    },
+const genesisAssetsFileSchema = objectOf({
+  assets: {
+    type: 'array',
+    items: objectOf({
+      module: { type: 'string', minLength: 1 },
+      data: { type: 'object' },
+      schema: { type: 'object' },
+    }),
   },
-};
+});
 
 /** Checks the parsed JSON of a genesis assets file; throws GenesisAssetsError naming the entry. */
 export function parseGenesisAssetsFile(json: unknown): GenesisAssetsFile {

@@ -8,7 +8,7 @@
  * `framework/src/engine/consensus/certificate_generation/schema.ts` (single commits),
  * `framework/src/engine/generator/schemas.ts` (transactions), `framework/src/engine/legacy/schemas.ts`.
  */
-import type { Schema } from '../codec/index.js';
+import { objectField, objectSchema, type Schema } from '../codec/index.js';
 
 const ID_LENGTH = 32;
 const bytesList = (fieldNumber: number, extra: Record<string, unknown> = {}) => ({
@@ -23,62 +23,38 @@ const idList = (fieldNumber: number, extra: Record<string, unknown> = {}) => ({
 });
 
 /** A payload that is one list of byte strings: `{<name>: bytes[] #1}`. */
-const listSchema = (id: string, name: string, items: ReturnType<typeof bytesList>): Schema => ({
-  $id: id,
-  type: 'object',
-  required: [name],
-  properties: { [name]: items },
-});
+const listSchema = (id: string, name: string, items: ReturnType<typeof bytesList>): Schema => objectSchema(id, { [name]: items });
 
 /** A payload that is one byte string: `{<name>: bytes #1}`. */
-const bytesSchema = (id: string, name: string, extra: Record<string, unknown> = {}): Schema => ({
-  $id: id,
-  type: 'object',
-  required: [name],
-  properties: { [name]: { dataType: 'bytes', fieldNumber: 1, ...extra } },
-});
+const bytesSchema = (id: string, name: string, extra: Record<string, unknown> = {}): Schema =>
+  objectSchema(id, { [name]: { dataType: 'bytes', fieldNumber: 1, ...extra } });
 
 /** 1 to 100 transaction IDs (getTransactions requests, announcements). */
 const transactionIdList = () => bytesList(1, { minItems: 1, maxItems: 100 });
 
 /** The engine's custom node-info options (height, maxHeightPrevoted, blockVersion, lastBlockID, legacy). */
-export const nodeInfoOptionsSchema: Schema = {
-  $id: '/nodeInfo/custom',
-  type: 'object',
-  required: ['height', 'maxHeightPrevoted', 'blockVersion', 'lastBlockID', 'legacy'],
-  properties: {
-    height: { dataType: 'uint32', fieldNumber: 1 },
-    maxHeightPrevoted: { dataType: 'uint32', fieldNumber: 2 },
-    blockVersion: { dataType: 'uint32', fieldNumber: 3 },
-    lastBlockID: { dataType: 'bytes', fieldNumber: 4 },
-    legacy: bytesList(5),
-  },
-};
+export const nodeInfoOptionsSchema: Schema = objectSchema('/nodeInfo/custom', {
+  height: { dataType: 'uint32', fieldNumber: 1 },
+  maxHeightPrevoted: { dataType: 'uint32', fieldNumber: 2 },
+  blockVersion: { dataType: 'uint32', fieldNumber: 3 },
+  lastBlockID: { dataType: 'bytes', fieldNumber: 4 },
+  legacy: bytesList(5),
+});
 
 /** Node info as sent by getNodeInfo answers and postNodeInfo messages (options nested at field 5). */
-export const nodeInfoSchema: Schema = {
-  $id: '/nodeInfo',
-  type: 'object',
-  required: ['chainID', 'networkVersion', 'nonce', 'advertiseAddress', 'options'],
-  properties: {
-    chainID: { dataType: 'bytes', fieldNumber: 1 },
-    networkVersion: { dataType: 'string', fieldNumber: 2 },
-    nonce: { dataType: 'string', fieldNumber: 3 },
-    advertiseAddress: { dataType: 'boolean', fieldNumber: 4 },
-    options: { type: 'object', fieldNumber: 5, required: nodeInfoOptionsSchema.required, properties: nodeInfoOptionsSchema.properties },
-  },
-};
+export const nodeInfoSchema: Schema = objectSchema('/nodeInfo', {
+  chainID: { dataType: 'bytes', fieldNumber: 1 },
+  networkVersion: { dataType: 'string', fieldNumber: 2 },
+  nonce: { dataType: 'string', fieldNumber: 3 },
+  advertiseAddress: { dataType: 'boolean', fieldNumber: 4 },
+  options: objectField(5, nodeInfoOptionsSchema.properties),
+});
 
 /** One entry of a getPeers answer. */
-export const peerInfoSchema: Schema = {
-  $id: '/protocolPeerInfo',
-  type: 'object',
-  required: ['ipAddress', 'port'],
-  properties: {
-    ipAddress: { dataType: 'string', fieldNumber: 1 },
-    port: { dataType: 'uint32', fieldNumber: 2 },
-  },
-};
+export const peerInfoSchema: Schema = objectSchema('/protocolPeerInfo', {
+  ipAddress: { dataType: 'string', fieldNumber: 1 },
+  port: { dataType: 'uint32', fieldNumber: 2 },
+});
 
 /** getPeers answer: each element is an encoded peerInfo. */
 export const getPeersResponseSchema = listSchema('/protocolPeerRequestResponse', 'peers', bytesList(1));
@@ -100,15 +76,10 @@ export const getTransactionsRequestSchema = listSchema('/lisk/getTransactionRequ
 
 export const getTransactionsResponseSchema = listSchema('/lisk/getTransactionsResponse', 'transactions', bytesList(1));
 
-export const getLegacyBlocksFromIdRequestSchema: Schema = {
-  $id: '/legacy/getBlocksFromIdRequest',
-  type: 'object',
-  required: ['blockID', 'snapshotBlockID'],
-  properties: {
-    blockID: { dataType: 'bytes', fieldNumber: 1, minLength: ID_LENGTH, maxLength: ID_LENGTH },
-    snapshotBlockID: { dataType: 'bytes', fieldNumber: 2, minLength: ID_LENGTH, maxLength: ID_LENGTH },
-  },
-};
+export const getLegacyBlocksFromIdRequestSchema: Schema = objectSchema('/legacy/getBlocksFromIdRequest', {
+  blockID: { dataType: 'bytes', fieldNumber: 1, minLength: ID_LENGTH, maxLength: ID_LENGTH },
+  snapshotBlockID: { dataType: 'bytes', fieldNumber: 2, minLength: ID_LENGTH, maxLength: ID_LENGTH },
+});
 
 export const postBlockSchema = bytesSchema('/lisk/postBlockEvent', 'block');
 
@@ -121,14 +92,9 @@ export const postTransactionsAnnouncementSchema = listSchema(
 /** postSingleCommitMessages payload: each element is an encoded singleCommit. Empty lists are normal. */
 export const singleCommitsMessageSchema = listSchema('/consensus/singleCommitsNetworkPacket', 'commits', bytesList(1));
 
-export const singleCommitSchema: Schema = {
-  $id: '/consensus/singleCommit',
-  type: 'object',
-  required: ['blockID', 'height', 'validatorAddress', 'certificateSignature'],
-  properties: {
-    blockID: { dataType: 'bytes', fieldNumber: 1, minLength: ID_LENGTH, maxLength: ID_LENGTH },
-    height: { dataType: 'uint32', fieldNumber: 2 },
-    validatorAddress: { dataType: 'bytes', fieldNumber: 3, minLength: 20, maxLength: 20, format: 'lisk32' },
-    certificateSignature: { dataType: 'bytes', fieldNumber: 4, minLength: 96, maxLength: 96 },
-  },
-};
+export const singleCommitSchema: Schema = objectSchema('/consensus/singleCommit', {
+  blockID: { dataType: 'bytes', fieldNumber: 1, minLength: ID_LENGTH, maxLength: ID_LENGTH },
+  height: { dataType: 'uint32', fieldNumber: 2 },
+  validatorAddress: { dataType: 'bytes', fieldNumber: 3, minLength: 20, maxLength: 20, format: 'lisk32' },
+  certificateSignature: { dataType: 'bytes', fieldNumber: 4, minLength: 96, maxLength: 96 },
+});

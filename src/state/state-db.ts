@@ -1,5 +1,5 @@
 import type { Database, RootDatabase } from 'lmdb';
-import { codec, type Schema } from '../codec/index.js';
+import { codec, objectArrayField, objectSchema, type Schema } from '../codec/index.js';
 import { EMPTY_HASH, type SmtProof } from '../merkle/index.js';
 import { LmdbReader } from './lmdb-reader.js';
 import type { StateChange } from './overlay-state.js';
@@ -21,31 +21,18 @@ interface StoredDiff {
 }
 
 const changeListProperty = (fieldNumber: number) =>
-  ({
-    type: 'array',
-    fieldNumber,
-    items: {
-      type: 'object',
-      required: ['key', 'existed', 'previous'],
-      properties: {
-        key: { dataType: 'bytes', fieldNumber: 1 },
-        existed: { dataType: 'boolean', fieldNumber: 2 },
-        previous: { dataType: 'bytes', fieldNumber: 3 },
-      },
-    },
-  }) as const;
+  objectArrayField(fieldNumber, {
+    key: { dataType: 'bytes', fieldNumber: 1 },
+    existed: { dataType: 'boolean', fieldNumber: 2 },
+    previous: { dataType: 'bytes', fieldNumber: 3 },
+  });
 
 /** What a block changed, so that it can be undone while it is not final. */
-const diffSchema: Schema = {
-  $id: '/basalt/state/diff',
-  type: 'object',
-  required: ['previousRoot', 'moduleChanges', 'engineChanges'],
-  properties: {
-    previousRoot: { dataType: 'bytes', fieldNumber: 1 },
-    moduleChanges: changeListProperty(2),
-    engineChanges: changeListProperty(3),
-  },
-};
+const diffSchema: Schema = objectSchema('/basalt/state/diff', {
+  previousRoot: { dataType: 'bytes', fieldNumber: 1 },
+  moduleChanges: changeListProperty(2),
+  engineChanges: changeListProperty(3),
+});
 
 const ROOT_KEY = Buffer.from('stateRoot');
 

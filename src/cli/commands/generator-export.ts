@@ -2,7 +2,7 @@ import { EXIT_OK, type CliCommand } from '../command.js';
 import { NODE_FLAGS, NODE_FLAGS_HELP, parseFlags } from '../support/args.js';
 import type { GeneratorStatusResponse } from '../support/generator-rpc.js';
 import { resolveOutputFile, writePrivateJsonFile } from '../support/json-output.js';
-import { exportedKeys, type AllKeysResponse } from '../support/keys-file.js';
+import { fetchExportedKeys } from '../support/keys-file.js';
 import { nodeConnection } from '../support/node-command.js';
 import { withNode } from '../support/node-client.js';
 
@@ -31,11 +31,11 @@ export const generatorExportCommand: CliCommand = {
     const { values } = parseFlags(argv, { ...NODE_FLAGS, output: { type: 'string', short: 'o' } });
     const path = resolveOutputFile(values.output ?? './generator_info.json', 'generator_info.json');
     const { keys, status } = await withNode(nodeConnection(values), async (client) => ({
-      keys: await client.invoke<AllKeysResponse>('generator_getAllKeys'),
+      keys: await fetchExportedKeys(client),
       status: await client.invoke<GeneratorStatusResponse>('generator_getStatus'),
     }));
     writePrivateJsonFile(path, {
-      keys: exportedKeys(keys),
+      keys,
       generatorInfo: status.status.map(({ address, height, maxHeightGenerated, maxHeightPrevoted }) => ({
         address,
         height,

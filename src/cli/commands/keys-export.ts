@@ -1,7 +1,7 @@
 import { EXIT_OK, UsageError, type CliCommand } from '../command.js';
 import { NODE_FLAGS, NODE_FLAGS_HELP, parseFlags } from '../support/args.js';
 import { writeOrPrintJson } from '../support/json-output.js';
-import { exportedKeys, type AllKeysResponse } from '../support/keys-file.js';
+import { fetchExportedKeys } from '../support/keys-file.js';
 import { nodeConnection } from '../support/node-command.js';
 import { withNode } from '../support/node-client.js';
 
@@ -29,8 +29,7 @@ export const keysExportCommand: CliCommand = {
   async run(argv, io) {
     const { values } = parseFlags(argv, { ...NODE_FLAGS, output: { type: 'string', short: 'o' } });
     if (values.output === undefined) throw new UsageError('--output is required (use --output - to print on stdout).');
-    const response = await withNode(nodeConnection(values), (client) => client.invoke<AllKeysResponse>('generator_getAllKeys'));
-    const keys = exportedKeys(response);
+    const keys = await withNode(nodeConnection(values), fetchExportedKeys);
     writeOrPrintJson(io.stdout, values.output === '-' ? undefined : values.output, 'keys.json', { keys }, values.pretty === true);
     return EXIT_OK;
   },

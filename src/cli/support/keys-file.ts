@@ -8,6 +8,7 @@ import { codec, validationErrors } from '../../codec/index.js';
 import { encryptMessageWithPassword, type EncryptMessageOptions, type EncryptedMessageObject } from '../../crypto/index.js';
 import { keysFileSchema, type KeysFile, type KeysFileEntry, type PlainKeysJSON } from '../../config/keys-file-entry.js';
 import { plainGeneratorKeysSchema } from '../../engine/generator/generator-store.js';
+import type { NodeClient } from './node-client.js';
 
 export { keysFileEntry, type KeysFile, type KeysFileEntry, type PlainKeysJSON } from '../../config/keys-file-entry.js';
 
@@ -58,12 +59,16 @@ export async function encryptPlainKeys(
 }
 
 /** The answer of `generator_getAllKeys`. */
-export interface AllKeysResponse {
+interface AllKeysResponse {
   keys: { address: string; type: 'plain' | 'encrypted'; data: Record<string, unknown> }[];
 }
 
-/** keys:export / generator:export: `{address, encrypted}` or `{address, plain}` per stored key. */
-export function exportedKeys(response: AllKeysResponse): Record<string, unknown>[] {
+/**
+ * keys:export / generator:export: the keys the node stores (`generator_getAllKeys`) as key file
+ * entries, `{address, encrypted}` or `{address, plain}`.
+ */
+export async function fetchExportedKeys(client: NodeClient): Promise<Record<string, unknown>[]> {
+  const response = await client.invoke<AllKeysResponse>('generator_getAllKeys');
   return response.keys.map((key) =>
     key.type === 'encrypted' ? { address: key.address, encrypted: key.data } : { address: key.address, plain: key.data },
   );

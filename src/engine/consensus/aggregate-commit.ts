@@ -1,22 +1,17 @@
 import type { AggregateCommit, BlockHeader } from '../../chain/block-header.js';
-import { codec, type Schema } from '../../codec/index.js';
+import { codec, objectSchema, type Schema } from '../../codec/index.js';
 import { MESSAGE_TAG_CERTIFICATE, verifyBlsCheck, weightedAggSigCheck, type BlsCheck } from '../../crypto/index.js';
 import type { StateReader } from '../../state/state-view.js';
 import type { Bft } from './bft/bft.js';
 
 /** The certificate fields signed by validators (LIP 0061). */
-export const unsignedCertificateSchema: Schema = {
-  $id: '/consensus/unsignedCertificate',
-  type: 'object',
-  required: ['blockID', 'height', 'timestamp', 'stateRoot', 'validatorsHash'],
-  properties: {
-    blockID: { dataType: 'bytes', minLength: 32, maxLength: 32, fieldNumber: 1 },
-    height: { dataType: 'uint32', fieldNumber: 2 },
-    timestamp: { dataType: 'uint32', fieldNumber: 3 },
-    stateRoot: { dataType: 'bytes', minLength: 32, maxLength: 32, fieldNumber: 4 },
-    validatorsHash: { dataType: 'bytes', minLength: 32, maxLength: 32, fieldNumber: 5 },
-  },
-};
+export const unsignedCertificateSchema: Schema = objectSchema('/consensus/unsignedCertificate', {
+  blockID: { dataType: 'bytes', minLength: 32, maxLength: 32, fieldNumber: 1 },
+  height: { dataType: 'uint32', fieldNumber: 2 },
+  timestamp: { dataType: 'uint32', fieldNumber: 3 },
+  stateRoot: { dataType: 'bytes', minLength: 32, maxLength: 32, fieldNumber: 4 },
+  validatorsHash: { dataType: 'bytes', minLength: 32, maxLength: 32, fieldNumber: 5 },
+});
 
 export function unsignedCertificateBytes(header: BlockHeader): Buffer {
   return codec.encode(unsignedCertificateSchema, {

@@ -1,5 +1,5 @@
 import type { Database, RootDatabase } from 'lmdb';
-import { codec, type Schema } from '../../codec/index.js';
+import { codec, objectField, objectSchema, type Schema } from '../../codec/index.js';
 import { StoreError } from '../../errors.js';
 
 /** What a validator last generated (lisk-sdk previouslyGeneratedInfo). */
@@ -27,65 +27,40 @@ export interface PlainGeneratorKeys {
 
 export const ZERO_GENERATED_INFO: GeneratedInfo = { height: 0, maxHeightPrevoted: 0, maxHeightGenerated: 0 };
 
-export const generatedInfoSchema: Schema = {
-  $id: '/node/generator/previously_generated_info',
-  type: 'object',
-  required: ['height', 'maxHeightPrevoted', 'maxHeightGenerated'],
-  properties: {
-    height: { dataType: 'uint32', fieldNumber: 1 },
-    maxHeightPrevoted: { dataType: 'uint32', fieldNumber: 2 },
-    maxHeightGenerated: { dataType: 'uint32', fieldNumber: 3 },
-  },
-};
+export const generatedInfoSchema: Schema = objectSchema('/node/generator/previously_generated_info', {
+  height: { dataType: 'uint32', fieldNumber: 1 },
+  maxHeightPrevoted: { dataType: 'uint32', fieldNumber: 2 },
+  maxHeightGenerated: { dataType: 'uint32', fieldNumber: 3 },
+});
 
-export const plainGeneratorKeysSchema: Schema = {
-  $id: '/generator/plainGeneratorKeys',
-  type: 'object',
-  required: ['generatorKey', 'generatorPrivateKey', 'blsKey', 'blsPrivateKey'],
-  properties: {
-    generatorKey: { dataType: 'bytes', fieldNumber: 1 },
-    generatorPrivateKey: { dataType: 'bytes', fieldNumber: 2 },
-    blsKey: { dataType: 'bytes', fieldNumber: 3 },
-    blsPrivateKey: { dataType: 'bytes', fieldNumber: 4 },
-  },
-};
+export const plainGeneratorKeysSchema: Schema = objectSchema('/generator/plainGeneratorKeys', {
+  generatorKey: { dataType: 'bytes', fieldNumber: 1 },
+  generatorPrivateKey: { dataType: 'bytes', fieldNumber: 2 },
+  blsKey: { dataType: 'bytes', fieldNumber: 3 },
+  blsPrivateKey: { dataType: 'bytes', fieldNumber: 4 },
+});
 
 /**
  * How the node stores an encrypted key object (lisk-sdk generator `encryptedMessageSchema`;
  * docs/protocol/keys.md): the EncryptedMessageObject with its hex values kept as
  * strings and WITHOUT `mac` (the SDK drops it here; decryption never needs it).
  */
-export const encryptedMessageStorageSchema: Schema = {
-  $id: '/generator/encryptedMessage',
-  type: 'object',
-  required: ['version', 'ciphertext', 'kdf', 'kdfparams', 'cipher', 'cipherparams'],
-  properties: {
-    version: { dataType: 'string', fieldNumber: 1 },
-    ciphertext: { dataType: 'string', fieldNumber: 2 },
-    kdf: { dataType: 'string', fieldNumber: 3 },
-    kdfparams: {
-      type: 'object',
-      fieldNumber: 4,
-      required: ['parallelism', 'iterations', 'memorySize', 'salt'],
-      properties: {
-        parallelism: { dataType: 'uint32', fieldNumber: 1 },
-        iterations: { dataType: 'uint32', fieldNumber: 2 },
-        memorySize: { dataType: 'uint32', fieldNumber: 3 },
-        salt: { dataType: 'string', fieldNumber: 4 },
-      },
-    },
-    cipher: { dataType: 'string', fieldNumber: 5 },
-    cipherparams: {
-      type: 'object',
-      fieldNumber: 6,
-      required: ['iv', 'tag'],
-      properties: {
-        iv: { dataType: 'string', fieldNumber: 1 },
-        tag: { dataType: 'string', fieldNumber: 2 },
-      },
-    },
-  },
-};
+export const encryptedMessageStorageSchema: Schema = objectSchema('/generator/encryptedMessage', {
+  version: { dataType: 'string', fieldNumber: 1 },
+  ciphertext: { dataType: 'string', fieldNumber: 2 },
+  kdf: { dataType: 'string', fieldNumber: 3 },
+  kdfparams: objectField(4, {
+    parallelism: { dataType: 'uint32', fieldNumber: 1 },
+    iterations: { dataType: 'uint32', fieldNumber: 2 },
+    memorySize: { dataType: 'uint32', fieldNumber: 3 },
+    salt: { dataType: 'string', fieldNumber: 4 },
+  }),
+  cipher: { dataType: 'string', fieldNumber: 5 },
+  cipherparams: objectField(6, {
+    iv: { dataType: 'string', fieldNumber: 1 },
+    tag: { dataType: 'string', fieldNumber: 2 },
+  }),
+});
 
 const hexString = { type: 'string', format: 'hex' } as const;
 const uint32 = { type: 'integer', minimum: 0, maximum: 0xffff_ffff } as const;

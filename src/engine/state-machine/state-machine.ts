@@ -13,9 +13,10 @@ import {
   type SetNextValidators,
   type TransactionExecuteContext,
   type VerificationResult,
+  verifyFailWith,
 } from '../../modules/base/index.js';
 import type { StateReader, StateWriter } from '../../state/state-view.js';
-import { ExecutionError, InvariantError, TransactionVerifyError } from '../../errors.js';
+import { ExecutionError, InvariantError } from '../../errors.js';
 
 /** Default first topics of each execution stage (LIP 0065). */
 const TOPIC_INIT_GENESIS = Buffer.from([0]);
@@ -168,7 +169,7 @@ export class StateMachine {
       }
       return { status: VerifyStatus.OK };
     } catch (error) {
-      return { status: VerifyStatus.FAIL, error: error instanceof Error ? error : new TransactionVerifyError(String(error)) };
+      return verifyFailWith(error);
     }
   }
 

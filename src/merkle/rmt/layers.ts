@@ -1,4 +1,6 @@
+import { NotFoundError } from '../../errors.js';
 import { branchHash } from '../hash.js';
+import type { NodeLocation } from './tree-shape.js';
 
 /**
  * All node hashes of a regular Merkle tree, layer by layer from the leaf hashes up (LIP 0031,
@@ -32,4 +34,11 @@ export function buildLayers(leafHashes: readonly Buffer[]): Buffer[][] {
     current = next;
   }
   return layers;
+}
+
+/** The hash at a location of built layers; NotFoundError when the layers hold no node there. */
+export function nodeHashAt(layers: readonly (readonly Buffer[])[], { layer, position }: NodeLocation): Buffer {
+  const hash = layers[layer]?.[position];
+  if (hash === undefined) throw new NotFoundError(`Merkle tree has no node at layer ${layer}, position ${position}.`);
+  return hash;
 }

@@ -1,21 +1,12 @@
-import { InvalidParamsError, NotFoundError } from '../../errors.js';
+import { InvalidParamsError } from '../../errors.js';
 import { latin1Key } from '../bytes.js';
 import { EMPTY_HASH, leafHash } from '../hash.js';
 import { appendLeafHash } from './append-path.js';
-import { buildLayers } from './layers.js';
+import { buildLayers, nodeHashAt } from './layers.js';
 import { calculatePathNodes } from './path-nodes.js';
 import { proofFromLayers } from './proof.js';
 import { collectSiblingHashes } from './sibling-hashes.js';
-import {
-  ROOT_INDEX,
-  assertTreeSize,
-  bitLength,
-  layerSizes,
-  pairedLocation,
-  toNodeIndex,
-  toNodeLocation,
-  treeHeight,
-} from './tree-shape.js';
+import { ROOT_INDEX, assertTreeSize, bitLength, pairedLocation, toNodeIndex, toNodeLocation, treeHeight, treeShape } from './tree-shape.js';
 import type { MerkleProof } from './types.js';
 
 /**
@@ -133,20 +124,15 @@ export class MerkleTree {
     if (idx === size) return [];
     if (idx === 0) return this.appendPath;
     const layers = this.layers();
-    const height = treeHeight(size);
-    const sizes = layerSizes(size);
+    const shape = treeShape(size);
     const witness: Buffer[] = [];
     let completedIdx = idx;
-    for (let layer = 0; layer < height; layer += 1) {
+    for (let layer = 0; layer < shape.height; layer += 1) {
       if (((completedIdx >>> layer) & 1) === 0) continue;
       const position = (idx - 1) >> layer;
-      const partner = pairedLocation(position, layer, sizes, size);
+      const partner = pairedLocation(shape, position, layer);
       if (partner === undefined) break;
-      const hash = layers[partner.layer]?.[partner.position];
-      if (hash === undefined) {
-        throw new NotFoundError(`Merkle tree has no node at layer ${partner.layer}, position ${partner.position}.`);
-      }
-      witness.push(hash);
+      witness.push(nodeHashAt(layers, partner));
       completedIdx += 1 << layer;
     }
     return witness;

@@ -1,18 +1,7 @@
 import { InvalidParamsError } from '../../errors.js';
 import { bytesEqual } from '../bytes.js';
 import { branchHash } from '../hash.js';
-import {
-  ROOT_INDEX,
-  assertTreeSize,
-  compareNodeIndexes,
-  insertNodeIndex,
-  isLeftIndex,
-  layerSizes,
-  pairedLocation,
-  toNodeIndex,
-  toNodeLocation,
-  treeHeight,
-} from './tree-shape.js';
+import { ROOT_INDEX, assertTreeSize, compareNodeIndexes, insertNodeIndex, isLeftIndex, pairedNode, treeShape } from './tree-shape.js';
 
 /**
  * Every node hash computable from known nodes plus a proof's sibling hashes, keyed by LIP 0031
@@ -52,8 +41,7 @@ export function calculatePathNodes(
   }
   pending.sort(compareNodeIndexes);
 
-  const height = treeHeight(size);
-  const sizes = layerSizes(size);
+  const shape = treeShape(size);
   let nextSibling = 0;
   while (pending.length > 0) {
     const index = pending[0] as number;
@@ -62,13 +50,11 @@ export function calculatePathNodes(
     const hash = known.get(index) ?? carried.get(index);
     if (hash === undefined) throw new InvalidParamsError(`No hash known for node index ${index}.`);
     const parent = index >>> 1;
-    const { layer, position } = toNodeLocation(index, height);
-    const partner = pairedLocation(position, layer, sizes, size);
+    const partner = pairedNode(shape, index);
     if (partner === undefined) {
       carried.set(parent, hash);
     } else {
-      const partnerIndex = toNodeIndex(partner.position, partner.layer, height);
-      let partnerHash = known.get(partnerIndex);
+      let partnerHash = known.get(partner.index);
       if (partnerHash === undefined) {
         partnerHash = siblingHashes[nextSibling];
         nextSibling += 1;

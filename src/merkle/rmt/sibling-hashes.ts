@@ -1,14 +1,5 @@
-import { NotFoundError } from '../../errors.js';
-import {
-  compareNodeIndexes,
-  insertNodeIndex,
-  isLeftIndex,
-  layerSizes,
-  pairedLocation,
-  toNodeIndex,
-  toNodeLocation,
-  treeHeight,
-} from './tree-shape.js';
+import { nodeHashAt } from './layers.js';
+import { compareNodeIndexes, insertNodeIndex, isLeftIndex, pairedNode, treeShape } from './tree-shape.js';
 
 /**
  * Sibling hashes proving the nodes at `idxs` (LIP 0031 Appendix A `getSiblingHashes`, with the
@@ -22,8 +13,7 @@ export function collectSiblingHashes(idxs: readonly number[], layers: readonly (
   const size = layers[0]?.length ?? 0;
   const siblings: Buffer[] = [];
   if (size === 0) return siblings;
-  const height = treeHeight(size);
-  const sizes = layerSizes(size);
+  const shape = treeShape(size);
   const queried = new Set(idxs);
   const pending = idxs.filter((index) => index !== 0).sort(compareNodeIndexes);
 
@@ -39,19 +29,9 @@ export function collectSiblingHashes(idxs: readonly number[], layers: readonly (
       insertNodeIndex(pending, index >>> 1);
       continue;
     }
-    const { layer, position } = toNodeLocation(index, height);
-    if (layer === height) return siblings; // index 1: above the root, every path is complete
-    const partner = pairedLocation(position, layer, sizes, size);
-    if (partner !== undefined) {
-      const partnerIndex = toNodeIndex(partner.position, partner.layer, height);
-      if (!queried.has(partnerIndex)) {
-        const hash = layers[partner.layer]?.[partner.position];
-        if (hash === undefined) {
-          throw new NotFoundError(`Merkle tree has no node at layer ${partner.layer}, position ${partner.position}.`);
-        }
-        siblings.push(hash);
-      }
-    }
+    if (index === 1) return siblings; // above the root: every path is complete
+    const partner = pairedNode(shape, index);
+    if (partner !== undefined && !queried.has(partner.index)) siblings.push(nodeHashAt(layers, partner));
     removeAll(pending, index);
     insertNodeIndex(pending, index >>> 1);
   }

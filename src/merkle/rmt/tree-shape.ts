@@ -57,6 +57,17 @@ export function layerSizes(size: number): number[] {
   return sizes;
 }
 
+/** A tree's leaf count with the height and layer sizes that every walk over its nodes needs. */
+export interface TreeShape {
+  readonly size: number;
+  readonly height: number;
+  readonly sizes: readonly number[];
+}
+
+export function treeShape(size: number): TreeShape {
+  return { size, height: treeHeight(size), sizes: layerSizes(size) };
+}
+
 /** LIP 0031 node index of the node at `layer`/`position` in a tree of the given height. */
 export function toNodeIndex(position: number, layer: number, height: number): number {
   const length = height - layer;
@@ -78,18 +89,25 @@ export function toNodeLocation(index: number, height: number): NodeLocation {
  * last of its layer is the waiting unpaired node of a lower layer, so the search steps down
  * while the would-be partner position lies beyond its layer.
  */
-export function pairedLocation(position: number, layer: number, sizes: readonly number[], size: number): NodeLocation | undefined {
+export function pairedLocation(shape: TreeShape, position: number, layer: number): NodeLocation | undefined {
   let partner = position ^ 1;
   let partnerLayer = layer;
   while (partnerLayer > 0) {
-    const layerSize = sizes[partnerLayer];
+    const layerSize = shape.sizes[partnerLayer];
     // A layer above the tree (an invalid query index) has no size: stop there, as lisk-tree does.
     if (layerSize === undefined || partner < layerSize) break;
     partner *= 2;
     partnerLayer -= 1;
   }
-  if (partner >= size) return undefined;
+  if (partner >= shape.size) return undefined;
   return { layer: partnerLayer, position: partner };
+}
+
+/** The node paired with the node at LIP 0031 `index` (see pairedLocation), with its own index. */
+export function pairedNode(shape: TreeShape, index: number): (NodeLocation & { readonly index: number }) | undefined {
+  const { layer, position } = toNodeLocation(index, shape.height);
+  const partner = pairedLocation(shape, position, layer);
+  return partner && { ...partner, index: toNodeIndex(partner.position, partner.layer, shape.height) };
 }
 
 /** True for a left child (even index). */

@@ -44,12 +44,27 @@ export function calculateRoot(proof: SmtProofInput): Buffer {
   return rootFromQueries(proof.siblingHashes, dedupeQueriesByPath(proof.queries));
 }
 
-/**
- * Climbs all queries to the root, deepest first and left to right. At each step the sibling is
- * the next query if it stands at the sibling node (after checking that both bitmaps agree), else
- * EMPTY_HASH if the bitmap bit is 0, else the next sibling hash. `queries` is consumed.
- */
+/** Root hash of already deduplicated queries (see climbQueries); `queries` is consumed. */
 export function rootFromQueries(siblingHashes: readonly Uint8Array[], queries: PathQuery[]): Buffer {
+  // Undefined only without queries; lisk-db answers an empty root there, which matches no real root.
+  return climbQueries(siblingHashes, queries) ?? Buffer.alloc(0);
+}
+
+/** What a replay of a proof (removeKeysFromProof) learns at each step of climbQueries. */
+export interface ClimbObserver {
+  /** `query` met `sibling`, the next query, which stood at its sibling node and merged into it. */
+  merged(query: PathQuery, sibling: PathQuery): void;
+  /** `query` took `hash`, the proof's next sibling hash. */
+  consumed(query: PathQuery, hash: Uint8Array): void;
+}
+
+/**
+ * Climbs all queries to the root, deepest first and left to right, and returns the root hash
+ * (undefined when there are no queries). At each step the sibling is the next query if it stands
+ * at the sibling node (after checking that both bitmaps agree), else EMPTY_HASH if the bitmap bit
+ * is 0, else the next sibling hash; every sibling hash must be used. `queries` is consumed.
+ */
+export function climbQueries(siblingHashes: readonly Uint8Array[], queries: PathQuery[], observer?: ClimbObserver): Buffer | undefined {
   const queue = queries.sort(compareQueries);
   let nextSibling = 0;
   while (queue.length > 0) {
@@ -66,6 +81,7 @@ export function rootFromQueries(siblingHashes: readonly Uint8Array[], queries: P
       queue.shift();
       assertMergeConsistent(next, query);
       siblingHash = next.hash;
+      observer?.merged(query, next);
     } else if (!nextSiblingPresent(query)) {
       siblingHash = EMPTY_HASH;
     } else {
@@ -73,17 +89,16 @@ export function rootFromQueries(siblingHashes: readonly Uint8Array[], queries: P
       if (hash === undefined) throw new InvalidParamsError('The SMT proof has too few sibling hashes.');
       siblingHash = hash;
       nextSibling += 1;
+      observer?.consumed(query, hash);
     }
     climb(query, siblingHash);
     insertQuery(query, queue);
   }
-  // Only reached without queries (each step puts its query back one level higher); lisk-db
-  // answers an empty root there, which matches no real root.
-  return Buffer.alloc(0);
+  return undefined;
 }
 
 /** Moves a query one level up, hashing its node with `siblingHash` on the side its key says. */
-export function climb(query: PathQuery, siblingHash: Uint8Array): void {
+function climb(query: PathQuery, siblingHash: Uint8Array): void {
   const isRightChild = keyBit(query.key, query.height - 1) === 1;
   query.hash = isRightChild ? smtBranchHash(siblingHash, query.hash) : smtBranchHash(query.hash, siblingHash);
   query.height -= 1;
@@ -93,7 +108,7 @@ export function climb(query: PathQuery, siblingHash: Uint8Array): void {
  * Two queries meeting at one branch must agree: each one's current bitmap bit says whether the
  * other's node is non-empty, and above that their bitmaps describe the same path.
  */
-export function assertMergeConsistent(sibling: PathQuery, query: PathQuery): void {
+function assertMergeConsistent(sibling: PathQuery, query: PathQuery): void {
   const height = query.height;
   if (isEmptyHash(sibling.hash) === nextSiblingPresent(query) || isEmptyHash(query.hash) === nextSiblingPresent(sibling)) {
     throw new InvalidParamsError('SMT proof bitmap is not consistent with the node types.');

@@ -1,9 +1,6 @@
 import { InvalidParamsError } from '../../errors.js';
 import { bytesEqual } from '../bytes.js';
-import { EMPTY_HASH } from '../hash.js';
-import { assertMergeConsistent, climb, dedupeQueriesByPath } from './calculate-root.js';
-import { areSiblingQueries, compareQueries, insertQuery, nextSiblingPresent } from './path-query.js';
-import type { PathQuery } from './path-query.js';
+import { climbQueries, dedupeQueriesByPath } from './calculate-root.js';
 import type { SmtProof, SmtProofInput } from './types.js';
 
 /**
@@ -21,53 +18,34 @@ import type { SmtProof, SmtProofInput } from './types.js';
  */
 export function removeKeysFromProof(proof: SmtProofInput, removedKeys: readonly Uint8Array[]): SmtProof {
   const isRemovedKey = (key: Uint8Array): boolean => removedKeys.some((removed) => bytesEqual(removed, key));
-  const queue = dedupeQueriesByPath(proof.queries).sort(compareQueries);
-  for (const query of queue) query.removed = isRemovedKey(query.key);
+  const queries = dedupeQueriesByPath(proof.queries);
+  for (const query of queries) query.removed = isRemovedKey(query.key);
 
   const added: { position: number; hash: Buffer }[] = [];
   const dropped: Uint8Array[] = [];
-  let nextSibling = 0;
   // Position in the new proof's sibling list (before dropping) of the next hash to be consumed.
   let position = 0;
-  while (queue.length > 0) {
-    const query = queue.shift() as PathQuery;
-    if (query.height === 0) {
-      if (nextSibling !== proof.siblingHashes.length) {
-        throw new InvalidParamsError('Not all SMT proof sibling hashes were used.');
-      }
-      return {
-        siblingHashes: rewriteSiblingHashes(proof.siblingHashes, added, dropped),
-        queries: keptQueries(proof, removedKeys, isRemovedKey),
-      };
-    }
-    let siblingHash: Uint8Array;
-    const next = queue[0];
-    if (next !== undefined && areSiblingQueries(query, next)) {
-      queue.shift();
-      assertMergeConsistent(next, query);
-      siblingHash = next.hash;
-      if (!query.removed && next.removed) {
-        added.push({ position, hash: next.hash });
+  const root = climbQueries(proof.siblingHashes, queries, {
+    merged(query, sibling) {
+      if (!query.removed && sibling.removed) {
+        added.push({ position, hash: sibling.hash });
         position += 1;
-      } else if (query.removed && !next.removed) {
+      } else if (query.removed && !sibling.removed) {
         added.push({ position, hash: query.hash });
         position += 1;
         query.removed = false;
       }
-    } else if (!nextSiblingPresent(query)) {
-      siblingHash = EMPTY_HASH;
-    } else {
-      const hash = proof.siblingHashes[nextSibling];
-      if (hash === undefined) throw new InvalidParamsError('The SMT proof has too few sibling hashes.');
-      siblingHash = hash;
-      nextSibling += 1;
+    },
+    consumed(query, hash) {
       position += 1;
       if (query.removed) dropped.push(hash);
-    }
-    climb(query, siblingHash);
-    insertQuery(query, queue);
-  }
-  throw new InvalidParamsError('The SMT proof has no queries.');
+    },
+  });
+  if (root === undefined) throw new InvalidParamsError('The SMT proof has no queries.');
+  return {
+    siblingHashes: rewriteSiblingHashes(proof.siblingHashes, added, dropped),
+    queries: keptQueries(proof, removedKeys, isRemovedKey),
+  };
 }
 
 function rewriteSiblingHashes(

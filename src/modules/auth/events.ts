@@ -2,7 +2,7 @@
  * Events of the auth module (LIP 0041 "Events"; lisk-sdk auth/events/*), in registration order:
  * multisignatureRegistration, invalidSignature. Both carry the sender address as their topic.
  */
-import type { Schema } from '../../codec/index.js';
+import { objectSchema, type Schema } from '../../codec/index.js';
 import { ModuleEvent } from '../base/index.js';
 import { AUTH_MODULE_NAME, ED25519_PUBLIC_KEY_LENGTH, ED25519_SIGNATURE_LENGTH } from './constants.js';
 
@@ -24,39 +24,29 @@ const publicKeyArray = (fieldNumber: number) =>
     fieldNumber,
   }) as const;
 
-export const multisigRegDataSchema: Schema = {
-  $id: '/auth/events/multisigRegData',
-  type: 'object',
-  required: ['numberOfSignatures', 'mandatoryKeys', 'optionalKeys'],
-  properties: {
-    numberOfSignatures: { dataType: 'uint32', fieldNumber: 1 },
-    mandatoryKeys: publicKeyArray(2),
-    optionalKeys: publicKeyArray(3),
-  },
-};
+export const multisigRegDataSchema: Schema = objectSchema('/auth/events/multisigRegData', {
+  numberOfSignatures: { dataType: 'uint32', fieldNumber: 1 },
+  mandatoryKeys: publicKeyArray(2),
+  optionalKeys: publicKeyArray(3),
+});
 
-export const invalidSigDataSchema: Schema = {
-  $id: '/auth/events/invalidSigData',
-  type: 'object',
-  required: ['numberOfSignatures', 'mandatoryKeys', 'optionalKeys', 'failingPublicKey', 'failingSignature'],
-  properties: {
-    numberOfSignatures: { dataType: 'uint32', fieldNumber: 1 },
-    mandatoryKeys: publicKeyArray(2),
-    optionalKeys: publicKeyArray(3),
-    failingPublicKey: {
-      dataType: 'bytes',
-      minLength: ED25519_PUBLIC_KEY_LENGTH,
-      maxLength: ED25519_PUBLIC_KEY_LENGTH,
-      fieldNumber: 4,
-    },
-    failingSignature: {
-      dataType: 'bytes',
-      minLength: ED25519_SIGNATURE_LENGTH,
-      maxLength: ED25519_SIGNATURE_LENGTH,
-      fieldNumber: 5,
-    },
+export const invalidSigDataSchema: Schema = objectSchema('/auth/events/invalidSigData', {
+  numberOfSignatures: { dataType: 'uint32', fieldNumber: 1 },
+  mandatoryKeys: publicKeyArray(2),
+  optionalKeys: publicKeyArray(3),
+  failingPublicKey: {
+    dataType: 'bytes',
+    minLength: ED25519_PUBLIC_KEY_LENGTH,
+    maxLength: ED25519_PUBLIC_KEY_LENGTH,
+    fieldNumber: 4,
   },
-};
+  failingSignature: {
+    dataType: 'bytes',
+    minLength: ED25519_SIGNATURE_LENGTH,
+    maxLength: ED25519_SIGNATURE_LENGTH,
+    fieldNumber: 5,
+  },
+});
 
 /** Emitted when a registration succeeds; topic: the sender address. */
 export const multisignatureRegistrationEvent = new ModuleEvent<MultisignatureRegistrationData>(

@@ -4,7 +4,7 @@
  * genesis asset and the endpoint request/response schemas, exactly as `system_getMetadata`
  * reports them.
  */
-import type { Schema } from '../../codec/index.js';
+import { objectArrayField, objectField, objectOf, objectSchema, type Schema } from '../../codec/index.js';
 import { ADDRESS_LENGTH, ED25519_PUBLIC_KEY_LENGTH, ED25519_SIGNATURE_LENGTH, MAX_NUMBER_OF_SIGNATURES } from './constants.js';
 
 const publicKeyItems = {
@@ -48,48 +48,25 @@ export interface MultisigRegMessage {
   optionalKeys: Buffer[];
 }
 
-export const multisigRegMsgSchema: Schema = {
-  $id: '/auth/command/regMultisigMsg',
-  type: 'object',
-  required: ['address', 'nonce', 'numberOfSignatures', 'mandatoryKeys', 'optionalKeys'],
-  properties: {
-    address: { dataType: 'bytes', fieldNumber: 1, minLength: ADDRESS_LENGTH, maxLength: ADDRESS_LENGTH },
-    nonce: { dataType: 'uint64', fieldNumber: 2 },
-    numberOfSignatures: { dataType: 'uint32', fieldNumber: 3 },
-    mandatoryKeys: { type: 'array', items: { ...publicKeyItems }, fieldNumber: 4 },
-    optionalKeys: { type: 'array', items: { ...publicKeyItems }, fieldNumber: 5 },
-  },
-};
+export const multisigRegMsgSchema: Schema = objectSchema('/auth/command/regMultisigMsg', {
+  address: { dataType: 'bytes', fieldNumber: 1, minLength: ADDRESS_LENGTH, maxLength: ADDRESS_LENGTH },
+  nonce: { dataType: 'uint64', fieldNumber: 2 },
+  numberOfSignatures: { dataType: 'uint32', fieldNumber: 3 },
+  mandatoryKeys: { type: 'array', items: { ...publicKeyItems }, fieldNumber: 4 },
+  optionalKeys: { type: 'array', items: { ...publicKeyItems }, fieldNumber: 5 },
+});
 
-export const genesisAuthStoreSchema: Schema = {
-  $id: '/auth/module/genesis',
-  type: 'object',
-  required: ['authDataSubstore'],
-  properties: {
-    authDataSubstore: {
-      type: 'array',
-      fieldNumber: 1,
-      items: {
-        type: 'object',
-        required: ['address', 'authAccount'],
-        properties: {
-          address: { dataType: 'bytes', fieldNumber: 1 },
-          authAccount: {
-            type: 'object',
-            fieldNumber: 2,
-            required: ['nonce', 'numberOfSignatures', 'mandatoryKeys', 'optionalKeys'],
-            properties: {
-              nonce: { dataType: 'uint64', fieldNumber: 1 },
-              numberOfSignatures: { dataType: 'uint32', fieldNumber: 2 },
-              mandatoryKeys: { type: 'array', fieldNumber: 3, items: { ...publicKeyItems } },
-              optionalKeys: { type: 'array', fieldNumber: 4, items: { ...publicKeyItems } },
-            },
-          },
-        },
-      },
-    },
-  },
-};
+export const genesisAuthStoreSchema: Schema = objectSchema('/auth/module/genesis', {
+  authDataSubstore: objectArrayField(1, {
+    address: { dataType: 'bytes', fieldNumber: 1 },
+    authAccount: objectField(2, {
+      nonce: { dataType: 'uint64', fieldNumber: 1 },
+      numberOfSignatures: { dataType: 'uint32', fieldNumber: 2 },
+      mandatoryKeys: { type: 'array', fieldNumber: 3, items: { ...publicKeyItems } },
+      optionalKeys: { type: 'array', fieldNumber: 4, items: { ...publicKeyItems } },
+    }),
+  }),
+});
 
 /*
  * Endpoint schemas are plain JSON schemas (lisk-validator keywords, not codec schemas): they are
@@ -118,24 +95,20 @@ export const verifyResultSchema: Record<string, unknown> = {
 };
 
 function keySignaturePairSchema(publicKeyField: number, signatureMinLength: number): Record<string, unknown> {
-  return {
-    type: 'object',
-    required: ['publicKey', 'signature'],
-    properties: {
-      publicKey: {
-        type: 'string',
-        minLength: ED25519_PUBLIC_KEY_LENGTH * 2,
-        maxLength: ED25519_PUBLIC_KEY_LENGTH * 2,
-        fieldNumber: publicKeyField,
-      },
-      signature: {
-        type: 'string',
-        minLength: signatureMinLength,
-        maxLength: ED25519_SIGNATURE_LENGTH * 2,
-        fieldNumber: publicKeyField + 1,
-      },
+  return objectOf({
+    publicKey: {
+      type: 'string',
+      minLength: ED25519_PUBLIC_KEY_LENGTH * 2,
+      maxLength: ED25519_PUBLIC_KEY_LENGTH * 2,
+      fieldNumber: publicKeyField,
     },
-  };
+    signature: {
+      type: 'string',
+      minLength: signatureMinLength,
+      maxLength: ED25519_SIGNATURE_LENGTH * 2,
+      fieldNumber: publicKeyField + 1,
+    },
+  });
 }
 
 /** Optional members may come without a signature (empty string), mandatory ones may not. */

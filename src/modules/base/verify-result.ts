@@ -19,3 +19,8 @@ export const VERIFY_OK: VerificationResult = Object.freeze({ status: VerifyStatu
 export function verifyFail(message: string): VerificationResult {
   return { status: VerifyStatus.FAIL, error: new TransactionVerifyError(message) };
 }
+
+/** A FAIL result carrying what a verification threw (anything not an Error is wrapped). */
+export function verifyFailWith(error: unknown): VerificationResult {
+  return { status: VerifyStatus.FAIL, error: error instanceof Error ? error : new TransactionVerifyError(String(error)) };
+}

@@ -1,5 +1,5 @@
 /** Events of the dynamic reward module (lisk-sdk reward/events/reward_minted.ts). */
-import type { Schema } from '../../codec/index.js';
+import { objectSchema, type Schema } from '../../codec/index.js';
 import { ModuleEvent } from '../base/index.js';
 import { DYNAMIC_REWARD_MODULE_NAME } from './constants.js';
 
@@ -9,15 +9,10 @@ export interface RewardMintedData {
   reduction: number;
 }
 
-export const rewardMintedDataSchema: Schema = {
-  $id: '/reward/events/rewardMintedData',
-  type: 'object',
-  required: ['amount', 'reduction'],
-  properties: {
-    amount: { dataType: 'uint64', fieldNumber: 1 },
-    reduction: { dataType: 'uint32', fieldNumber: 2 },
-  },
-};
+export const rewardMintedDataSchema: Schema = objectSchema('/reward/events/rewardMintedData', {
+  amount: { dataType: 'uint64', fieldNumber: 1 },
+  reduction: { dataType: 'uint32', fieldNumber: 2 },
+});
 
 /** Emitted once per block after the transactions, topics [generatorAddress]. */
 export const rewardMintedEvent = new ModuleEvent<RewardMintedData>(DYNAMIC_REWARD_MODULE_NAME, 'rewardMinted', rewardMintedDataSchema);

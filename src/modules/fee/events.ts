@@ -2,7 +2,7 @@
  * Events of the fee module (LIP 0048 "Events"; lisk-sdk fee/events/*), in registration order:
  * generatorFeeProcessed, relayerFeeProcessed, insufficientFee.
  */
-import type { Schema } from '../../codec/index.js';
+import { objectSchema, type Schema } from '../../codec/index.js';
 import { ModuleEvent } from '../base/index.js';
 import { FEE_MODULE_NAME, HASH_LENGTH } from './constants.js';
 
@@ -20,29 +20,19 @@ export interface RelayerFeeProcessedData {
   relayerAmount: bigint;
 }
 
-export const generatorFeeProcessedSchema: Schema = {
-  $id: '/fee/events/generatorFeeProcessed',
-  type: 'object',
-  required: ['senderAddress', 'generatorAddress', 'burntAmount', 'generatorAmount'],
-  properties: {
-    senderAddress: { dataType: 'bytes', format: 'lisk32', fieldNumber: 1 },
-    generatorAddress: { dataType: 'bytes', format: 'lisk32', fieldNumber: 2 },
-    burntAmount: { dataType: 'uint64', fieldNumber: 3 },
-    generatorAmount: { dataType: 'uint64', fieldNumber: 4 },
-  },
-};
+export const generatorFeeProcessedSchema: Schema = objectSchema('/fee/events/generatorFeeProcessed', {
+  senderAddress: { dataType: 'bytes', format: 'lisk32', fieldNumber: 1 },
+  generatorAddress: { dataType: 'bytes', format: 'lisk32', fieldNumber: 2 },
+  burntAmount: { dataType: 'uint64', fieldNumber: 3 },
+  generatorAmount: { dataType: 'uint64', fieldNumber: 4 },
+});
 
-export const relayerFeeProcessedSchema: Schema = {
-  $id: '/fee/events/relayerFeeProcessed',
-  type: 'object',
-  required: ['ccmID', 'relayerAddress', 'burntAmount', 'relayerAmount'],
-  properties: {
-    ccmID: { dataType: 'bytes', minLength: HASH_LENGTH, maxLength: HASH_LENGTH, fieldNumber: 1 },
-    relayerAddress: { dataType: 'bytes', format: 'lisk32', fieldNumber: 2 },
-    burntAmount: { dataType: 'uint64', fieldNumber: 3 },
-    relayerAmount: { dataType: 'uint64', fieldNumber: 4 },
-  },
-};
+export const relayerFeeProcessedSchema: Schema = objectSchema('/fee/events/relayerFeeProcessed', {
+  ccmID: { dataType: 'bytes', minLength: HASH_LENGTH, maxLength: HASH_LENGTH, fieldNumber: 1 },
+  relayerAddress: { dataType: 'bytes', format: 'lisk32', fieldNumber: 2 },
+  burntAmount: { dataType: 'uint64', fieldNumber: 3 },
+  relayerAmount: { dataType: 'uint64', fieldNumber: 4 },
+});
 
 /** lisk-codec's emptySchema: events without data use it (their data is zero bytes). */
 export const emptySchema: Schema = { $id: '/lisk/empty', type: 'object', properties: {} };

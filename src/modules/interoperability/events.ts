@@ -2,7 +2,7 @@
  * Events of the interoperability module (lisk-sdk interoperability/events), in lisk-sdk's
  * registration order, which is the metadata order. Topic conventions are documented per event.
  */
-import type { Schema } from '../../codec/index.js';
+import { objectSchema, type Schema } from '../../codec/index.js';
 import { ModuleEvent } from '../base/index.js';
 import { HASH_LENGTH, INTEROPERABILITY_MODULE_NAME } from './constants.js';
 import { ccmSchema } from './schemas.js';
@@ -27,29 +27,19 @@ export interface CcmProcessedData {
   code: number;
 }
 
-export const ccmProcessedSchema: Schema = {
-  $id: '/interoperability/events/ccmProcessed',
-  type: 'object',
-  required: ['ccm', 'result', 'code'],
-  properties: {
-    ccm: embeddedCcm(1),
-    result: { dataType: 'uint32', fieldNumber: 2 },
-    code: { dataType: 'uint32', fieldNumber: 3 },
-  },
-};
+export const ccmProcessedSchema: Schema = objectSchema('/interoperability/events/ccmProcessed', {
+  ccm: embeddedCcm(1),
+  result: { dataType: 'uint32', fieldNumber: 2 },
+  code: { dataType: 'uint32', fieldNumber: 3 },
+});
 
 export interface CcmSendSuccessData {
   ccm: CrossChainMessage;
 }
 
-export const ccmSendSuccessSchema: Schema = {
-  $id: '/interoperability/events/ccmSendSuccess',
-  type: 'object',
-  required: ['ccm'],
-  properties: {
-    ccm: embeddedCcm(1),
-  },
-};
+export const ccmSendSuccessSchema: Schema = objectSchema('/interoperability/events/ccmSendSuccess', {
+  ccm: embeddedCcm(1),
+});
 
 export interface CcmSentFailedData {
   ccm: CrossChainMessage;
@@ -71,15 +61,10 @@ export interface InvalidOutboxRootVerificationData {
   partnerChainOutboxRoot: Buffer;
 }
 
-export const invalidOutboxRootVerificationSchema: Schema = {
-  $id: '/interoperability/events/invalidOutboxRootVerification',
-  type: 'object',
-  required: ['inboxRoot', 'partnerChainOutboxRoot'],
-  properties: {
-    inboxRoot: { dataType: 'bytes', fieldNumber: 1, minLength: HASH_LENGTH, maxLength: HASH_LENGTH },
-    partnerChainOutboxRoot: { dataType: 'bytes', fieldNumber: 2, minLength: HASH_LENGTH, maxLength: HASH_LENGTH },
-  },
-};
+export const invalidOutboxRootVerificationSchema: Schema = objectSchema('/interoperability/events/invalidOutboxRootVerification', {
+  inboxRoot: { dataType: 'bytes', fieldNumber: 1, minLength: HASH_LENGTH, maxLength: HASH_LENGTH },
+  partnerChainOutboxRoot: { dataType: 'bytes', fieldNumber: 2, minLength: HASH_LENGTH, maxLength: HASH_LENGTH },
+});
 
 const event = <T extends object>(name: string, schema: Schema) => new ModuleEvent<T>(INTEROPERABILITY_MODULE_NAME, name, schema);
 

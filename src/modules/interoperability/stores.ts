@@ -3,7 +3,7 @@
  * listed in lisk-sdk's registration order, which is also the metadata order. The substore index
  * (second argument) decides the key prefix; all live under INTEROPERABILITY_STORE_PREFIX.
  */
-import type { Schema } from '../../codec/index.js';
+import { objectArrayField, objectField, objectSchema, type Schema } from '../../codec/index.js';
 import { ModuleStore } from '../base/index.js';
 import {
   BLS_PUBLIC_KEY_LENGTH,
@@ -40,126 +40,70 @@ class InteroperabilityStore<T extends object> extends ModuleStore<T> {
 const hash32 = { dataType: 'bytes', minLength: HASH_LENGTH, maxLength: HASH_LENGTH } as const;
 const chainID4 = { dataType: 'bytes', minLength: CHAIN_ID_LENGTH, maxLength: CHAIN_ID_LENGTH } as const;
 
-export const outboxRootSchema: Schema = {
-  $id: '/modules/interoperability/outbox',
-  type: 'object',
-  required: ['root'],
-  properties: {
-    root: { ...hash32, fieldNumber: 1 },
-  },
-};
+export const outboxRootSchema: Schema = objectSchema('/modules/interoperability/outbox', {
+  root: { ...hash32, fieldNumber: 1 },
+});
 
-export const chainDataSchema: Schema = {
-  $id: '/modules/interoperability/chainData',
-  type: 'object',
-  required: ['name', 'lastCertificate', 'status'],
-  properties: {
-    name: { dataType: 'string', minLength: MIN_CHAIN_NAME_LENGTH, maxLength: MAX_CHAIN_NAME_LENGTH, fieldNumber: 1 },
-    lastCertificate: {
-      type: 'object',
-      fieldNumber: 2,
-      required: ['height', 'timestamp', 'stateRoot', 'validatorsHash'],
-      properties: {
-        height: { dataType: 'uint32', fieldNumber: 1 },
-        timestamp: { dataType: 'uint32', fieldNumber: 2 },
-        stateRoot: { ...hash32, fieldNumber: 3 },
-        validatorsHash: { ...hash32, fieldNumber: 4 },
-      },
-    },
-    status: { dataType: 'uint32', fieldNumber: 3 },
-  },
-};
+export const chainDataSchema: Schema = objectSchema('/modules/interoperability/chainData', {
+  name: { dataType: 'string', minLength: MIN_CHAIN_NAME_LENGTH, maxLength: MAX_CHAIN_NAME_LENGTH, fieldNumber: 1 },
+  lastCertificate: objectField(2, {
+    height: { dataType: 'uint32', fieldNumber: 1 },
+    timestamp: { dataType: 'uint32', fieldNumber: 2 },
+    stateRoot: { ...hash32, fieldNumber: 3 },
+    validatorsHash: { ...hash32, fieldNumber: 4 },
+  }),
+  status: { dataType: 'uint32', fieldNumber: 3 },
+});
 
-export const ownChainAccountSchema: Schema = {
-  $id: '/modules/interoperability/ownChainAccount',
-  type: 'object',
-  required: ['name', 'chainID', 'nonce'],
-  properties: {
-    name: { dataType: 'string', minLength: MIN_CHAIN_NAME_LENGTH, maxLength: MAX_CHAIN_NAME_LENGTH, fieldNumber: 1 },
-    chainID: { ...chainID4, fieldNumber: 2 },
-    nonce: { dataType: 'uint64', fieldNumber: 3 },
-  },
-};
+export const ownChainAccountSchema: Schema = objectSchema('/modules/interoperability/ownChainAccount', {
+  name: { dataType: 'string', minLength: MIN_CHAIN_NAME_LENGTH, maxLength: MAX_CHAIN_NAME_LENGTH, fieldNumber: 1 },
+  chainID: { ...chainID4, fieldNumber: 2 },
+  nonce: { dataType: 'uint64', fieldNumber: 3 },
+});
 
 function messageBoxSchema(fieldNumber: number) {
-  return {
-    type: 'object',
-    fieldNumber,
-    required: ['appendPath', 'size', 'root'],
-    properties: {
-      appendPath: { type: 'array', items: { ...hash32 }, fieldNumber: 1 },
-      size: { dataType: 'uint32', fieldNumber: 2 },
-      root: { ...hash32, fieldNumber: 3 },
-    },
-  } as const;
+  return objectField(fieldNumber, {
+    appendPath: { type: 'array', items: { ...hash32 }, fieldNumber: 1 },
+    size: { dataType: 'uint32', fieldNumber: 2 },
+    root: { ...hash32, fieldNumber: 3 },
+  });
 }
 
-export const channelSchema: Schema = {
-  $id: '/modules/interoperability/channel',
-  type: 'object',
-  required: ['inbox', 'outbox', 'partnerChainOutboxRoot', 'messageFeeTokenID', 'minReturnFeePerByte'],
-  properties: {
-    inbox: messageBoxSchema(1),
-    outbox: messageBoxSchema(2),
-    partnerChainOutboxRoot: { ...hash32, fieldNumber: 3 },
-    messageFeeTokenID: { dataType: 'bytes', minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH, fieldNumber: 4 },
-    minReturnFeePerByte: { dataType: 'uint64', fieldNumber: 5 },
-  },
-};
+export const channelSchema: Schema = objectSchema('/modules/interoperability/channel', {
+  inbox: messageBoxSchema(1),
+  outbox: messageBoxSchema(2),
+  partnerChainOutboxRoot: { ...hash32, fieldNumber: 3 },
+  messageFeeTokenID: { dataType: 'bytes', minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH, fieldNumber: 4 },
+  minReturnFeePerByte: { dataType: 'uint64', fieldNumber: 5 },
+});
 
-export const chainValidatorsSchema: Schema = {
-  $id: '/modules/interoperability/chainValidators',
-  type: 'object',
-  required: ['activeValidators', 'certificateThreshold'],
-  properties: {
-    activeValidators: {
-      type: 'array',
-      fieldNumber: 1,
-      minItems: 1,
-      maxItems: MAX_NUM_VALIDATORS,
-      items: {
-        type: 'object',
-        required: ['blsKey', 'bftWeight'],
-        properties: {
-          blsKey: { dataType: 'bytes', minLength: BLS_PUBLIC_KEY_LENGTH, maxLength: BLS_PUBLIC_KEY_LENGTH, fieldNumber: 1 },
-          bftWeight: { dataType: 'uint64', fieldNumber: 2 },
-        },
-      },
+export const chainValidatorsSchema: Schema = objectSchema('/modules/interoperability/chainValidators', {
+  activeValidators: objectArrayField(
+    1,
+    {
+      blsKey: { dataType: 'bytes', minLength: BLS_PUBLIC_KEY_LENGTH, maxLength: BLS_PUBLIC_KEY_LENGTH, fieldNumber: 1 },
+      bftWeight: { dataType: 'uint64', fieldNumber: 2 },
     },
-    certificateThreshold: { dataType: 'uint64', fieldNumber: 2 },
-  },
-};
+    { minItems: 1, maxItems: MAX_NUM_VALIDATORS },
+  ),
+  certificateThreshold: { dataType: 'uint64', fieldNumber: 2 },
+});
 
-export const terminatedStateSchema: Schema = {
-  $id: '/modules/interoperability/terminatedState',
-  type: 'object',
-  required: ['stateRoot', 'mainchainStateRoot', 'initialized'],
-  properties: {
-    stateRoot: { ...hash32, fieldNumber: 1 },
-    mainchainStateRoot: { ...hash32, fieldNumber: 2 },
-    initialized: { dataType: 'boolean', fieldNumber: 3 },
-  },
-};
+export const terminatedStateSchema: Schema = objectSchema('/modules/interoperability/terminatedState', {
+  stateRoot: { ...hash32, fieldNumber: 1 },
+  mainchainStateRoot: { ...hash32, fieldNumber: 2 },
+  initialized: { dataType: 'boolean', fieldNumber: 3 },
+});
 
-export const terminatedOutboxSchema: Schema = {
-  $id: '/modules/interoperability/terminatedOutbox',
-  type: 'object',
-  required: ['outboxRoot', 'outboxSize', 'partnerChainInboxSize'],
-  properties: {
-    outboxRoot: { ...hash32, fieldNumber: 1 },
-    outboxSize: { dataType: 'uint32', fieldNumber: 2 },
-    partnerChainInboxSize: { dataType: 'uint32', fieldNumber: 3 },
-  },
-};
+export const terminatedOutboxSchema: Schema = objectSchema('/modules/interoperability/terminatedOutbox', {
+  outboxRoot: { ...hash32, fieldNumber: 1 },
+  outboxSize: { dataType: 'uint32', fieldNumber: 2 },
+  partnerChainInboxSize: { dataType: 'uint32', fieldNumber: 3 },
+});
 
-export const registeredNamesSchema: Schema = {
-  $id: '/modules/interoperability/chainId',
-  type: 'object',
-  required: ['chainID'],
-  properties: {
-    chainID: { ...chainID4, fieldNumber: 1 },
-  },
-};
+export const registeredNamesSchema: Schema = objectSchema('/modules/interoperability/chainId', {
+  chainID: { ...chainID4, fieldNumber: 1 },
+});
 
 /** Outbox root per partner chain (key: chain ID): what a sidechain proves against the mainchain state root. */
 export const outboxRootStore = new InteroperabilityStore<OutboxRoot>('outboxRoot', 0, outboxRootSchema);

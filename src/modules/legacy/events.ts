@@ -1,5 +1,5 @@
 /** Events of the legacy module (lisk-core legacy/events), in registration order. */
-import type { Schema } from '../../codec/index.js';
+import { objectSchema, type Schema } from '../../codec/index.js';
 import { ModuleEvent, type EventQueue } from '../base/index.js';
 import { ADDRESS_LENGTH, BLS_KEY_LENGTH, GENERATOR_KEY_LENGTH, LEGACY_ADDRESS_LENGTH, LEGACY_MODULE_NAME } from './constants.js';
 
@@ -15,27 +15,17 @@ export interface KeysRegisteredData {
   blsKey: Buffer;
 }
 
-export const accountReclaimedDataSchema: Schema = {
-  $id: 'lisk/legacy/accountReclaimedEventData',
-  type: 'object',
-  required: ['legacyAddress', 'address', 'amount'],
-  properties: {
-    legacyAddress: { dataType: 'bytes', maxLength: LEGACY_ADDRESS_LENGTH, fieldNumber: 1 },
-    address: { dataType: 'bytes', maxLength: ADDRESS_LENGTH, fieldNumber: 2 },
-    amount: { dataType: 'uint64', fieldNumber: 3 },
-  },
-};
+export const accountReclaimedDataSchema: Schema = objectSchema('lisk/legacy/accountReclaimedEventData', {
+  legacyAddress: { dataType: 'bytes', maxLength: LEGACY_ADDRESS_LENGTH, fieldNumber: 1 },
+  address: { dataType: 'bytes', maxLength: ADDRESS_LENGTH, fieldNumber: 2 },
+  amount: { dataType: 'uint64', fieldNumber: 3 },
+});
 
-export const keysRegisteredDataSchema: Schema = {
-  $id: 'lisk/legacy/keysRegisteredEventData',
-  type: 'object',
-  required: ['address', 'generatorKey', 'blsKey'],
-  properties: {
-    address: { dataType: 'bytes', maxLength: ADDRESS_LENGTH, fieldNumber: 1 },
-    generatorKey: { dataType: 'bytes', maxLength: GENERATOR_KEY_LENGTH, fieldNumber: 2 },
-    blsKey: { dataType: 'bytes', maxLength: BLS_KEY_LENGTH, fieldNumber: 3 },
-  },
-};
+export const keysRegisteredDataSchema: Schema = objectSchema('lisk/legacy/keysRegisteredEventData', {
+  address: { dataType: 'bytes', maxLength: ADDRESS_LENGTH, fieldNumber: 1 },
+  generatorKey: { dataType: 'bytes', maxLength: GENERATOR_KEY_LENGTH, fieldNumber: 2 },
+  blsKey: { dataType: 'bytes', maxLength: BLS_KEY_LENGTH, fieldNumber: 3 },
+});
 
 export const accountReclaimedEvent = new ModuleEvent<AccountReclaimedData>(
   LEGACY_MODULE_NAME,

@@ -1,5 +1,5 @@
 /** Stores of the legacy module (lisk-core legacy/stores), in substore index order. */
-import type { Schema } from '../../codec/index.js';
+import { objectSchema, type Schema } from '../../codec/index.js';
 import { ModuleStore } from '../base/index.js';
 import { LEGACY_MODULE_NAME } from './constants.js';
 
@@ -8,14 +8,9 @@ export interface LegacyAccount {
 }
 
 /** lisk-core's `$id` for it is `/legacy/store/genesis`. */
-export const legacyAccountSchema: Schema = {
-  $id: '/legacy/store/genesis',
-  type: 'object',
-  required: ['balance'],
-  properties: {
-    balance: { dataType: 'uint64', fieldNumber: 1 },
-  },
-};
+export const legacyAccountSchema: Schema = objectSchema('/legacy/store/genesis', {
+  balance: { dataType: 'uint64', fieldNumber: 1 },
+});
 
 /** Unreclaimed pre-v4 balances, keyed by the 8-byte legacy address (see legacy-address.ts). */
 export const legacyAccountStore = new ModuleStore<LegacyAccount>(LEGACY_MODULE_NAME, 'legacyAccount', 0, legacyAccountSchema);

@@ -4,7 +4,7 @@
  * stage's default topic; failed stakes are emitted non-revertible so that they outlive the
  * failed command.
  */
-import type { Schema } from '../../codec/index.js';
+import { objectSchema, type Schema } from '../../codec/index.js';
 import { ModuleEvent, type EventQueue } from '../base/index.js';
 import { POS_MODULE_NAME, StakeEventResult, TOKEN_ID_LENGTH } from './constants.js';
 
@@ -37,63 +37,39 @@ export interface RewardsAssignedData {
   amount: bigint;
 }
 
-const addressHeightSchema = (id: string): Schema => ({
-  $id: id,
-  type: 'object',
-  required: ['address', 'height'],
-  properties: {
+const addressHeightSchema = (id: string): Schema =>
+  objectSchema(id, {
     address: { dataType: 'bytes', fieldNumber: 1, format: 'lisk32' },
     height: { dataType: 'uint32', fieldNumber: 2 },
-  },
-});
+  });
 
 export const validatorBannedDataSchema = addressHeightSchema('/pos/events/validatorBannedData');
 export const validatorPunishedDataSchema = addressHeightSchema('/pos/events/punishValidatorData');
 
-export const validatorRegisteredDataSchema: Schema = {
-  $id: '/pos/events/registerValidatorData',
-  type: 'object',
-  required: ['address', 'name'],
-  properties: {
-    address: { dataType: 'bytes', fieldNumber: 1, format: 'lisk32' },
-    name: { dataType: 'string', fieldNumber: 2 },
-  },
-};
+export const validatorRegisteredDataSchema: Schema = objectSchema('/pos/events/registerValidatorData', {
+  address: { dataType: 'bytes', fieldNumber: 1, format: 'lisk32' },
+  name: { dataType: 'string', fieldNumber: 2 },
+});
 
-export const validatorStakedDataSchema: Schema = {
-  $id: '/pos/events/validatorStakedData',
-  type: 'object',
-  required: ['senderAddress', 'validatorAddress', 'amount', 'result'],
-  properties: {
-    senderAddress: { dataType: 'bytes', fieldNumber: 1, format: 'lisk32' },
-    validatorAddress: { dataType: 'bytes', fieldNumber: 2, format: 'lisk32' },
-    amount: { dataType: 'sint64', fieldNumber: 3 },
-    result: { dataType: 'uint32', fieldNumber: 4 },
-  },
-};
+export const validatorStakedDataSchema: Schema = objectSchema('/pos/events/validatorStakedData', {
+  senderAddress: { dataType: 'bytes', fieldNumber: 1, format: 'lisk32' },
+  validatorAddress: { dataType: 'bytes', fieldNumber: 2, format: 'lisk32' },
+  amount: { dataType: 'sint64', fieldNumber: 3 },
+  result: { dataType: 'uint32', fieldNumber: 4 },
+});
 
-export const commissionChangeDataSchema: Schema = {
-  $id: '/pos/events/commissionChangeData',
-  type: 'object',
-  required: ['validatorAddress', 'oldCommission', 'newCommission'],
-  properties: {
-    validatorAddress: { dataType: 'bytes', format: 'lisk32', fieldNumber: 1 },
-    oldCommission: { dataType: 'uint32', fieldNumber: 2 },
-    newCommission: { dataType: 'uint32', fieldNumber: 3 },
-  },
-};
+export const commissionChangeDataSchema: Schema = objectSchema('/pos/events/commissionChangeData', {
+  validatorAddress: { dataType: 'bytes', format: 'lisk32', fieldNumber: 1 },
+  oldCommission: { dataType: 'uint32', fieldNumber: 2 },
+  newCommission: { dataType: 'uint32', fieldNumber: 3 },
+});
 
-export const rewardsAssignedDataSchema: Schema = {
-  $id: '/pos/events/rewardsAssignedData',
-  type: 'object',
-  required: ['stakerAddress', 'validatorAddress', 'tokenID', 'amount'],
-  properties: {
-    stakerAddress: { dataType: 'bytes', format: 'lisk32', fieldNumber: 1 },
-    validatorAddress: { dataType: 'bytes', format: 'lisk32', fieldNumber: 2 },
-    tokenID: { dataType: 'bytes', minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH, fieldNumber: 3 },
-    amount: { dataType: 'uint64', fieldNumber: 4 },
-  },
-};
+export const rewardsAssignedDataSchema: Schema = objectSchema('/pos/events/rewardsAssignedData', {
+  stakerAddress: { dataType: 'bytes', format: 'lisk32', fieldNumber: 1 },
+  validatorAddress: { dataType: 'bytes', format: 'lisk32', fieldNumber: 2 },
+  tokenID: { dataType: 'bytes', minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH, fieldNumber: 3 },
+  amount: { dataType: 'uint64', fieldNumber: 4 },
+});
 
 export const validatorBannedEvent = new ModuleEvent<AddressHeightData>(POS_MODULE_NAME, 'validatorBanned', validatorBannedDataSchema);
 export const validatorPunishedEvent = new ModuleEvent<AddressHeightData>(POS_MODULE_NAME, 'validatorPunished', validatorPunishedDataSchema);

@@ -4,7 +4,7 @@
  * (8000), 2 name (4000), 3 snapshot (c000), 4 genesis (2000), 5 previousTimestamp (a000),
  * 6 eligibleValidators (6000).
  */
-import type { Schema } from '../../codec/index.js';
+import { objectArrayField, objectOf, objectSchema, type Schema } from '../../codec/index.js';
 import type { StateReader } from '../../state/state-view.js';
 import { ModuleStore } from '../base/index.js';
 import { MAX_NUMBER_BYTES_Q96, POS_MODULE_NAME, TOKEN_ID_LENGTH } from './constants.js';
@@ -76,136 +76,66 @@ export interface EligibleValidator {
 }
 
 /** A (tokenID, Q96 coefficient) pair, as the validator and staker stores hold it. */
-export const sharingCoefficientItemSchema = {
-  type: 'object',
-  required: ['tokenID', 'coefficient'],
-  properties: {
-    tokenID: { dataType: 'bytes', fieldNumber: 1, minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH },
-    coefficient: { dataType: 'bytes', fieldNumber: 2, maxLength: MAX_NUMBER_BYTES_Q96 },
-  },
-} as const;
+export const sharingCoefficientItemSchema = objectOf({
+  tokenID: { dataType: 'bytes', fieldNumber: 1, minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH },
+  coefficient: { dataType: 'bytes', fieldNumber: 2, maxLength: MAX_NUMBER_BYTES_Q96 },
+});
 
 const sharingCoefficientsProperty = (fieldNumber: number) => ({ type: 'array', fieldNumber, items: sharingCoefficientItemSchema }) as const;
 
 /** A pending unlock, as the staker store and the genesis asset hold it. */
-export const unlockingObjectSchema = {
-  type: 'object',
-  required: ['validatorAddress', 'amount', 'unstakeHeight'],
-  properties: {
+export const unlockingObjectSchema = objectOf({
+  validatorAddress: { dataType: 'bytes', fieldNumber: 1, format: 'lisk32' },
+  amount: { dataType: 'uint64', fieldNumber: 2 },
+  unstakeHeight: { dataType: 'uint32', fieldNumber: 3 },
+});
+
+export const stakerStoreSchema: Schema = objectSchema('/pos/staker', {
+  stakes: objectArrayField(1, {
     validatorAddress: { dataType: 'bytes', fieldNumber: 1, format: 'lisk32' },
     amount: { dataType: 'uint64', fieldNumber: 2 },
-    unstakeHeight: { dataType: 'uint32', fieldNumber: 3 },
-  },
-} as const;
+    sharingCoefficients: sharingCoefficientsProperty(3),
+  }),
+  pendingUnlocks: { type: 'array', fieldNumber: 2, items: unlockingObjectSchema },
+});
 
-export const stakerStoreSchema: Schema = {
-  $id: '/pos/staker',
-  type: 'object',
-  required: ['stakes', 'pendingUnlocks'],
-  properties: {
-    stakes: {
-      type: 'array',
-      fieldNumber: 1,
-      items: {
-        type: 'object',
-        required: ['validatorAddress', 'amount', 'sharingCoefficients'],
-        properties: {
-          validatorAddress: { dataType: 'bytes', fieldNumber: 1, format: 'lisk32' },
-          amount: { dataType: 'uint64', fieldNumber: 2 },
-          sharingCoefficients: sharingCoefficientsProperty(3),
-        },
-      },
-    },
-    pendingUnlocks: { type: 'array', fieldNumber: 2, items: unlockingObjectSchema },
-  },
-};
+export const validatorStoreSchema: Schema = objectSchema('/pos/validator', {
+  name: { dataType: 'string', fieldNumber: 1 },
+  totalStake: { dataType: 'uint64', fieldNumber: 2 },
+  selfStake: { dataType: 'uint64', fieldNumber: 3 },
+  lastGeneratedHeight: { dataType: 'uint32', fieldNumber: 4 },
+  isBanned: { dataType: 'boolean', fieldNumber: 5 },
+  reportMisbehaviorHeights: { type: 'array', fieldNumber: 6, items: { dataType: 'uint32' } },
+  consecutiveMissedBlocks: { dataType: 'uint32', fieldNumber: 7 },
+  commission: { dataType: 'uint32', fieldNumber: 8 },
+  lastCommissionIncreaseHeight: { dataType: 'uint32', fieldNumber: 9 },
+  sharingCoefficients: sharingCoefficientsProperty(10),
+});
 
-export const validatorStoreSchema: Schema = {
-  $id: '/pos/validator',
-  type: 'object',
-  required: [
-    'name',
-    'totalStake',
-    'selfStake',
-    'lastGeneratedHeight',
-    'isBanned',
-    'reportMisbehaviorHeights',
-    'consecutiveMissedBlocks',
-    'commission',
-    'lastCommissionIncreaseHeight',
-    'sharingCoefficients',
-  ],
-  properties: {
-    name: { dataType: 'string', fieldNumber: 1 },
-    totalStake: { dataType: 'uint64', fieldNumber: 2 },
-    selfStake: { dataType: 'uint64', fieldNumber: 3 },
-    lastGeneratedHeight: { dataType: 'uint32', fieldNumber: 4 },
-    isBanned: { dataType: 'boolean', fieldNumber: 5 },
-    reportMisbehaviorHeights: { type: 'array', fieldNumber: 6, items: { dataType: 'uint32' } },
-    consecutiveMissedBlocks: { dataType: 'uint32', fieldNumber: 7 },
-    commission: { dataType: 'uint32', fieldNumber: 8 },
-    lastCommissionIncreaseHeight: { dataType: 'uint32', fieldNumber: 9 },
-    sharingCoefficients: sharingCoefficientsProperty(10),
-  },
-};
+export const nameStoreSchema: Schema = objectSchema('/pos/name', {
+  validatorAddress: { dataType: 'bytes', fieldNumber: 1, format: 'lisk32' },
+});
 
-export const nameStoreSchema: Schema = {
-  $id: '/pos/name',
-  type: 'object',
-  required: ['validatorAddress'],
-  properties: {
-    validatorAddress: { dataType: 'bytes', fieldNumber: 1, format: 'lisk32' },
-  },
-};
+export const snapshotStoreSchema: Schema = objectSchema('/pos/store/snapshot', {
+  validatorWeightSnapshot: objectArrayField(1, {
+    address: { dataType: 'bytes', fieldNumber: 1, format: 'lisk32' },
+    weight: { dataType: 'uint64', fieldNumber: 2 },
+  }),
+});
 
-export const snapshotStoreSchema: Schema = {
-  $id: '/pos/store/snapshot',
-  type: 'object',
-  required: ['validatorWeightSnapshot'],
-  properties: {
-    validatorWeightSnapshot: {
-      type: 'array',
-      fieldNumber: 1,
-      items: {
-        type: 'object',
-        required: ['address', 'weight'],
-        properties: {
-          address: { dataType: 'bytes', fieldNumber: 1, format: 'lisk32' },
-          weight: { dataType: 'uint64', fieldNumber: 2 },
-        },
-      },
-    },
-  },
-};
+export const genesisDataStoreSchema: Schema = objectSchema('/pos/store/genesis', {
+  height: { dataType: 'uint32', fieldNumber: 1 },
+  initRounds: { dataType: 'uint32', fieldNumber: 2 },
+  initValidators: { type: 'array', fieldNumber: 3, items: { dataType: 'bytes', format: 'lisk32' } },
+});
 
-export const genesisDataStoreSchema: Schema = {
-  $id: '/pos/store/genesis',
-  type: 'object',
-  required: ['height', 'initRounds', 'initValidators'],
-  properties: {
-    height: { dataType: 'uint32', fieldNumber: 1 },
-    initRounds: { dataType: 'uint32', fieldNumber: 2 },
-    initValidators: { type: 'array', fieldNumber: 3, items: { dataType: 'bytes', format: 'lisk32' } },
-  },
-};
+export const previousTimestampStoreSchema: Schema = objectSchema('/pos/store/previousTimestamp', {
+  timestamp: { dataType: 'uint32', fieldNumber: 1 },
+});
 
-export const previousTimestampStoreSchema: Schema = {
-  $id: '/pos/store/previousTimestamp',
-  type: 'object',
-  required: ['timestamp'],
-  properties: {
-    timestamp: { dataType: 'uint32', fieldNumber: 1 },
-  },
-};
-
-export const eligibleValidatorsStoreSchema: Schema = {
-  $id: '/pos/eligibleValidators',
-  type: 'object',
-  required: ['lastReportMisbehaviorHeight'],
-  properties: {
-    lastReportMisbehaviorHeight: { dataType: 'uint32', fieldNumber: 1 },
-  },
-};
+export const eligibleValidatorsStoreSchema: Schema = objectSchema('/pos/eligibleValidators', {
+  lastReportMisbehaviorHeight: { dataType: 'uint32', fieldNumber: 1 },
+});
 
 /** Stakes and pending unlocks of each staker, by address. */
 export const stakerStore = new ModuleStore<StakerData>(POS_MODULE_NAME, 'staker', 0, stakerStoreSchema);

@@ -2,7 +2,7 @@
  * Schemas of the random module (lisk-sdk random/schemas.ts): the block asset (a codec schema) and
  * the endpoints' JSON schemas, exactly as `system_getMetadata` reports them.
  */
-import type { Schema } from '../../codec/index.js';
+import { objectOf, objectSchema, type Schema } from '../../codec/index.js';
 import { MAX_HASH_COMPUTATION, SEED_LENGTH } from './constants.js';
 
 /** The `random` block asset (LIP 0046): the generator's 16-byte seed reveal. */
@@ -24,24 +24,14 @@ export const randomAssetSchema: Schema = {
   required: ['seedReveal'],
 };
 
-export const isSeedRevealValidRequestSchema = {
-  $id: '/modules/random/endpoint/isSeedRevealRequest',
-  type: 'object',
-  required: ['generatorAddress', 'seedReveal'],
-  properties: {
-    generatorAddress: { type: 'string', format: 'lisk32' },
-    seedReveal: { type: 'string', format: 'hex' },
-  },
-};
+export const isSeedRevealValidRequestSchema = objectSchema('/modules/random/endpoint/isSeedRevealRequest', {
+  generatorAddress: { type: 'string', format: 'lisk32' },
+  seedReveal: { type: 'string', format: 'hex' },
+});
 
-export const isSeedRevealValidResponseSchema = {
-  $id: '/modules/random/endpoint/isSeedRevealResponse',
-  type: 'object',
-  required: ['valid'],
-  properties: {
-    valid: { type: 'boolean' },
-  },
-};
+export const isSeedRevealValidResponseSchema = objectSchema('/modules/random/endpoint/isSeedRevealResponse', {
+  valid: { type: 'boolean' },
+});
 
 /**
  * Request of `setHashOnion`. lisk-sdk also lists it as the *response* schema of
@@ -79,53 +69,29 @@ export const setHashOnionRequestSchema = {
   },
 };
 
-export const addressRequestSchema = {
-  $id: 'lisk/random/addressSchema',
-  type: 'object',
-  required: ['address'],
-  properties: {
-    address: { type: 'string', format: 'lisk32' },
-  },
-};
+export const addressRequestSchema = objectSchema('lisk/random/addressSchema', {
+  address: { type: 'string', format: 'lisk32' },
+});
 
-export const hasHashOnionResponseSchema = {
-  $id: 'lisk/random/hasHashOnionResponseSchema',
-  type: 'object',
-  required: ['hasSeed', 'remaining'],
-  properties: {
-    hasSeed: { type: 'boolean' },
-    remaining: { type: 'integer', format: 'uint32' },
-  },
-};
+export const hasHashOnionResponseSchema = objectSchema('lisk/random/hasHashOnionResponseSchema', {
+  hasSeed: { type: 'boolean' },
+  remaining: { type: 'integer', format: 'uint32' },
+});
 
 const usedHashOnionsJsonSchema = {
   type: 'array',
-  items: {
-    type: 'object',
-    required: ['count', 'height'],
-    properties: {
-      count: { type: 'integer', format: 'uint32' },
-      height: { type: 'integer', format: 'uint32' },
-    },
-  },
+  items: objectOf({
+    count: { type: 'integer', format: 'uint32' },
+    height: { type: 'integer', format: 'uint32' },
+  }),
 };
 
-export const getHashOnionUsageResponseSchema = {
-  $id: 'lisk/random/getHashOnionUsageResponse',
-  type: 'object',
-  required: ['usedHashOnions', 'seed'],
-  properties: {
-    usedHashOnions: usedHashOnionsJsonSchema,
-    seed: { type: 'string', format: 'hex' },
-  },
-};
+export const getHashOnionUsageResponseSchema = objectSchema('lisk/random/getHashOnionUsageResponse', {
+  usedHashOnions: usedHashOnionsJsonSchema,
+  seed: { type: 'string', format: 'hex' },
+});
 
-export const setHashOnionUsageRequestSchema = {
-  $id: 'lisk/random/setHashOnionUsageRequest',
-  type: 'object',
-  required: ['address', 'usedHashOnions'],
-  properties: {
-    address: { type: 'string', format: 'lisk32' },
-    usedHashOnions: usedHashOnionsJsonSchema,
-  },
-};
+export const setHashOnionUsageRequestSchema = objectSchema('lisk/random/setHashOnionUsageRequest', {
+  address: { type: 'string', format: 'lisk32' },
+  usedHashOnions: usedHashOnionsJsonSchema,
+});

@@ -4,7 +4,7 @@
  * have a `log` (result 0, revertible) and an `error` (non-zero result, non-revertible: it
  * survives the failure of the command that emitted it) variant; both take the same topics.
  */
-import type { Schema } from '../../codec/index.js';
+import { objectSchema, type Schema } from '../../codec/index.js';
 import { ModuleEvent, type EventQueue } from '../base/index.js';
 import {
   CHAIN_ID_LENGTH,
@@ -86,150 +86,92 @@ export interface InitializeEscrowAccountEventData {
   initializationFee: bigint;
 }
 
-export const transferEventSchema: Schema = {
-  $id: '/token/events/transfer',
-  type: 'object',
-  required: ['senderAddress', 'recipientAddress', 'tokenID', 'amount', 'result'],
-  properties: {
-    senderAddress: address(1),
-    recipientAddress: address(2),
-    tokenID: tokenID(3),
-    amount: uint64(4),
-    result: result(5),
-  },
-};
+export const transferEventSchema: Schema = objectSchema('/token/events/transfer', {
+  senderAddress: address(1),
+  recipientAddress: address(2),
+  tokenID: tokenID(3),
+  amount: uint64(4),
+  result: result(5),
+});
 
-export const transferCrossChainEventSchema: Schema = {
-  $id: '/token/events/transferCrossChain',
-  type: 'object',
-  required: ['senderAddress', 'recipientAddress', 'tokenID', 'amount', 'receivingChainID', 'result'],
-  properties: {
-    senderAddress: address(1),
-    recipientAddress: address(2),
-    tokenID: tokenID(3),
-    amount: uint64(4),
-    receivingChainID: chainID(5),
-    result: result(6),
-  },
-};
+export const transferCrossChainEventSchema: Schema = objectSchema('/token/events/transferCrossChain', {
+  senderAddress: address(1),
+  recipientAddress: address(2),
+  tokenID: tokenID(3),
+  amount: uint64(4),
+  receivingChainID: chainID(5),
+  result: result(6),
+});
 
 export const ccmTransferEventSchema: Schema = {
   ...transferCrossChainEventSchema,
   $id: '/token/events/ccmTransfer',
 };
 
-const balanceEventSchema = (id: string): Schema => ({
-  $id: id,
-  type: 'object',
-  required: ['address', 'tokenID', 'amount', 'result'],
-  properties: {
+const balanceEventSchema = (id: string): Schema =>
+  objectSchema(id, {
     address: address(1),
     tokenID: tokenID(2),
     amount: uint64(3),
     result: result(4),
-  },
-});
+  });
 
-const lockEventSchema = (id: string): Schema => ({
-  $id: id,
-  type: 'object',
-  required: ['address', 'module', 'tokenID', 'amount', 'result'],
-  properties: {
+const lockEventSchema = (id: string): Schema =>
+  objectSchema(id, {
     address: address(1),
     module: moduleName(2),
     tokenID: tokenID(3),
     amount: uint64(4),
     result: result(5),
-  },
-});
+  });
 
 export const mintEventSchema = balanceEventSchema('/token/events/mint');
 export const burnEventSchema = balanceEventSchema('/token/events/burn');
 export const lockEventDataSchema = lockEventSchema('/token/events/lock');
 export const unlockEventDataSchema = lockEventSchema('/token/events/unlock');
 
-export const initializeTokenEventSchema: Schema = {
-  $id: '/token/events/initializeTokenEvent',
-  type: 'object',
-  required: ['tokenID', 'result'],
-  properties: {
-    tokenID: tokenID(1),
-    result: result(2),
-  },
-};
-
-export const initializeUserAccountEventSchema: Schema = {
-  $id: '/token/events/initializeUserAccount',
-  type: 'object',
-  required: ['address', 'tokenID', 'initializationFee', 'result'],
-  properties: {
-    address: address(1),
-    tokenID: tokenID(2),
-    initializationFee: uint64(3),
-    result: result(4),
-  },
-};
-
-export const initializeEscrowAccountEventSchema: Schema = {
-  $id: '/token/events/initializeEscrowAccount',
-  type: 'object',
-  required: ['chainID', 'tokenID', 'initializationFee', 'result'],
-  properties: {
-    chainID: chainID(1),
-    tokenID: tokenID(2),
-    initializationFee: uint64(3),
-    result: result(4),
-  },
-};
-
-export const recoverEventSchema: Schema = {
-  $id: '/token/events/recover',
-  type: 'object',
-  required: ['terminatedChainID', 'tokenID', 'amount', 'result'],
-  properties: {
-    terminatedChainID: chainID(1),
-    tokenID: tokenID(2),
-    amount: uint64(3),
-    result: result(4),
-  },
-};
-
-export const beforeCCCExecutionEventSchema: Schema = {
-  $id: '/token/events/beforeCCCExecution',
-  type: 'object',
-  required: ['ccmID', 'messageFeeTokenID', 'relayerAddress', 'result'],
-  properties: {
-    ccmID: { dataType: 'bytes', minLength: HASH_LENGTH, maxLength: HASH_LENGTH, fieldNumber: 1 },
-    messageFeeTokenID: tokenID(2),
-    relayerAddress: address(3),
-    result: result(4),
-  },
-};
-
-export const beforeCCMForwardingEventSchema: Schema = {
-  $id: '/token/events/beforeCCMForwarding',
-  type: 'object',
-  required: ['ccmID', 'messageFeeTokenID', 'result'],
-  properties: {
-    ccmID: { dataType: 'bytes', minLength: HASH_LENGTH, maxLength: HASH_LENGTH, fieldNumber: 1 },
-    messageFeeTokenID: tokenID(2),
-    result: result(3),
-  },
-};
-
-const chainIDEventSchema = (id: string): Schema => ({
-  $id: id,
-  type: 'object',
-  required: ['chainID'],
-  properties: { chainID: chainID(1) },
+export const initializeTokenEventSchema: Schema = objectSchema('/token/events/initializeTokenEvent', {
+  tokenID: tokenID(1),
+  result: result(2),
 });
 
-const tokenIDEventSchema = (id: string): Schema => ({
-  $id: id,
-  type: 'object',
-  required: ['tokenID'],
-  properties: { tokenID: tokenID(1) },
+export const initializeUserAccountEventSchema: Schema = objectSchema('/token/events/initializeUserAccount', {
+  address: address(1),
+  tokenID: tokenID(2),
+  initializationFee: uint64(3),
+  result: result(4),
 });
+
+export const initializeEscrowAccountEventSchema: Schema = objectSchema('/token/events/initializeEscrowAccount', {
+  chainID: chainID(1),
+  tokenID: tokenID(2),
+  initializationFee: uint64(3),
+  result: result(4),
+});
+
+export const recoverEventSchema: Schema = objectSchema('/token/events/recover', {
+  terminatedChainID: chainID(1),
+  tokenID: tokenID(2),
+  amount: uint64(3),
+  result: result(4),
+});
+
+export const beforeCCCExecutionEventSchema: Schema = objectSchema('/token/events/beforeCCCExecution', {
+  ccmID: { dataType: 'bytes', minLength: HASH_LENGTH, maxLength: HASH_LENGTH, fieldNumber: 1 },
+  messageFeeTokenID: tokenID(2),
+  relayerAddress: address(3),
+  result: result(4),
+});
+
+export const beforeCCMForwardingEventSchema: Schema = objectSchema('/token/events/beforeCCMForwarding', {
+  ccmID: { dataType: 'bytes', minLength: HASH_LENGTH, maxLength: HASH_LENGTH, fieldNumber: 1 },
+  messageFeeTokenID: tokenID(2),
+  result: result(3),
+});
+
+const chainIDEventSchema = (id: string): Schema => objectSchema(id, { chainID: chainID(1) });
+
+const tokenIDEventSchema = (id: string): Schema => objectSchema(id, { tokenID: tokenID(1) });
 
 export const allTokensFromChainSupportedEventSchema = chainIDEventSchema('/token/events/allTokensFromChainSupported');
 export const allTokensFromChainSupportRemovedEventSchema = chainIDEventSchema('/token/events/allTokensFromChainSupportRemoved');

@@ -4,7 +4,7 @@
  * endpoint request/response schemas. They are protocol data: `system_getMetadata` must return
  * them exactly (chains/dev/metadata.json).
  */
-import type { Schema } from '../../codec/index.js';
+import { objectArrayField, objectOf, objectSchema, type Schema } from '../../codec/index.js';
 import { CHAIN_ID_LENGTH, MAX_DATA_LENGTH, MAX_MODULE_NAME_LENGTH, MIN_MODULE_NAME_LENGTH, TOKEN_ID_LENGTH } from './constants.js';
 
 const tokenIDProperty = (fieldNumber: number) =>
@@ -52,33 +52,23 @@ export const transferParamsSchema: Schema = {
   },
 };
 
-export const transferCrossChainParamsSchema: Schema = {
-  $id: '/lisk/ccTransferParams',
-  type: 'object',
-  required: ['tokenID', 'amount', 'receivingChainID', 'recipientAddress', 'data', 'messageFee', 'messageFeeTokenID'],
-  properties: {
-    tokenID: tokenIDProperty(1),
-    amount: { dataType: 'uint64', fieldNumber: 2 },
-    receivingChainID: { dataType: 'bytes', fieldNumber: 3, minLength: CHAIN_ID_LENGTH, maxLength: CHAIN_ID_LENGTH },
-    recipientAddress: { dataType: 'bytes', fieldNumber: 4, format: 'lisk32' },
-    data: dataProperty(5),
-    messageFee: { dataType: 'uint64', fieldNumber: 6 },
-    messageFeeTokenID: tokenIDProperty(7),
-  },
-};
+export const transferCrossChainParamsSchema: Schema = objectSchema('/lisk/ccTransferParams', {
+  tokenID: tokenIDProperty(1),
+  amount: { dataType: 'uint64', fieldNumber: 2 },
+  receivingChainID: { dataType: 'bytes', fieldNumber: 3, minLength: CHAIN_ID_LENGTH, maxLength: CHAIN_ID_LENGTH },
+  recipientAddress: { dataType: 'bytes', fieldNumber: 4, format: 'lisk32' },
+  data: dataProperty(5),
+  messageFee: { dataType: 'uint64', fieldNumber: 6 },
+  messageFeeTokenID: tokenIDProperty(7),
+});
 
-export const crossChainTransferMessageParamsSchema: Schema = {
-  $id: '/lisk/ccTransferMessageParams',
-  type: 'object',
-  required: ['tokenID', 'amount', 'senderAddress', 'recipientAddress', 'data'],
-  properties: {
-    tokenID: tokenIDProperty(1),
-    amount: { dataType: 'uint64', fieldNumber: 2 },
-    senderAddress: { dataType: 'bytes', fieldNumber: 3, format: 'lisk32' },
-    recipientAddress: { dataType: 'bytes', fieldNumber: 4, format: 'lisk32' },
-    data: dataProperty(5),
-  },
-};
+export const crossChainTransferMessageParamsSchema: Schema = objectSchema('/lisk/ccTransferMessageParams', {
+  tokenID: tokenIDProperty(1),
+  amount: { dataType: 'uint64', fieldNumber: 2 },
+  senderAddress: { dataType: 'bytes', fieldNumber: 3, format: 'lisk32' },
+  recipientAddress: { dataType: 'bytes', fieldNumber: 4, format: 'lisk32' },
+  data: dataProperty(5),
+});
 
 /** The decoded genesis asset of the token module. */
 export interface GenesisTokenAsset {
@@ -93,84 +83,39 @@ export interface GenesisTokenAsset {
   supportedTokensSubstore: { chainID: Buffer; supportedTokenIDs: Buffer[] }[];
 }
 
-export const genesisTokenAssetSchema: Schema = {
-  $id: '/token/module/genesis',
-  type: 'object',
-  required: ['userSubstore', 'supplySubstore', 'escrowSubstore', 'supportedTokensSubstore'],
-  properties: {
-    userSubstore: {
-      type: 'array',
-      fieldNumber: 1,
-      items: {
-        type: 'object',
-        required: ['address', 'tokenID', 'availableBalance', 'lockedBalances'],
-        properties: {
-          address: { dataType: 'bytes', format: 'lisk32', fieldNumber: 1 },
-          tokenID: tokenIDProperty(2),
-          availableBalance: { dataType: 'uint64', fieldNumber: 3 },
-          lockedBalances: {
-            type: 'array',
-            fieldNumber: 4,
-            items: {
-              type: 'object',
-              required: ['module', 'amount'],
-              properties: {
-                module: {
-                  dataType: 'string',
-                  minLength: MIN_MODULE_NAME_LENGTH,
-                  maxLength: MAX_MODULE_NAME_LENGTH,
-                  fieldNumber: 1,
-                },
-                amount: { dataType: 'uint64', fieldNumber: 2 },
-              },
-            },
-          },
-        },
+export const genesisTokenAssetSchema: Schema = objectSchema('/token/module/genesis', {
+  userSubstore: objectArrayField(1, {
+    address: { dataType: 'bytes', format: 'lisk32', fieldNumber: 1 },
+    tokenID: tokenIDProperty(2),
+    availableBalance: { dataType: 'uint64', fieldNumber: 3 },
+    lockedBalances: objectArrayField(4, {
+      module: {
+        dataType: 'string',
+        minLength: MIN_MODULE_NAME_LENGTH,
+        maxLength: MAX_MODULE_NAME_LENGTH,
+        fieldNumber: 1,
       },
-    },
-    supplySubstore: {
+      amount: { dataType: 'uint64', fieldNumber: 2 },
+    }),
+  }),
+  supplySubstore: objectArrayField(2, {
+    tokenID: tokenIDProperty(1),
+    totalSupply: { dataType: 'uint64', fieldNumber: 2 },
+  }),
+  escrowSubstore: objectArrayField(3, {
+    escrowChainID: { dataType: 'bytes', minLength: CHAIN_ID_LENGTH, maxLength: CHAIN_ID_LENGTH, fieldNumber: 1 },
+    tokenID: tokenIDProperty(2),
+    amount: { dataType: 'uint64', fieldNumber: 3 },
+  }),
+  supportedTokensSubstore: objectArrayField(4, {
+    chainID: { dataType: 'bytes', fieldNumber: 1 },
+    supportedTokenIDs: {
       type: 'array',
       fieldNumber: 2,
-      items: {
-        type: 'object',
-        required: ['tokenID', 'totalSupply'],
-        properties: {
-          tokenID: tokenIDProperty(1),
-          totalSupply: { dataType: 'uint64', fieldNumber: 2 },
-        },
-      },
+      items: { dataType: 'bytes', minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH },
     },
-    escrowSubstore: {
-      type: 'array',
-      fieldNumber: 3,
-      items: {
-        type: 'object',
-        required: ['escrowChainID', 'tokenID', 'amount'],
-        properties: {
-          escrowChainID: { dataType: 'bytes', minLength: CHAIN_ID_LENGTH, maxLength: CHAIN_ID_LENGTH, fieldNumber: 1 },
-          tokenID: tokenIDProperty(2),
-          amount: { dataType: 'uint64', fieldNumber: 3 },
-        },
-      },
-    },
-    supportedTokensSubstore: {
-      type: 'array',
-      fieldNumber: 4,
-      items: {
-        type: 'object',
-        required: ['chainID', 'supportedTokenIDs'],
-        properties: {
-          chainID: { dataType: 'bytes', fieldNumber: 1 },
-          supportedTokenIDs: {
-            type: 'array',
-            fieldNumber: 2,
-            items: { dataType: 'bytes', minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH },
-          },
-        },
-      },
-    },
-  },
-};
+  }),
+});
 
 /** `modules.token` of a Lisk config (lisk-sdk configSchema): both fees are uint64 strings. */
 export const tokenConfigSchema = {
@@ -188,14 +133,10 @@ const hexTokenID = { type: 'string', format: 'hex', minLength: TOKEN_ID_LENGTH *
 const lisk32Address = { type: 'string', format: 'lisk32' };
 const lockedBalancesJSON = {
   type: 'array',
-  items: {
-    type: 'object',
-    required: ['module', 'amount'],
-    properties: {
-      module: { type: 'string' },
-      amount: { type: 'string', format: 'uint64' },
-    },
-  },
+  items: objectOf({
+    module: { type: 'string' },
+    amount: { type: 'string', format: 'uint64' },
+  }),
 };
 
 export const getBalanceRequestSchema = {
@@ -205,15 +146,10 @@ export const getBalanceRequestSchema = {
   required: ['address', 'tokenID'],
 };
 
-export const getBalanceResponseSchema = {
-  $id: '/token/endpoint/getBalanceResponse',
-  type: 'object',
-  required: ['availableBalance', 'lockedBalances'],
-  properties: {
-    availableBalance: { type: 'string', format: 'uint64' },
-    lockedBalances: lockedBalancesJSON,
-  },
-};
+export const getBalanceResponseSchema = objectSchema('/token/endpoint/getBalanceResponse', {
+  availableBalance: { type: 'string', format: 'uint64' },
+  lockedBalances: lockedBalancesJSON,
+});
 
 export const getBalancesRequestSchema = {
   $id: '/token/endpoint/getBalancesRequest',
@@ -222,25 +158,20 @@ export const getBalancesRequestSchema = {
   required: ['address'],
 };
 
-export const getBalancesResponseSchema = {
-  $id: '/token/endpoint/getBalancesResponse',
-  type: 'object',
-  required: ['balances'],
-  properties: {
-    balances: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['availableBalance', 'lockedBalances', 'tokenID'],
-        properties: {
-          tokenID: { type: 'string', format: 'hex' },
-          availableBalance: { type: 'string', format: 'uint64' },
-          lockedBalances: lockedBalancesJSON,
-        },
+export const getBalancesResponseSchema = objectSchema('/token/endpoint/getBalancesResponse', {
+  balances: {
+    type: 'array',
+    items: {
+      type: 'object',
+      required: ['availableBalance', 'lockedBalances', 'tokenID'],
+      properties: {
+        tokenID: { type: 'string', format: 'hex' },
+        availableBalance: { type: 'string', format: 'uint64' },
+        lockedBalances: lockedBalancesJSON,
       },
     },
   },
-};
+});
 
 export const getTotalSupplyResponseSchema = {
   $id: '/token/endpoint/getTotalSupplyResponse',

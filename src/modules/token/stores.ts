@@ -5,7 +5,7 @@
  * Keys: user `address(20) ‖ tokenID(8)`, supply `tokenID`, escrow `escrowChainID(4) ‖ tokenID`,
  * supportedTokens `chainID(4)` or the empty key, which means "every token is supported".
  */
-import type { Schema } from '../../codec/index.js';
+import { objectArrayField, objectSchema, type Schema } from '../../codec/index.js';
 import { ModuleStore } from '../base/index.js';
 import { MAX_MODULE_NAME_LENGTH, MIN_MODULE_NAME_LENGTH, TOKEN_ID_LENGTH, TOKEN_MODULE_NAME } from './constants.js';
 
@@ -35,62 +35,34 @@ export interface SupportedTokensEntry {
   supportedTokenIDs: Buffer[];
 }
 
-export const userStoreSchema: Schema = {
-  $id: '/token/store/user',
-  type: 'object',
-  required: ['availableBalance', 'lockedBalances'],
-  properties: {
-    availableBalance: { dataType: 'uint64', fieldNumber: 1 },
-    lockedBalances: {
-      type: 'array',
-      fieldNumber: 2,
-      items: {
-        type: 'object',
-        required: ['module', 'amount'],
-        properties: {
-          module: {
-            dataType: 'string',
-            fieldNumber: 1,
-            minLength: MIN_MODULE_NAME_LENGTH,
-            maxLength: MAX_MODULE_NAME_LENGTH,
-          },
-          amount: { dataType: 'uint64', fieldNumber: 2 },
-        },
-      },
-    },
-  },
-};
-
-export const supplyStoreSchema: Schema = {
-  $id: '/token/store/supply',
-  type: 'object',
-  required: ['totalSupply'],
-  properties: {
-    totalSupply: { dataType: 'uint64', fieldNumber: 1 },
-  },
-};
-
-export const escrowStoreSchema: Schema = {
-  $id: '/token/store/escrow',
-  type: 'object',
-  required: ['amount'],
-  properties: {
-    amount: { dataType: 'uint64', fieldNumber: 1 },
-  },
-};
-
-export const supportedTokensStoreSchema: Schema = {
-  $id: '/token/store/supportedTokens',
-  type: 'object',
-  required: ['supportedTokenIDs'],
-  properties: {
-    supportedTokenIDs: {
-      type: 'array',
+export const userStoreSchema: Schema = objectSchema('/token/store/user', {
+  availableBalance: { dataType: 'uint64', fieldNumber: 1 },
+  lockedBalances: objectArrayField(2, {
+    module: {
+      dataType: 'string',
       fieldNumber: 1,
-      items: { dataType: 'bytes', minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH },
+      minLength: MIN_MODULE_NAME_LENGTH,
+      maxLength: MAX_MODULE_NAME_LENGTH,
     },
+    amount: { dataType: 'uint64', fieldNumber: 2 },
+  }),
+});
+
+export const supplyStoreSchema: Schema = objectSchema('/token/store/supply', {
+  totalSupply: { dataType: 'uint64', fieldNumber: 1 },
+});
+
+export const escrowStoreSchema: Schema = objectSchema('/token/store/escrow', {
+  amount: { dataType: 'uint64', fieldNumber: 1 },
+});
+
+export const supportedTokensStoreSchema: Schema = objectSchema('/token/store/supportedTokens', {
+  supportedTokenIDs: {
+    type: 'array',
+    fieldNumber: 1,
+    items: { dataType: 'bytes', minLength: TOKEN_ID_LENGTH, maxLength: TOKEN_ID_LENGTH },
   },
-};
+});
 
 export const userStore = new ModuleStore<UserAccount>(TOKEN_MODULE_NAME, 'userSubstore', 0, userStoreSchema);
 export const supplyStore = new ModuleStore<SupplyEntry>(TOKEN_MODULE_NAME, 'supplySubstore', 1, supplyStoreSchema);

@@ -3,7 +3,7 @@
  * validator's address as their one topic, and a failed registration's event is emitted as
  * non-revertible, so that it survives the failure of the command that caused it.
  */
-import type { Schema } from '../../codec/index.js';
+import { objectSchema, type Schema } from '../../codec/index.js';
 import { ModuleEvent, type EventQueue } from '../base/index.js';
 import { BLS_POP_LENGTH, BLS_PUBLIC_KEY_LENGTH, ED25519_PUBLIC_KEY_LENGTH, KeyRegResult, VALIDATORS_MODULE_NAME } from './constants.js';
 
@@ -18,41 +18,31 @@ export interface BlsKeyRegistrationData {
   result: KeyRegResult;
 }
 
-export const generatorKeyRegistrationDataSchema: Schema = {
-  $id: '/validators/event/generatorKeyRegData',
-  type: 'object',
-  required: ['generatorKey', 'result'],
-  properties: {
-    generatorKey: {
-      dataType: 'bytes',
-      minLength: ED25519_PUBLIC_KEY_LENGTH,
-      maxLength: ED25519_PUBLIC_KEY_LENGTH,
-      fieldNumber: 1,
-    },
-    result: { dataType: 'uint32', fieldNumber: 2 },
+export const generatorKeyRegistrationDataSchema: Schema = objectSchema('/validators/event/generatorKeyRegData', {
+  generatorKey: {
+    dataType: 'bytes',
+    minLength: ED25519_PUBLIC_KEY_LENGTH,
+    maxLength: ED25519_PUBLIC_KEY_LENGTH,
+    fieldNumber: 1,
   },
-};
+  result: { dataType: 'uint32', fieldNumber: 2 },
+});
 
-export const blsKeyRegistrationDataSchema: Schema = {
-  $id: '/validators/event/blsKeyRegData',
-  type: 'object',
-  required: ['blsKey', 'proofOfPossession', 'result'],
-  properties: {
-    blsKey: {
-      dataType: 'bytes',
-      minLength: BLS_PUBLIC_KEY_LENGTH,
-      maxLength: BLS_PUBLIC_KEY_LENGTH,
-      fieldNumber: 1,
-    },
-    proofOfPossession: {
-      dataType: 'bytes',
-      minLength: BLS_POP_LENGTH,
-      maxLength: BLS_POP_LENGTH,
-      fieldNumber: 2,
-    },
-    result: { dataType: 'uint32', fieldNumber: 3 },
+export const blsKeyRegistrationDataSchema: Schema = objectSchema('/validators/event/blsKeyRegData', {
+  blsKey: {
+    dataType: 'bytes',
+    minLength: BLS_PUBLIC_KEY_LENGTH,
+    maxLength: BLS_PUBLIC_KEY_LENGTH,
+    fieldNumber: 1,
   },
-};
+  proofOfPossession: {
+    dataType: 'bytes',
+    minLength: BLS_POP_LENGTH,
+    maxLength: BLS_POP_LENGTH,
+    fieldNumber: 2,
+  },
+  result: { dataType: 'uint32', fieldNumber: 3 },
+});
 
 export const generatorKeyRegistrationEvent = new ModuleEvent<GeneratorKeyRegistrationData>(
   VALIDATORS_MODULE_NAME,

@@ -2,7 +2,7 @@
  * The validators module's substores (LIP 0044 "State Store"), in lisk-sdk's registration order:
  * index 0 validatorKeys (66d18af4 0000), 1 validatorsParams (8000), 2 blsKeys (4000).
  */
-import type { Schema } from '../../codec/index.js';
+import { objectOf, type Schema } from '../../codec/index.js';
 import { ModuleStore } from '../base/index.js';
 import { BLS_PUBLIC_KEY_LENGTH, ED25519_PUBLIC_KEY_LENGTH, VALIDATORS_MODULE_NAME } from './constants.js';
 
@@ -63,16 +63,12 @@ export const validatorsParamsSchema: Schema = {
     validators: {
       fieldNumber: 3,
       type: 'array',
-      items: {
-        type: 'object',
-        required: ['address', 'bftWeight', 'generatorKey', 'blsKey'],
-        properties: {
-          address: { fieldNumber: 1, dataType: 'bytes', format: 'lisk32' },
-          bftWeight: { fieldNumber: 2, dataType: 'uint64' },
-          generatorKey: { fieldNumber: 3, dataType: 'bytes' },
-          blsKey: { fieldNumber: 4, dataType: 'bytes' },
-        },
-      },
+      items: objectOf({
+        address: { fieldNumber: 1, dataType: 'bytes', format: 'lisk32' },
+        bftWeight: { fieldNumber: 2, dataType: 'uint64' },
+        generatorKey: { fieldNumber: 3, dataType: 'bytes' },
+        blsKey: { fieldNumber: 4, dataType: 'bytes' },
+      }),
     },
   },
 };

@@ -1,4 +1,4 @@
-import type { Schema } from '../../../codec/index.js';
+import { objectArrayField, objectSchema, type Schema } from '../../../codec/index.js';
 
 /** BFT parameters valid from a height on (LIP 0058, lisk-sdk engine/bft/schemas.ts). */
 export interface BftValidator {
@@ -41,68 +41,34 @@ export interface BftVotes {
   activeValidatorsVoteInfo: ActiveValidatorVoteInfo[];
 }
 
-export const bftParametersSchema: Schema = {
-  $id: '/modules/bft/bftParameters',
-  type: 'object',
-  required: ['prevoteThreshold', 'precommitThreshold', 'certificateThreshold', 'validators', 'validatorsHash'],
-  properties: {
-    prevoteThreshold: { dataType: 'uint64', fieldNumber: 1 },
-    precommitThreshold: { dataType: 'uint64', fieldNumber: 2 },
-    certificateThreshold: { dataType: 'uint64', fieldNumber: 3 },
-    validators: {
-      type: 'array',
-      fieldNumber: 4,
-      items: {
-        type: 'object',
-        required: ['address', 'bftWeight', 'generatorKey', 'blsKey'],
-        properties: {
-          address: { dataType: 'bytes', fieldNumber: 1, format: 'lisk32' },
-          bftWeight: { dataType: 'uint64', fieldNumber: 2 },
-          generatorKey: { dataType: 'bytes', fieldNumber: 3 },
-          blsKey: { dataType: 'bytes', fieldNumber: 4 },
-        },
-      },
-    },
-    validatorsHash: { dataType: 'bytes', fieldNumber: 5 },
-  },
-};
+export const bftParametersSchema: Schema = objectSchema('/modules/bft/bftParameters', {
+  prevoteThreshold: { dataType: 'uint64', fieldNumber: 1 },
+  precommitThreshold: { dataType: 'uint64', fieldNumber: 2 },
+  certificateThreshold: { dataType: 'uint64', fieldNumber: 3 },
+  validators: objectArrayField(4, {
+    address: { dataType: 'bytes', fieldNumber: 1, format: 'lisk32' },
+    bftWeight: { dataType: 'uint64', fieldNumber: 2 },
+    generatorKey: { dataType: 'bytes', fieldNumber: 3 },
+    blsKey: { dataType: 'bytes', fieldNumber: 4 },
+  }),
+  validatorsHash: { dataType: 'bytes', fieldNumber: 5 },
+});
 
-export const bftVotesSchema: Schema = {
-  $id: '/modules/bft/bftVotes',
-  type: 'object',
-  required: ['maxHeightPrevoted', 'maxHeightPrecommitted', 'maxHeightCertified', 'blockBFTInfos', 'activeValidatorsVoteInfo'],
-  properties: {
-    maxHeightPrevoted: { dataType: 'uint32', fieldNumber: 1 },
-    maxHeightPrecommitted: { dataType: 'uint32', fieldNumber: 2 },
-    maxHeightCertified: { dataType: 'uint32', fieldNumber: 3 },
-    blockBFTInfos: {
-      type: 'array',
-      fieldNumber: 4,
-      items: {
-        type: 'object',
-        required: ['height', 'generatorAddress', 'maxHeightGenerated', 'maxHeightPrevoted', 'prevoteWeight', 'precommitWeight'],
-        properties: {
-          height: { dataType: 'uint32', fieldNumber: 1 },
-          generatorAddress: { dataType: 'bytes', fieldNumber: 2 },
-          maxHeightGenerated: { dataType: 'uint32', fieldNumber: 3 },
-          maxHeightPrevoted: { dataType: 'uint32', fieldNumber: 4 },
-          prevoteWeight: { dataType: 'uint64', fieldNumber: 5 },
-          precommitWeight: { dataType: 'uint64', fieldNumber: 6 },
-        },
-      },
-    },
-    activeValidatorsVoteInfo: {
-      type: 'array',
-      fieldNumber: 5,
-      items: {
-        type: 'object',
-        required: ['address', 'minActiveHeight', 'largestHeightPrecommit'],
-        properties: {
-          address: { dataType: 'bytes', fieldNumber: 1 },
-          minActiveHeight: { dataType: 'uint32', fieldNumber: 2 },
-          largestHeightPrecommit: { dataType: 'uint32', fieldNumber: 3 },
-        },
-      },
-    },
-  },
-};
+export const bftVotesSchema: Schema = objectSchema('/modules/bft/bftVotes', {
+  maxHeightPrevoted: { dataType: 'uint32', fieldNumber: 1 },
+  maxHeightPrecommitted: { dataType: 'uint32', fieldNumber: 2 },
+  maxHeightCertified: { dataType: 'uint32', fieldNumber: 3 },
+  blockBFTInfos: objectArrayField(4, {
+    height: { dataType: 'uint32', fieldNumber: 1 },
+    generatorAddress: { dataType: 'bytes', fieldNumber: 2 },
+    maxHeightGenerated: { dataType: 'uint32', fieldNumber: 3 },
+    maxHeightPrevoted: { dataType: 'uint32', fieldNumber: 4 },
+    prevoteWeight: { dataType: 'uint64', fieldNumber: 5 },
+    precommitWeight: { dataType: 'uint64', fieldNumber: 6 },
+  }),
+  activeValidatorsVoteInfo: objectArrayField(5, {
+    address: { dataType: 'bytes', fieldNumber: 1 },
+    minActiveHeight: { dataType: 'uint32', fieldNumber: 2 },
+    largestHeightPrecommit: { dataType: 'uint32', fieldNumber: 3 },
+  }),
+});

@@ -6,8 +6,8 @@
 import { validate } from '../../../codec/index.js';
 import {
   VERIFY_OK,
-  VerifyStatus,
   verifyFail,
+  verifyFailWith,
   type Command,
   type CommandExecuteContext,
   type CommandVerifyContext,
@@ -19,7 +19,7 @@ import { logAccountReclaimed } from '../events.js';
 import { legacyAddressOfPublicKey } from '../legacy-address.js';
 import { reclaimLSKParamsSchema } from '../schemas.js';
 import { legacyAccountStore } from '../stores.js';
-import { InvariantError, TransactionVerifyError } from '../../../errors.js';
+import { InvariantError } from '../../../errors.js';
 
 export interface ReclaimLSKParams {
   amount: bigint;
@@ -42,7 +42,7 @@ export class ReclaimLSKCommand implements Command<ReclaimLSKParams> {
     try {
       validate(reclaimLSKParamsSchema, context.params);
     } catch (error) {
-      return { status: VerifyStatus.FAIL, error: error instanceof Error ? error : new TransactionVerifyError(String(error)) };
+      return verifyFailWith(error);
     }
     const account = legacyAccountStore.get(context.state, legacyAddressOfPublicKey(context.transaction.senderPublicKey));
     if (account === undefined) return verifyFail('Public key does not correspond to a reclaimable account.');

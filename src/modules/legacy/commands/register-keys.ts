@@ -6,8 +6,8 @@
 import { validate } from '../../../codec/index.js';
 import {
   VERIFY_OK,
-  VerifyStatus,
   verifyFail,
+  verifyFailWith,
   type Command,
   type CommandExecuteContext,
   type CommandVerifyContext,
@@ -17,16 +17,11 @@ import { COMMAND_REGISTER_KEYS, INVALID_BLS_KEY } from '../constants.js';
 import type { LegacyPosMethod, LegacyValidatorsMethod } from '../dependencies.js';
 import { logKeysRegistered } from '../events.js';
 import { registerKeysParamsSchema } from '../schemas.js';
-import { TransactionVerifyError } from '../../../errors.js';
 
 export interface RegisterKeysParams {
   blsKey: Buffer;
   proofOfPossession: Buffer;
   generatorKey: Buffer;
-}
-
-function failWith(error: unknown): VerificationResult {
-  return { status: VerifyStatus.FAIL, error: error instanceof Error ? error : new TransactionVerifyError(String(error)) };
 }
 
 export class RegisterKeysCommand implements Command<RegisterKeysParams> {
@@ -45,13 +40,13 @@ export class RegisterKeysCommand implements Command<RegisterKeysParams> {
     try {
       validate(registerKeysParamsSchema, context.params);
     } catch (error) {
-      return failWith(error);
+      return verifyFailWith(error);
     }
     let blsKey: Buffer;
     try {
       ({ blsKey } = this.deps.validators.getValidatorKeys(context, context.transaction.senderAddress()));
     } catch (error) {
-      return failWith(error);
+      return verifyFailWith(error);
     }
     if (!blsKey.equals(INVALID_BLS_KEY)) return verifyFail('Validator already has a registered BLS key.');
     return VERIFY_OK;

@@ -14,7 +14,7 @@ import { codec } from '../../../codec/index.js';
 import { encodeLisk32 } from '../../../crypto/index.js';
 import {
   VERIFY_OK,
-  VerifyStatus,
+  verifyFailWith,
   type Command,
   type CommandExecuteContext,
   type CommandVerifyContext,
@@ -47,7 +47,7 @@ export class TransferCrossChainCommand implements Command<TransferCrossChainPara
     try {
       this.check(context);
     } catch (error) {
-      return { status: VerifyStatus.FAIL, error: error instanceof Error ? error : new TransactionVerifyError(String(error)) };
+      return verifyFailWith(error);
     }
     return VERIFY_OK;
   }
