@@ -14,6 +14,7 @@ import { Synchronizer, type SyncListener } from '../engine/sync/index.js';
 import type { TransactionPool } from '../engine/txpool/transaction-pool.js';
 import type { Logger } from '../logger.js';
 import { chainProcedures, P2pNetwork, p2pOptionsFromConfig } from '../p2p/index.js';
+import { PeerStore, SAVE_PEERS_INTERVAL_MS } from '../p2p/peer-store.js';
 import type { CommitPool } from '../engine/consensus/commit-pool.js';
 import { BlockGossip } from '../p2p/endpoints/block-gossip.js';
 import { CommitGossip } from '../p2p/endpoints/commit-gossip.js';
@@ -49,12 +50,15 @@ export class NodeNetwork {
   private readonly transactions: TransactionGossip;
   private readonly commits: CommitGossip | undefined;
   private p2p: P2pNetwork | undefined;
+  private readonly peerStore: PeerStore;
+  private savePeers: NodeJS.Timeout | undefined;
   private gossip: BlockGossip | undefined;
   private readonly now: () => number;
 
   constructor(private readonly context: NodeNetworkContext) {
     const { chain, genesisConfig, logger } = context;
     this.now = context.now ?? (() => Math.floor(Date.now() / 1000));
+    this.peerStore = new PeerStore(chain.env);
     this.synchronizer = new Synchronizer({
       processor: chain.processor,
       chainStore: chain.chainStore,
@@ -109,6 +113,8 @@ export class NodeNetwork {
     const { options, unresolved } = await p2pOptionsFromConfig(config.network, genesisConfig.chainID, {
       logger: logger.child({ module: 'p2p' }),
       nodeInfoOptions: this.nodeInfoOptions(),
+      secret: this.peerStore.secret(),
+      previousPeers: this.peerStore.triedPeers(),
       handlers: {
         procedures: chainProcedures(chainStoreSource(chain.chainStore), poolTransactionSource(pool, chain.chainStore)),
         messages: {
@@ -139,14 +145,17 @@ export class NodeNetwork {
     await network.start();
     this.transactions.start();
     this.commits?.start();
+    this.savePeers = setInterval(() => this.peerStore.saveTriedPeers(network.triedPeers()), SAVE_PEERS_INTERVAL_MS);
     logger.info({ host: options.host ?? '0.0.0.0', port: network.port, seeds: options.seedPeers?.length ?? 0 }, 'P2P network started');
   }
 
   async stop(): Promise<void> {
     this.transactions.stop();
     this.commits?.stop();
+    if (this.savePeers) clearInterval(this.savePeers);
     await this.synchronizer.stop();
     const network = this.p2p;
+    if (network) this.peerStore.saveTriedPeers(network.triedPeers());
     this.p2p = undefined;
     this.gossip = undefined;
     await network?.stop();
