@@ -49,6 +49,14 @@ describe('synchronizer', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
+  it('serves each stored block, encoded from the stored bytes, byte for byte as lisk-sdk made it', () => {
+    const lines = devBlockLines();
+    for (const line of lines) {
+      expect(source.chainStore.getEncodedBlockByHeight(line.height)?.toString('hex')).toBe(line.blockHex);
+    }
+    expect(source.chainStore.getEncodedBlockByHeight(lines.length)).toBeUndefined();
+  });
+
   it('syncs a fresh node to the dev chain with block synchronization: same tip, same state root, no penalty', async () => {
     const follower = await freshChain();
     try {

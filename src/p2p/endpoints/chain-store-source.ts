@@ -1,4 +1,5 @@
 import type { ChainStore } from '../../chain/chain-store.js';
+import { StoreError } from '../../errors.js';
 import type { TransactionPool } from '../../engine/txpool/transaction-pool.js';
 import type { P2pChainSource, P2pTransactionSource } from '../chain-procedures.js';
 
@@ -9,17 +10,23 @@ import type { P2pChainSource, P2pTransactionSource } from '../chain-procedures.j
  */
 export function chainStoreSource(chainStore: ChainStore): P2pChainSource {
   return {
-    lastBlock: () => chainStore.getBlockByHeight(chainStore.tipHeight()).bytes,
+    lastBlock: () => encodedBlockAt(chainStore, chainStore.tipHeight()),
     heightOf: (blockId) => chainStore.getHeightById(blockId),
     blocksBetween: (from, to) => {
       const blocks: Uint8Array[] = [];
       const last = Math.min(to, chainStore.tipHeight());
       for (let height = Math.max(from, chainStore.genesisHeight()); height <= last; height += 1) {
-        blocks.push(chainStore.getBlockByHeight(height).bytes);
+        blocks.push(encodedBlockAt(chainStore, height));
       }
       return blocks;
     },
   };
+}
+
+function encodedBlockAt(chainStore: ChainStore, height: number): Buffer {
+  const bytes = chainStore.getEncodedBlockByHeight(height);
+  if (!bytes) throw new StoreError(`Store inconsistency: the block at height ${height} is missing.`);
+  return bytes;
 }
 
 /**
