@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpc, startBasaltNode, stopProcess, waitFor, waitForHeight, type NodeProcess } from '../support/node-process.js';
+import { RawPeer } from '../unit/p2p/support/network-harness.js';
 
 interface NodeInfo {
   height: number;
@@ -23,6 +24,7 @@ describe('two Basalt nodes over P2P', () => {
   let generatorRpc: number;
   let followerRpc: number;
   let followerP2p: number;
+  let generatorP2p: number;
 
   const blockIdAt = async (port: number, height: number): Promise<string> =>
     (await rpc<{ header: { id: string } }>(port, 'chain_getBlockByHeight', { height })).header.id;
@@ -33,6 +35,7 @@ describe('two Basalt nodes over P2P', () => {
     generator = startBasaltNode(['--data-path', join(dir, 'generator'), '--config', generatorConfig]);
     const generatorPorts = await generator.ports();
     generatorRpc = generatorPorts.rpc;
+    generatorP2p = generatorPorts.p2p as number;
     // A few blocks before the follower exists: it must sync them, not only receive new ones.
     await waitForHeight(generatorRpc, 3, 60_000, { output: () => generator.output() });
 
@@ -91,5 +94,29 @@ describe('two Basalt nodes over P2P', () => {
     expect(stats.banning.count).toBe(0);
     expect(stats.incoming.count).toBeGreaterThanOrEqual(1);
     expect(followerP2p).toBeGreaterThan(0);
+  });
+
+  it('bans hostile peers by IP as Lisk does, and keeps serving the others', async () => {
+    const claims = { networkVersion: '5.0', chainID: Buffer.from('04000000', 'hex') };
+    // An undecodable block: 100 points, a ban of the sender's IP.
+    const garbage = await RawPeer.connect('127.0.0.1', generatorP2p, { localAddress: '127.0.0.9', claims });
+    await garbage.handshake();
+    garbage.message('postBlock', Buffer.from('not a block').toString('base64'));
+    await garbage.waitClosed(5_000);
+    await expect(RawPeer.connect('127.0.0.1', generatorP2p, { localAddress: '127.0.0.9', claims })).rejects.toThrow('HTTP 401');
+    // A procedure a Lisk node does not serve: the same.
+    const unknown = await RawPeer.connect('127.0.0.1', generatorP2p, { localAddress: '127.0.0.10', claims });
+    await unknown.handshake();
+    void unknown.request('getAccounts').catch(() => undefined);
+    await unknown.waitClosed(5_000);
+    // A well-behaved peer is still served, and so are RPC clients.
+    const honest = await RawPeer.connect('127.0.0.1', generatorP2p, { localAddress: '127.0.0.11', claims });
+    await honest.handshake();
+    const answer = await honest.request('getLastBlock');
+    expect(typeof (answer.data as { data?: unknown }).data).toBe('string');
+    honest.close();
+    const stats = await rpc<{ banning: { count: number } }>(generatorRpc, 'network_getStats');
+    expect(stats.banning.count).toBeGreaterThanOrEqual(2);
+    expect((await rpc<NodeInfo>(generatorRpc, 'system_getNodeInfo')).height).toBeGreaterThan(0);
   });
 });
