@@ -15,7 +15,6 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,84 +22,28 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Block } from '../../src/chain/block.js';
 import { codec } from '../../src/codec/index.js';
-import { chainProcedures, P2pNetwork, type P2pPeerInfo, p2pSchemas } from '../../src/p2p/index.js';
-import { devChain, type MemoryChain } from '../unit/p2p/support/memory-chain.js';
+import { P2pNetwork, type P2pPeerInfo, p2pSchemas } from '../../src/p2p/index.js';
+import { freePort, INTEROP_TOOLS, LISK_PEER, LiskNodes, liskPeerPresent, liskRpc } from '../support/lisk-peer.js';
+import { devChain, encodePostBlock, serveChain } from '../unit/p2p/support/memory-chain.js';
 import { nextEvent } from '../unit/p2p/support/network-harness.js';
 
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const TOOLS = join(REPO, '..', 'shared', 'tools');
-const PROBE = join(TOOLS, 'p2p-probe', 'run.sh');
-const LISK_PEER = join(TOOLS, 'lisk-peer');
+const PROBE = join(INTEROP_TOOLS, 'p2p-probe', 'run.sh');
 const DEV_CHAIN = join(REPO, 'test', 'fixtures', 'chains', 'dev');
-const toolsPresent = existsSync(PROBE) && existsSync(join(LISK_PEER, 'start.sh'));
+const toolsPresent = existsSync(PROBE) && liskPeerPresent;
 
 if (!toolsPresent) {
   process.stdout.write('p2p interop tests skipped: ../shared/tools (p2p-probe, lisk-peer) is not next to this repository\n');
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'basalt-p2p-interop-'));
-const runningLiskNodes: string[] = [];
+const liskNodes = new LiskNodes(scratch);
 
 afterAll(async () => {
-  for (const pidFile of runningLiskNodes) await stopLiskNode(pidFile);
+  await liskNodes.stopAll();
   rmSync(scratch, { recursive: true, force: true });
 });
-
-/** A port that is free right now on `host`. */
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface LiskNode {
-  rpcPort: number;
-  pidFile: string;
-}
-
-/** Starts a lisk-sdk 6.1 node with the tool's start.sh (which waits for its RPC) and registers it for stopping. */
-async function startLiskNode(name: string, env: Record<string, string>): Promise<LiskNode> {
-  const rpcPort = await freePort('127.0.0.1');
-  const pidFile = join(scratch, `${name}.pid`);
-  runningLiskNodes.push(pidFile);
-  await run(join(LISK_PEER, 'start.sh'), [], {
-    timeout: 180_000,
-    env: {
-      ...process.env,
-      LISK_PEER_DATA: join(scratch, `${name}-data`),
-      LISK_PEER_LOGFILE: join(scratch, `${name}.log`),
-      LISK_PEER_PIDFILE: pidFile,
-      LISK_PEER_RPC_PORT: String(rpcPort),
-      LISK_PEER_MAX_SECONDS: '600',
-      ...env,
-    },
-  });
-  return { rpcPort, pidFile };
-}
-
-async function stopLiskNode(pidFile: string): Promise<void> {
-  if (!existsSync(pidFile)) return;
-  await run(join(LISK_PEER, 'stop.sh'), [], { timeout: 30_000, env: { ...process.env, LISK_PEER_PIDFILE: pidFile } }).catch(
-    () => undefined,
-  );
-}
-
-async function liskRpc<T>(node: LiskNode, method: string, params: Record<string, unknown> = {}): Promise<T> {
-  const response = await fetch(`http://127.0.0.1:${node.rpcPort}/rpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: '1', method, params }),
-  });
-  const body = (await response.json()) as { result?: T; error?: unknown };
-  if (body.result === undefined) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
-  return body.result;
-}
 
 interface LiskNodeInfo {
   height: number;
@@ -113,28 +56,6 @@ interface LiskNetworkStats {
   totalRequestsReceived: Record<string, number>;
 }
 
-const encodePostBlock = (block: Uint8Array): Buffer => codec.encode(p2pSchemas.postBlockSchema, { block });
-
-/** A Basalt node serving `chain`, advertising its tip, on `host`. */
-async function basaltServer(chain: MemoryChain, host: string): Promise<P2pNetwork> {
-  const tip = Block.fromBytes(chain.lastBlock());
-  const network = new P2pNetwork({
-    chainID: Buffer.from('04000000', 'hex'),
-    networkVersion: '1.0',
-    port: 0,
-    host,
-    handlers: { procedures: chainProcedures(chain) },
-    nodeInfoOptions: {
-      height: tip.header.height,
-      maxHeightPrevoted: tip.header.maxHeightPrevoted,
-      blockVersion: tip.header.version,
-      lastBlockID: tip.header.id,
-    },
-  });
-  await network.start();
-  return network;
-}
-
 describe.skipIf(!toolsPresent)('Lisk P2P interop (lisk-p2p 0.10.0 and lisk-sdk 6.1.0)', () => {
   it('lisk-p2p connects to a Basalt server and gets node info, blocks and common blocks without a penalty', {
     timeout: 150_000,
@@ -142,7 +63,7 @@ describe.skipIf(!toolsPresent)('Lisk P2P interop (lisk-p2p 0.10.0 and lisk-sdk 6
     const full = devChain();
     // Serve up to height 419 and announce block 420 once the probe is connected, as a producing node would.
     const chain = devChain(419);
-    const basalt = await basaltServer(chain, '127.0.0.12');
+    const basalt = await serveChain(chain, '127.0.0.12');
     const served: string[] = [];
     basalt.on('request:received', ({ procedure }) => served.push(procedure));
     basalt.once('peer:connect', (peer) => {
@@ -195,7 +116,7 @@ describe.skipIf(!toolsPresent)('Lisk P2P interop (lisk-p2p 0.10.0 and lisk-sdk 6
     timeout: 300_000,
   }, async () => {
     const p2pPort = await freePort('127.0.0.2');
-    const lisk = await startLiskNode('generator', { LISK_PEER_P2P_HOST: '127.0.0.2', LISK_PEER_P2P_PORT: String(p2pPort) });
+    const lisk = await liskNodes.start('generator', { LISK_PEER_P2P_HOST: '127.0.0.2', LISK_PEER_P2P_PORT: String(p2pPort) });
     const deadline = Date.now() + 60_000;
     while ((await liskRpc<LiskNodeInfo>(lisk, 'system_getNodeInfo')).height < 2) {
       if (Date.now() > deadline) throw new Error('the Lisk node produced no blocks within 60 s');
@@ -251,16 +172,16 @@ describe.skipIf(!toolsPresent)('Lisk P2P interop (lisk-p2p 0.10.0 and lisk-sdk 6
       expect(stats.totalRequestsReceived).toMatchObject({ getNodeInfo: 1, getPeers: 1, getLastBlock: 1, getBlocksFromId: 1 });
     } finally {
       await basalt.stop();
-      await stopLiskNode(lisk.pidFile);
+      await liskNodes.stop(lisk);
     }
   });
 
   it('a lisk-sdk 6.1 node syncs the dev chain from a Basalt server', { timeout: 300_000 }, async () => {
     const chain = devChain();
-    const basalt = await basaltServer(chain, '127.0.0.14');
+    const basalt = await serveChain(chain, '127.0.0.14');
     basalt.on('peer:connect', (peer) => basalt.sendToPeer(peer.peerId, 'postBlock', encodePostBlock(chain.lastBlock())));
     try {
-      const follower = await startLiskNode('follower', {
+      const follower = await liskNodes.start('follower', {
         LISK_PEER_PROFILE: 'oracle',
         LISK_PEER_ORACLE_DIR: DEV_CHAIN,
         LISK_PEER_FOLLOWER: '1',
@@ -282,7 +203,7 @@ describe.skipIf(!toolsPresent)('Lisk P2P interop (lisk-p2p 0.10.0 and lisk-sdk 6
       expect((await liskRpc<LiskNetworkStats>(follower, 'network_getStats')).banning).toEqual({ count: 0, bannedPeers: {} });
       expect(basalt.getStats().banning.count).toBe(0);
       expect(basalt.getStats().totalRequestsReceived.getBlocksFromId).toBeGreaterThanOrEqual(5);
-      await stopLiskNode(follower.pidFile);
+      await liskNodes.stop(follower);
     } finally {
       await basalt.stop();
     }

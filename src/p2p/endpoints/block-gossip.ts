@@ -95,9 +95,12 @@ export class BlockGossip {
    */
   readonly onPeerTip = (peer: P2pPeerInfo): void => {
     const { options } = peer;
-    if (!options || options.lastBlockID.length === 0) return;
+    if (!options) return;
     const tip = this.options.tip();
-    if (isDifferentChain(tip, options)) {
+    // A Lisk node's node info has an empty lastBlockID and height 0 from its start (lisk-sdk
+    // `framework/src/engine/network/network.ts` init) until it executes a block pushed to it or its
+    // own: never a chain to sync from, but maybe a node behind us, so it is offered our tip.
+    if (options.lastBlockID.length > 0 && isDifferentChain(tip, options)) {
       if (options.height - tip.height > SYNC_AHEAD_BLOCKS) void this.options.synchronizer.syncToPeer(peer.peerId);
       return;
     }

@@ -2,7 +2,10 @@
  * A chain held in memory as encoded blocks, for serving P2P procedures in tests: the dev fixture
  * chain of test/fixtures/chains/dev (a real lisk-sdk 6.1 chain), block bytes as recorded.
  */
-import type { P2pChainSource } from '../../../../src/p2p/chain-procedures.js';
+import { Block } from '../../../../src/chain/block.js';
+import { codec } from '../../../../src/codec/index.js';
+import { type P2pChainSource, chainProcedures } from '../../../../src/p2p/chain-procedures.js';
+import { P2pNetwork, p2pSchemas } from '../../../../src/p2p/index.js';
 import { devBlockLines } from '../../../support/dev-chain.js';
 
 export class MemoryChain implements P2pChainSource {
@@ -54,4 +57,30 @@ export function devChain(tipHeight = Number.POSITIVE_INFINITY): MemoryChain {
     lines.map((line) => Buffer.from(line.blockHex, 'hex')),
     lines.map((line) => Buffer.from(line.id, 'hex')),
   );
+}
+
+/** A `postBlock` message's payload. */
+export const encodePostBlock = (block: Uint8Array): Buffer => codec.encode(p2pSchemas.postBlockSchema, { block });
+
+/**
+ * A P2P node on `host` (dev chain ID 04000000, network version 1.0, lisk-sdk's timings) that
+ * serves `chain` and announces its tip in its node info, as a node holding that chain would.
+ */
+export async function serveChain(chain: MemoryChain, host: string): Promise<P2pNetwork> {
+  const tip = Block.fromBytes(chain.lastBlock());
+  const network = new P2pNetwork({
+    chainID: Buffer.from('04000000', 'hex'),
+    networkVersion: '1.0',
+    port: 0,
+    host,
+    handlers: { procedures: chainProcedures(chain) },
+    nodeInfoOptions: {
+      height: tip.header.height,
+      maxHeightPrevoted: tip.header.maxHeightPrevoted,
+      blockVersion: tip.header.version,
+      lastBlockID: tip.header.id,
+    },
+  });
+  await network.start();
+  return network;
 }
