@@ -95,7 +95,9 @@ export class BlockGossip {
    */
   readonly onPeerTip = (peer: P2pPeerInfo): void => {
     const { options } = peer;
-    if (!options || options.lastBlockID.length === 0) return;
+    // No node info yet. A fresh lisk-sdk node announces height 0 with an empty lastBlockID until
+    // its first block (emptyNodeInfoOptions): that one is behind, and is offered our tip.
+    if (!options) return;
     const tip = this.options.tip();
     if (isDifferentChain(tip, options)) {
       if (options.height - tip.height > SYNC_AHEAD_BLOCKS) void this.options.synchronizer.syncToPeer(peer.peerId);
