@@ -5,15 +5,18 @@
  * is the fallback when wrk is not installed (node:http keep-alive, one request in flight per
  * connection, as wrk does); it costs far more CPU per request than wrk, so its figures are lower.
  *
- * Usage: node --import tsx bench/lib/load-client.ts ws|http URL BODIES_FILE SECONDS CONNECTIONS [IN_FLIGHT] [once]
+ * Usage: node --import tsx bench/lib/load-client.ts ws|http URL BODIES_FILE SECONDS CONNECTIONS [IN_FLIGHT] [once] [rate=N]
  * `once`: send every body exactly once, then stop (SECONDS is then only an upper bound).
+ * `rate=N` (WebSocket only): an open loop at N requests/s in all, spread evenly over the sockets,
+ * each with at most IN_FLIGHT outstanding; each latency counts from the moment its request was
+ * due, so a server that falls behind shows it in the tail instead of slowing the load.
  * Prints one line: BENCH {requests, durationUs, p50Us, p99Us, socketErrors, non2xx, rpcErrors}.
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import WebSocket from 'ws';
 
-const [mode, url, bodiesFile, secondsArg, connectionsArg, inFlightArg, onceArg] = process.argv.slice(2);
+const [mode, url, bodiesFile, secondsArg, connectionsArg, inFlightArg, ...flags] = process.argv.slice(2);
 if (!mode || !url || !bodiesFile || !secondsArg || !connectionsArg)
   throw new Error('Usage: load-client.ts ws|http URL BODIES SECONDS CONNECTIONS [IN_FLIGHT]');
 const bodies = readFileSync(bodiesFile, 'utf8')
@@ -22,7 +25,11 @@ const bodies = readFileSync(bodiesFile, 'utf8')
 const durationMs = Number(secondsArg) * 1000;
 const connections = Number(connectionsArg);
 const inFlight = Number(inFlightArg ?? 1);
-const once = onceArg === 'once';
+const once = flags.includes('once');
+const rateFlag = flags.find((flag) => flag.startsWith('rate='));
+/** Requests per second per socket in open-loop mode; undefined: closed loop (IN_FLIGHT each). */
+const ratePerSocket = rateFlag === undefined ? undefined : Number(rateFlag.slice(5)) / connections;
+if (ratePerSocket !== undefined && (mode !== 'ws' || !(ratePerSocket > 0))) throw new Error('rate=N needs ws mode and N > 0.');
 /** Send-time slots per WebSocket (a power of two, far above any in-flight count used). */
 const RING = 1 << 16;
 
@@ -77,14 +84,28 @@ async function wsConnection(): Promise<void> {
   const sentId = new Float64Array(RING).fill(-1);
   let outstanding = 0;
   let id = 0;
-  const send = (): void => {
+  const send = (dueAt = performance.now()): void => {
     id++;
-    sentAt[id & (RING - 1)] = performance.now();
+    sentAt[id & (RING - 1)] = dueAt;
     sentId[id & (RING - 1)] = id;
     outstanding++;
     socket.send(nextRequest(id));
   };
   await new Promise<void>((resolve) => {
+    // Open loop: every request due by now is sent, then a timer waits for the next one. At most
+    // IN_FLIGHT are outstanding, as in the closed loop: unbounded pipelining only measures socket
+    // buffers. A request held back by that limit goes out with the next answer, its latency still
+    // counted from when it was due.
+    let due = performance.now();
+    const sendDue = (now: number): void => {
+      for (; due <= now && more(now) && outstanding < inFlight; due += 1000 / ratePerSocket!) send(due);
+    };
+    const paced = (): void => {
+      const now = performance.now();
+      sendDue(now);
+      if (more(now)) setTimeout(paced, Math.max(0, due - performance.now()));
+      else if (outstanding === 0) resolve();
+    };
     socket.on('message', (data: Buffer) => {
       // Only the head is decoded: `{"jsonrpc":"2.0","id":N,` then "result" or "error".
       const head = data.toString('latin1', 0, Math.min(data.length, 64));
@@ -96,13 +117,15 @@ async function wsConnection(): Promise<void> {
       const now = performance.now();
       recordLatency((now - sentAt[answered & (RING - 1)]!) * 1000);
       if (match![2] === 'error') rpcErrors++;
-      if (more(now)) send();
-      else if (outstanding === 0) resolve();
+      if (ratePerSocket !== undefined) sendDue(now);
+      else if (more(now)) send();
+      if (outstanding === 0 && !more(now)) resolve();
     });
     socket.on('error', () => socketErrors++);
     socket.on('close', () => resolve());
-    for (let i = 0; i < inFlight && more(performance.now()); i++) send();
-    if (outstanding === 0) resolve();
+    if (ratePerSocket !== undefined) paced();
+    else for (let i = 0; i < inFlight && more(performance.now()); i++) send();
+    if (outstanding === 0 && !more(performance.now())) resolve();
   });
   socket.close();
 }

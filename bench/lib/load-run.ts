@@ -26,6 +26,8 @@ export interface LoadOptions {
   readonly countErrors?: boolean;
   /** Send every body exactly once (our client only; wrk cannot stop after N requests). */
   readonly once?: boolean;
+  /** Open loop at this many requests/s in all (our WS client only), instead of `inFlight` per socket. */
+  readonly rate?: number;
 }
 
 export interface LoadResult {
@@ -84,6 +86,7 @@ function command(options: LoadOptions): { file: string; args: string[]; env: Nod
       String(connections),
       String(options.inFlight ?? 1),
       ...(options.once ? ['once'] : []),
+      ...(options.rate === undefined ? [] : [`rate=${options.rate}`]),
     ],
     env: {},
     client: transport === 'ws' ? 'basalt ws client' : 'basalt http client',

@@ -11,6 +11,7 @@ import { rpcLoadSuite } from './rpc-load.js';
 import { sha256Suite } from './sha256.js';
 import { smtStoreSuite } from './smt-store.js';
 import { smtSuite } from './smt.js';
+import { syncSuite } from './sync.js';
 
 export const SUITES: readonly Suite[] = [
   codecSuite,
@@ -24,4 +25,5 @@ export const SUITES: readonly Suite[] = [
   replaySuite,
   blockApplySuite,
   rpcLoadSuite,
+  syncSuite,
 ];
