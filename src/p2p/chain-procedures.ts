@@ -15,6 +15,7 @@
  */
 import { codec, validate } from '../codec/index.js';
 import { PENALTY_BAN } from './constants.js';
+import { EncodedPayload } from './envelopes.js';
 import type { P2pCallContext, ProcedureHandler, ServedProcedure } from './handlers.js';
 import {
   getBlocksFromIdRequestSchema,
@@ -39,7 +40,15 @@ export interface P2pChainSource {
   heightOf(blockId: Buffer): MaybePromise<number | undefined>;
   /** The encoded blocks with heights in [from, to] that exist, ascending. */
   blocksBetween(from: number, to: number): MaybePromise<Uint8Array[]>;
+  /**
+   * The finalized height: getBlocksFromId answers that lie wholly at or below it can never change,
+   * so they are kept in their base64 form and served again from memory. Without it nothing is kept.
+   */
+  finalizedHeight?(): number;
 }
+
+/** Base64 text kept for finalized getBlocksFromId answers (many peers sync through the same ranges). */
+const ANSWER_CACHE_CHARS = 64 * 1024 * 1024;
 
 export interface P2pTransactionSource {
   /** Up to `limit` encoded transactions the pool would include in a block. */
@@ -82,14 +91,23 @@ export function chainProcedures(
   transactions: P2pTransactionSource = emptyTransactionSource,
 ): Record<ServedProcedure, ProcedureHandler | undefined> {
   const getLastBlock: ProcedureHandler = () => chain.lastBlock();
+  const finalizedAnswers = new AnswerCache(ANSWER_CACHE_CHARS);
 
   const getBlocksFromId: ProcedureHandler = async (data, context) => {
     const { blockId } = decodeOrThrow<{ blockId: Buffer }>(getBlocksFromIdRequestSchema, data, context, PENALTY_BAN);
     validateOrThrow(getBlocksFromIdRequestSchema, { blockId }, context);
+    const key = blockId.toString('hex');
+    const kept = finalizedAnswers.get(key);
+    if (kept) return kept;
     const height = await chain.heightOf(blockId);
-    if (height === undefined) throw new Error(`Block ${blockId.toString('hex')} does not exist`);
-    const blocks = await chain.blocksBetween(height + 1, height + BLOCKS_PER_ANSWER);
-    return codec.encode(getBlocksFromIdResponseSchema, { blocks: [...blocks].reverse() });
+    if (height === undefined) throw new Error(`Block ${key} does not exist`);
+    const last = height + BLOCKS_PER_ANSWER;
+    const blocks = await chain.blocksBetween(height + 1, last);
+    const answer = codec.encode(getBlocksFromIdResponseSchema, { blocks: [...blocks].reverse() });
+    if (chain.finalizedHeight === undefined || last > chain.finalizedHeight()) return answer;
+    const encoded = new EncodedPayload(answer.toString('base64'));
+    finalizedAnswers.set(key, encoded);
+    return encoded;
   };
 
   const getHighestCommonBlock: ProcedureHandler = async (data, context) => {
@@ -119,4 +137,33 @@ export function chainProcedures(
   };
 
   return { getLastBlock, getBlocksFromId, getHighestCommonBlock, getTransactions, getLegacyBlocksFromId: undefined };
+}
+
+/** Base64 answers by request key, the least recently used dropped once the text passes a budget. */
+class AnswerCache {
+  private readonly entries = new Map<string, EncodedPayload>();
+  private chars = 0;
+
+  constructor(private readonly budget: number) {}
+
+  get(key: string): EncodedPayload | undefined {
+    const entry = this.entries.get(key);
+    if (entry) {
+      // Most recently used last: re-inserting moves it (a few per second, not per RPC request).
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  set(key: string, entry: EncodedPayload): void {
+    if (entry.base64.length > this.budget || this.entries.has(key)) return;
+    this.entries.set(key, entry);
+    this.chars += entry.base64.length;
+    for (const [oldest, old] of this.entries) {
+      if (this.chars <= this.budget) break;
+      this.entries.delete(oldest);
+      this.chars -= old.base64.length;
+    }
+  }
 }

@@ -31,8 +31,19 @@ export interface RpcAnswerEnvelope {
   peerId: string;
 }
 
-const toBase64 = (bytes: Uint8Array | undefined): string | undefined =>
-  bytes === undefined ? undefined : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+/**
+ * An answer already in its base64 form, for answers served again and again: getBlocksFromId
+ * over finalized blocks is the same text for every peer that syncs through that range.
+ */
+export class EncodedPayload {
+  constructor(readonly base64: string) {}
+}
+
+const toBase64 = (bytes: Uint8Array | EncodedPayload | undefined): string | undefined => {
+  if (bytes === undefined) return undefined;
+  if (bytes instanceof EncodedPayload) return bytes.base64;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+};
 const fromBase64 = (text: string | undefined): Buffer | undefined => (text === undefined ? undefined : Buffer.from(text, 'base64'));
 
 /** Accepts exactly `{name: string, data?: string}` with no other key (lisk-p2p's ajv schemas). */
@@ -71,7 +82,7 @@ export function remoteMessagePayload(event: string, data?: Uint8Array): { event:
 }
 
 /** The `data` of a successful answer: `{data, peerId}`; `data` omitted when the handler returned nothing. */
-export function rpcAnswerPayload(data: Uint8Array | undefined, peerId: string): { data?: string; peerId: string } {
+export function rpcAnswerPayload(data: Uint8Array | EncodedPayload | undefined, peerId: string): { data?: string; peerId: string } {
   const text = toBase64(data);
   return text === undefined ? { peerId } : { data: text, peerId };
 }

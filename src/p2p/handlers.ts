@@ -11,6 +11,8 @@
  * asks for getTransactions as soon as it connects, whether or not we keep a pool.
  */
 
+import type { EncodedPayload } from './envelopes.js';
+
 export const SERVED_PROCEDURES = [
   'getLastBlock',
   'getBlocksFromId',
@@ -46,10 +48,10 @@ export interface P2pCallContext {
  * data). A thrown error becomes an error answer carrying its message; penalties are the
  * handler's to apply, through the context.
  */
-export type ProcedureHandler = (
-  data: Buffer | undefined,
-  context: P2pCallContext,
-) => Uint8Array | undefined | Promise<Uint8Array | undefined>;
+export type ProcedureHandler = (data: Buffer | undefined, context: P2pCallContext) => ProcedureAnswer | Promise<ProcedureAnswer>;
+
+/** Lisk-codec bytes, the same already in base64 (`EncodedPayload`), or no data. */
+export type ProcedureAnswer = Uint8Array | EncodedPayload | undefined;
 
 /**
  * Handles one message. A handler that throws synchronously costs the sender 100 (lisk-sdk's rule);

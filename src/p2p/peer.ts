@@ -18,6 +18,7 @@ import {
   WS_MAX_MESSAGE_RATE_PENALTY,
 } from './constants.js';
 import {
+  type EncodedPayload,
   INVALID_RPC_REQUEST,
   parseRemoteMessage,
   parseRpcAnswer,
@@ -47,7 +48,7 @@ export interface IncomingRequest {
   /** Undefined when the request carried no data. */
   readonly data: Buffer | undefined;
   readonly peerId: string;
-  respond(data: Uint8Array | undefined): void;
+  respond(data: Uint8Array | EncodedPayload | undefined): void;
   fail(message: string): void;
 }
 

@@ -12,6 +12,7 @@ export function chainStoreSource(chainStore: ChainStore): P2pChainSource {
   return {
     lastBlock: () => encodedBlockAt(chainStore, chainStore.tipHeight()),
     heightOf: (blockId) => chainStore.getHeightById(blockId),
+    finalizedHeight: () => chainStore.finalizedHeight(),
     blocksBetween: (from, to) => {
       const blocks: Uint8Array[] = [];
       const last = Math.min(to, chainStore.tipHeight());

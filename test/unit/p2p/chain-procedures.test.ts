@@ -6,9 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { Block } from '../../../src/chain/block.js';
 import { codec } from '../../../src/codec/index.js';
 import { chainProcedures } from '../../../src/p2p/chain-procedures.js';
+import { EncodedPayload } from '../../../src/p2p/envelopes.js';
 import type { P2pCallContext, ProcedureHandler } from '../../../src/p2p/handlers.js';
 import * as schemas from '../../../src/p2p/schemas.js';
-import { devChain } from './support/memory-chain.js';
+import { devChain, type MemoryChain } from './support/memory-chain.js';
 
 const chain = devChain();
 const txA = Buffer.from('0a0174', 'hex');
@@ -26,7 +27,8 @@ async function call(
   const context: P2pCallContext = { peerId: '127.0.0.9:1', penalize: (points) => penalties.push(points) };
   try {
     const answer = await handler!(data, context);
-    return { answer: answer === undefined ? undefined : Buffer.from(answer), penalties };
+    if (answer === undefined) return { penalties };
+    return { answer: answer instanceof EncodedPayload ? Buffer.from(answer.base64, 'base64') : Buffer.from(answer), penalties };
   } catch (error) {
     return { error: (error as Error).message, penalties };
   }
@@ -61,6 +63,22 @@ describe('getBlocksFromId', () => {
       Array.from({ length: 20 }, (_, i) => 420 - i),
     );
     expect((await call(procedures.getBlocksFromId, blocksFrom(chain.idAt(420)))).answer).toEqual(Buffer.alloc(0));
+  });
+
+  it('keeps the base64 of answers wholly at or below the finalized height, and only those', async () => {
+    const finalizing = Object.assign(Object.create(chain) as MemoryChain, { finalizedHeight: () => 300 });
+    const kept = chainProcedures(finalizing);
+    const first = await kept.getBlocksFromId!(blocksFrom(chain.idAt(0)), { peerId: 'p', penalize: () => undefined });
+    const again = await kept.getBlocksFromId!(blocksFrom(chain.idAt(0)), { peerId: 'q', penalize: () => undefined });
+    expect(first).toBeInstanceOf(EncodedPayload);
+    expect(again).toBe(first);
+    // The same bytes as the answer built afresh.
+    expect((await call(kept.getBlocksFromId, blocksFrom(chain.idAt(0)))).answer).toEqual(
+      (await call(procedures.getBlocksFromId, blocksFrom(chain.idAt(0)))).answer,
+    );
+    // Heights 201-303 reach past the finalized height 300: built each time.
+    const open = await kept.getBlocksFromId!(blocksFrom(chain.idAt(200)), { peerId: 'p', penalize: () => undefined });
+    expect(open).not.toBeInstanceOf(EncodedPayload);
   });
 
   it('an unknown ID is an error answer without penalty; undecodable or invalid requests cost 100', async () => {
