@@ -9,7 +9,9 @@
  * d2. the same chain from a Basalt node to a fresh lisk-sdk node;
  * d3. the same chain from a lisk-sdk node to a fresh Basalt node;
  * a.  a fresh Basalt node follows a lisk-sdk node that generates every block;
- * b.  a fresh lisk-sdk node follows a Basalt node that generates every block.
+ * b.  a fresh lisk-sdk node follows a Basalt node that generates every block;
+ * c.  a Basalt node and a lisk-sdk node, each with half of the validators' keys, make one chain
+ *     together from the genesis block and finalize and certify it.
  *
  * All nodes run the dev fixture's genesis block and config (chain 04000000, 3 s blocks, 103
  * validators: the keys of lisk-sdk v6.1.0 examples/pos-mainchain dev-validators.json). Each node
@@ -24,6 +26,7 @@ import { Block } from '../../src/chain/block.js';
 import { runBasalt } from '../support/cli.js';
 import { DEV_CHAIN_DIR, devBlockLines, devFinalState, devReplayArgs } from '../support/dev-chain.js';
 import { freePort, INTEROP_TOOLS, LISK_PEER, type LiskNode, LiskNodes, liskPeerPresent, liskRpc } from '../support/lisk-peer.js';
+import { ciSkip } from '../support/run-interop.js';
 import { type NodeProcess, rpc, startBasaltNode, stopProcess, waitFor } from '../support/node-process.js';
 import { devChain, encodePostBlock, serveChain } from '../unit/p2p/support/memory-chain.js';
 
@@ -57,6 +60,7 @@ interface NodeInfo {
   height: number;
   lastBlockID: string;
   syncing: boolean;
+  finalizedHeight: number;
 }
 
 interface HeaderJson {
@@ -77,6 +81,8 @@ interface BasaltStart {
   /** Default: a fresh data directory. */
   readonly dataPath?: string;
   readonly seeds?: readonly string[];
+  /** P2P port; default any free one. */
+  readonly port?: number;
   /** Generator keys file; default none (the node never generates). */
   readonly keys?: string;
 }
@@ -91,14 +97,15 @@ async function startBasalt(name: string, host: string, options: BasaltStart = {}
   config.network = {
     version: '1.0',
     host,
-    port: 0,
+    port: options.port ?? 0,
     seedPeers: (options.seeds ?? []).map((seed) => ({ ip: seed.split(':')[0], port: Number(seed.split(':')[1]) })),
   };
   config.generator = { keys: { fromFile: options.keys ?? NO_KEYS } };
   const configFile = join(scratch, `${name}.json`);
   writeFileSync(configFile, JSON.stringify(config));
   const dataPath = options.dataPath ?? join(scratch, `${name}-data`);
-  const process = startBasaltNode(['--data-path', dataPath, '--config', configFile]);
+  const port = options.port === undefined ? [] : ['--port', String(options.port)];
+  const process = startBasaltNode(['--data-path', dataPath, '--config', configFile, ...port]);
   basaltProcesses.add(process);
   const ports = await process.ports();
   return { process, call: (method, params) => rpc(ports.rpc, method, params), address: `${host}:${ports.p2p}` };
@@ -120,9 +127,14 @@ function liskCaller(node: LiskNode): Rpc {
   return (method, params) => liskRpc(node, method, params);
 }
 
-/** A lisk-sdk 6.1 node on the dev fixture chain with P2P on `host` (its port is chosen here). */
-async function startLisk(name: string, host: string, env: Record<string, string>): Promise<{ node: LiskNode; call: Rpc; address: string }> {
-  const port = await freePort(host);
+/** A lisk-sdk 6.1 node on the dev fixture chain with P2P on `host` and `port` (default: chosen here). */
+async function startLisk(
+  name: string,
+  host: string,
+  env: Record<string, string>,
+  port?: number,
+): Promise<{ node: LiskNode; call: Rpc; address: string }> {
+  port ??= await freePort(host);
   const node = await liskNodes.start(name, {
     LISK_PEER_PROFILE: 'oracle',
     LISK_PEER_ORACLE_DIR: DEV_CHAIN_DIR,
@@ -187,6 +199,16 @@ async function headerAt(call: Rpc, height: number): Promise<HeaderJson> {
   return (await call<{ header: HeaderJson }>('chain_getBlockByHeight', { height })).header;
 }
 
+async function generatorAt(call: Rpc, height: number): Promise<string> {
+  return (await call<{ header: { generatorAddress: string } }>('chain_getBlockByHeight', { height })).header.generatorAddress;
+}
+
+interface BftHeights {
+  maxHeightPrevoted: number;
+  maxHeightPrecommitted: number;
+  maxHeightCertified: number;
+}
+
 const summary = ({ id, height, stateRoot, eventRoot }: HeaderJson) => ({ height, id, stateRoot, eventRoot });
 
 /** Both nodes hold the same block (ID, state root, event root) at every height of `heights`. */
@@ -202,6 +224,31 @@ async function expectFixtureChain(call: Rpc): Promise<void> {
   for (const height of CHECKED_HEIGHTS)
     expect({ height, id: (await headerAt(call, height)).id }).toEqual({ height, id: FIXTURE_IDS.get(height) });
   expect((await headerAt(call, TIP.height)).stateRoot).toBe(TIP.stateRoot);
+}
+
+/**
+ * The dev validators' keys dealt out by their index in the keys file (even, odd): one keys file
+ * per half, and the addresses of each half.
+ */
+function splitDevValidators(): { files: [string, string]; addresses: [Set<string>, Set<string>] } {
+  const { keys } = JSON.parse(readFileSync(DEV_VALIDATORS, 'utf8')) as { keys: { address: string }[] };
+  const halves = [0, 1].map((parity) => keys.filter((_key, index) => index % 2 === parity));
+  const files = halves.map((half, parity) => {
+    const file = join(scratch, `validators-${parity === 0 ? 'even' : 'odd'}.json`);
+    writeFileSync(file, JSON.stringify({ keys: half }));
+    return file;
+  });
+  const addresses = halves.map((half) => new Set(half.map((key) => key.address)));
+  return { files: [files[0]!, files[1]!], addresses: [addresses[0]!, addresses[1]!] };
+}
+
+/** The last lines of a Lisk node's log, for a timeout message. */
+function liskLogTail(node: LiskNode, lines = 40): string {
+  try {
+    return readFileSync(node.logFile, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
 }
 
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
@@ -334,4 +381,83 @@ describe.skipIf(!liskPeerPresent)('nodes on the Lisk P2P network: Basalt and lis
       await stopBasalt(generator);
     }
   });
+
+  it.skipIf(ciSkip)(
+    '(c) a Basalt node and a lisk-sdk node, each with half of the validators, make one chain and finalize and certify it',
+    { timeout: 840_000 },
+    async () => {
+      // Both fresh on the genesis block, each the other's seed; ports fixed in advance so that
+      // each can be given the other's address before either has started.
+      const { files, addresses } = splitDevValidators();
+      const basaltAt = { host: '127.0.0.70', port: 19070 };
+      const liskAt = { host: '127.0.0.71', port: 19071 };
+      const [basalt, lisk] = await Promise.all([
+        startBasalt('c-basalt', basaltAt.host, { port: basaltAt.port, seeds: [`${liskAt.host}:${liskAt.port}`], keys: files[0] }),
+        startLisk(
+          'c-lisk',
+          liskAt.host,
+          // The case runs for more than the default ten minutes of a Lisk node's life.
+          { LISK_PEER_KEYS: files[1], LISK_PEER_SEEDS: `${basaltAt.host}:${basaltAt.port}`, LISK_PEER_MAX_SECONDS: '1200' },
+          liskAt.port,
+        ),
+      ]);
+      const output = () => `${basalt.process.output().split('\n').slice(-40).join('\n')}\n--- lisk-sdk:\n${liskLogTail(lisk.node)}`;
+      const infos = () => Promise.all([basalt.call<NodeInfo>('system_getNodeInfo'), lisk.call<NodeInfo>('system_getNodeInfo')]);
+      try {
+        // Both halves generate on one chain: a block of each half below a height both hold
+        // with the same ID.
+        await waitFor(
+          'blocks of both halves on one chain',
+          async () => {
+            const height = Math.min(...(await infos()).map((info) => info.height));
+            if (height < 2) return undefined;
+            const [ours, theirs] = await Promise.all([headerAt(basalt.call, height), headerAt(lisk.call, height)]);
+            if (ours.id !== theirs.id) return undefined;
+            const generators = await Promise.all(range(1, height).map((h) => generatorAt(basalt.call, h)));
+            return addresses.every((half) => generators.some((address) => half.has(address))) ? height : undefined;
+          },
+          120_000,
+          { intervalMs: 1_000, output },
+        );
+
+        // 101 validators with one vote each: a height is prevoted once 68 validators generated
+        // after it, and precommitted (final) once 68 more did, so finality comes after about 136
+        // blocks, 7 minutes of 3 s slots.
+        await waitFor(
+          'the same finalized height above 0 on both',
+          async () => {
+            const [ours, theirs] = await infos();
+            return ours.finalizedHeight > 0 && ours.finalizedHeight === theirs.finalizedHeight ? ours.finalizedHeight : undefined;
+          },
+          600_000,
+          { intervalMs: 1_000, output },
+        );
+
+        // Certificates need the single commits of both halves (68 of 101 validators), so each
+        // node must take the other's commits from the network.
+        await waitFor(
+          'a certified height on both',
+          async () => {
+            const heights = await Promise.all([basalt.call, lisk.call].map((call) => call<BftHeights>('consensus_getBFTHeights')));
+            return heights.every((bft) => bft.maxHeightCertified > 0) ? heights : undefined;
+          },
+          90_000,
+          { intervalMs: 1_000, output },
+        );
+
+        // The same block at every height. Each half holds about half of the 101 slots of a round:
+        // both must have generated all along, not just once.
+        const tip = Math.min(...(await infos()).map((info) => info.height));
+        await expectSameBlocks(basalt.call, lisk.call, range(1, tip));
+        const generators = await Promise.all(range(1, tip).map((height) => generatorAt(basalt.call, height)));
+        for (const half of addresses) expect(generators.filter((address) => half.has(address)).length).toBeGreaterThan(tip / 4);
+
+        // Neither side found anything to ban the other for.
+        expect((await basalt.call<{ banning: { count: number } }>('network_getStats')).banning.count).toBe(0);
+        expect((await lisk.call<{ banning: unknown }>('network_getStats')).banning).toEqual({ count: 0, bannedPeers: {} });
+      } finally {
+        await Promise.all([stopBasalt(basalt), liskNodes.stop(lisk.node)]);
+      }
+    },
+  );
 });
