@@ -18,7 +18,7 @@ import { PeerStore, SAVE_PEERS_INTERVAL_MS } from '../p2p/peer-store.js';
 import type { CommitPool } from '../engine/consensus/commit-pool.js';
 import { BlockGossip } from '../p2p/endpoints/block-gossip.js';
 import { CommitGossip } from '../p2p/endpoints/commit-gossip.js';
-import { chainStoreSource, poolTransactionSource } from '../p2p/endpoints/chain-store-source.js';
+import { chainStoreSource, encodedBlockAt, poolTransactionSource } from '../p2p/endpoints/chain-store-source.js';
 import { P2pSyncNetwork } from '../p2p/endpoints/p2p-sync-network.js';
 import { TransactionGossip } from '../p2p/endpoints/transaction-gossip.js';
 import type { OpenChain } from './open-chain.js';
@@ -132,7 +132,7 @@ export class NodeNetwork {
       receiver,
       synchronizer: this.synchronizer,
       tip,
-      tipBlock: () => chain.chainStore.getBlockByHeight(tip().height),
+      tipBytes: () => encodedBlockAt(chain.chainStore, tip().height),
       onNetworkBlock: this.context.onNetworkBlock,
       logger,
       now: this.now,

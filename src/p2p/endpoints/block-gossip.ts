@@ -27,7 +27,8 @@ export interface BlockGossipOptions {
   readonly receiver: BlockReceiver;
   readonly synchronizer: Synchronizer;
   readonly tip: () => BlockHeader;
-  readonly tipBlock: () => Block;
+  /** The tip block, encoded (offered to peers behind). */
+  readonly tipBytes: () => Uint8Array;
   /** Told of every block a peer pushed, once decoded (network_newBlock). */
   readonly onNetworkBlock?: (block: Block) => void;
   readonly logger: Logger;
@@ -110,7 +111,7 @@ export class BlockGossip {
     const last = this.offered.get(peer.peerId);
     if (last && last.id === id && now - last.at < OFFER_INTERVAL_SECONDS) return;
     this.offered.set(peer.peerId, { id, at: now });
-    this.options.network.sendToPeer(peer.peerId, 'postBlock', codec.encode(postBlockSchema, { block: this.options.tipBlock().bytes }));
+    this.options.network.sendToPeer(peer.peerId, 'postBlock', codec.encode(postBlockSchema, { block: this.options.tipBytes() }));
   };
 
   forgetPeer(peerId: string): void {

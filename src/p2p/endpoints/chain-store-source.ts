@@ -24,7 +24,8 @@ export function chainStoreSource(chainStore: ChainStore): P2pChainSource {
   };
 }
 
-function encodedBlockAt(chainStore: ChainStore, height: number): Buffer {
+/** The encoded block at `height`, from the stored bytes; a missing one is a store inconsistency. */
+export function encodedBlockAt(chainStore: ChainStore, height: number): Buffer {
   const bytes = chainStore.getEncodedBlockByHeight(height);
   if (!bytes) throw new StoreError(`Store inconsistency: the block at height ${height} is missing.`);
   return bytes;

@@ -4,7 +4,6 @@
  * started (its node info then carries height 0 and an empty lastBlockID).
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { Block } from '../../../src/chain/block.js';
 import type { BlockHeader } from '../../../src/chain/block-header.js';
 import type { BlockReceiver } from '../../../src/engine/block-receiver.js';
 import type { Synchronizer } from '../../../src/engine/sync/index.js';
@@ -26,7 +25,7 @@ function gossip() {
     receiver: {} as BlockReceiver,
     synchronizer: { isActive: false, syncToPeer } as unknown as Synchronizer,
     tip: () => TIP,
-    tipBlock: () => ({ bytes: TIP_BYTES }) as Block,
+    tipBytes: () => TIP_BYTES,
     logger: { warn: vi.fn() } as unknown as Logger,
     now: () => 1_000,
   });
