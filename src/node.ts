@@ -16,6 +16,7 @@
 import type { Block } from './chain/block.js';
 import type { ChainConfig } from './config/lisk-config.js';
 import { silentLogger, type Logger } from './logger.js';
+import { NodeMetrics } from './metrics/index.js';
 import { assembleNodeServices, type NodeServices, type NodeServicesOptions } from './node/node-services.js';
 import { openNodeWorkers, type NodeWorkers, type WorkersChoice } from './node/node-workers.js';
 import { openChain, type OpenChain } from './node/open-chain.js';
@@ -68,6 +69,8 @@ export async function assembleNode(options: AssembleNodeOptions): Promise<Assemb
     const plugins = options.services && (await loadPlugins(options.services.config.plugins, { logger, baseDir: dataPath }));
     const workers = openNodeWorkers(options.workers ?? 'main-thread', { dataPath, logger });
     if (workers !== undefined) opened.push(() => workers.close());
+    // A running node keeps one metric registry (src/metrics/); a bare chain has none.
+    const metrics = options.services && new NodeMetrics();
     const chain = await openChain({
       dataPath,
       config: chainConfig,
@@ -76,6 +79,7 @@ export async function assembleNode(options: AssembleNodeOptions): Promise<Assemb
       now: options.now,
       signatureVerifier: workers?.signatureVerifier,
       stateTreeUpdater: workers?.stateTreeUpdater,
+      onBlockTimed: metrics && ((phases) => metrics.recordBlockPhases(phases)),
       extraModules:
         plugins &&
         ((mainchain) => plugins.createModules({ mainchain, genesisConfig: chainConfig.genesis, moduleConfigs: chainConfig.modules })),
@@ -85,7 +89,7 @@ export async function assembleNode(options: AssembleNodeOptions): Promise<Assemb
       plugins &&
       options.services &&
       assembleNodeServices(
-        { dataPath, genesisConfig: chainConfig.genesis, chain, workers, plugins, logger, now: options.now },
+        { dataPath, genesisConfig: chainConfig.genesis, chain, workers, plugins, logger, now: options.now, metrics },
         options.services,
       );
     return { dataPath, chain, workers, services, close };

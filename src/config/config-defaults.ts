@@ -13,6 +13,8 @@ export const DEFAULT_RPC_PORT = 7887;
 export const DEFAULT_P2P_PORT = 7667;
 /** The legacy forging API's port (Lisk Core 1.x–2.x HTTP API default). */
 export const DEFAULT_LEGACY_API_PORT = 4000;
+/** The Prometheus metrics port (the one OpenTelemetry's Prometheus exporter uses by default). */
+export const DEFAULT_METRICS_PORT = 9464;
 /** Where a preset's genesis block and keys live, relative to the data path (Lisk Core's layout). */
 export const DATA_DIR_GENESIS_FILE = './config/genesis_block.blob';
 
@@ -59,5 +61,6 @@ export function defaultNodeConfig(): PartialNodeConfig {
     modules: {},
     plugins: {},
     legacyApi: { enabled: false, host: '127.0.0.1', port: DEFAULT_LEGACY_API_PORT },
+    metrics: { enabled: false, host: '127.0.0.1', port: DEFAULT_METRICS_PORT },
   };
 }

@@ -133,5 +133,15 @@ export const nodeConfigSchema = {
         trustedProxyHeader: { type: 'string', pattern: '^[A-Za-z0-9-]{1,64}$' },
       },
     },
+    metrics: {
+      type: 'object',
+      required: ['enabled', 'host', 'port'],
+      additionalProperties: false,
+      properties: {
+        enabled: { type: 'boolean' },
+        host: { type: 'string', minLength: 1 },
+        port: port(1),
+      },
+    },
   },
 } as const;

@@ -112,6 +112,13 @@ export interface LegacyApiConfig {
   trustedProxyHeader?: string;
 }
 
+/** Basalt: Prometheus metrics on `GET /metrics` at host:port (off by default). */
+export interface MetricsConfig {
+  enabled: boolean;
+  host: string;
+  port: number;
+}
+
 export interface NodeConfig {
   system: SystemConfig;
   rpc: RpcConfig;
@@ -124,6 +131,7 @@ export interface NodeConfig {
   plugins: Record<string, unknown>;
   legacy: LegacySyncConfig;
   legacyApi: LegacyApiConfig;
+  metrics: MetricsConfig;
 }
 
 /** Any subset of a config, as a config file, a preset or CLI flags give it. */

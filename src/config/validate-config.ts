@@ -48,10 +48,10 @@ function explain(problem: string): string {
 
 /**
  * Port 0 asks the OS for a free port, and the node logs the port it bound ("RPC server
- * listening", "Node started", "P2P network started", "Legacy forging API listening"): accepted for these listeners
+ * listening", "Node started", "P2P network started", "Legacy forging API listening", "Metrics server listening"): accepted for these listeners
  * besides lisk-sdk's ranges, so that a test or script can start a node without racing for a port.
  */
-const EPHEMERAL_PORT_SECTIONS = ['rpc', 'legacyApi', 'network'] as const;
+const EPHEMERAL_PORT_SECTIONS = ['rpc', 'legacyApi', 'network', 'metrics'] as const;
 
 function isEphemeralPort(config: unknown, problem: string): boolean {
   const sections = config as Record<string, { port?: unknown } | undefined> | undefined;

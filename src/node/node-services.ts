@@ -22,6 +22,7 @@ import { TransactionPool } from '../engine/txpool/transaction-pool.js';
 import { readBootstrapTransactions } from '../genesis/devnet/devnet-bootstrap.js';
 import { startLegacyApi, type RunningLegacyApi } from '../legacy-api/index.js';
 import type { Logger } from '../logger.js';
+import { MetricsServer, NodeMetrics } from '../metrics/index.js';
 import { validatorStore } from '../modules/pos/stores.js';
 import type { LoadedPlugins } from '../plugins/loaded-plugins.js';
 import {
@@ -42,7 +43,6 @@ import {
 import { createGeneratorEndpoints } from '../rpc/endpoints/generator-endpoints.js';
 import { createNetworkEndpoints, type NetworkView } from '../rpc/endpoints/network-endpoints.js';
 import { genesisInfoJSON } from '../rpc/endpoints/node-info.js';
-import { NodeMetrics } from '../rpc/endpoints/node-metrics.js';
 import { createTxpoolEndpoints } from '../rpc/endpoints/txpool-endpoints.js';
 import { IpcTransport } from '../rpc/ipc-transport.js';
 import { buildRegistry } from '../rpc/registry-builder.js';
@@ -85,6 +85,10 @@ export interface NodeServices {
   submitBootstrapTransactions(): Promise<void>;
   /** Starts the legacy forging API; present when the config enables it (and the node produces blocks). */
   readonly startLegacyApi: (() => Promise<RunningLegacyApi>) | undefined;
+  /** The node's metric registry, read by system_getMetricsReport and GET /metrics. */
+  readonly metrics: NodeMetrics;
+  /** `GET /metrics`, when the config's `metrics.enabled` asks for it; the runtime starts it. */
+  readonly metricsServer: MetricsServer | undefined;
 }
 
 export interface NodeServicesContext {
@@ -95,6 +99,8 @@ export interface NodeServicesContext {
   readonly plugins: LoadedPlugins;
   readonly logger: Logger;
   readonly now?: () => number;
+  /** The registry the chain's block timings already go to; a new one when absent. */
+  readonly metrics?: NodeMetrics;
 }
 
 /**
@@ -115,7 +121,7 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
   const { chain, workers, plugins, logger, dataPath } = context;
   const { config } = options;
   const genesis = context.genesisConfig;
-  const metrics = new NodeMetrics();
+  const metrics = context.metrics ?? new NodeMetrics();
 
   const pool = new TransactionPool({
     config: parseTransactionPoolConfig(config.transactionPool, genesis.maxTransactionsSize),
@@ -172,6 +178,7 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
   const chainListener = {
     blockApplied: (processed: ProcessedBlock) => (forger ? forger.afterBlock(processed) : onBlock(processed)),
     blockDeleted: (block: Block) => {
+      metrics.recordRevert();
       void pool.onDeleteBlock(block).catch((error) => logger.error({ err: error }, 'Pool update after a deleted block failed'));
       publish(CHAIN_DELETE_BLOCK, blockHeaderEventPayload(block.header));
       network?.tipChanged();
@@ -268,6 +275,7 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
       },
       registry,
       logger,
+      metrics,
     );
     rpc.serveReadiness({
       maxSlotsBehind: config.rpc.readyMaxSlotsBehind,
@@ -278,9 +286,12 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
       },
     });
     if (config.rpc.modes.includes('ipc')) {
-      rpc.addTransport(new IpcTransport(rpc.dispatcher, { dataPath, maxMessageBytes: config.rpc.maxBodyBytes }, logger));
+      rpc.addTransport(
+        new IpcTransport(rpc.dispatcher.forTransport('ipc'), { dataPath, maxMessageBytes: config.rpc.maxBodyBytes }, logger),
+      );
     }
   }
+  const metricsServer = watchNode(metrics, { config, chain, workers, rpc, network: () => network, syncing, logger });
 
   const submitBootstrapTransactions = async (): Promise<void> => {
     const file = options.bootstrapTransactionsFile;
@@ -323,7 +334,48 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
     publish,
     submitBootstrapTransactions,
     startLegacyApi: legacyApi,
+    metrics,
+    metricsServer,
   };
+}
+
+/**
+ * Points the metric registry's state gauges at the node's parts (read at scrape time only) and
+ * builds the `GET /metrics` server when the config enables it. Process metrics (event loop, GC,
+ * memory) are collected when metrics are served, here or through lisk-sdk's `system.enableMetrics`.
+ */
+function watchNode(
+  metrics: NodeMetrics,
+  parts: {
+    readonly config: NodeConfig;
+    readonly chain: OpenChain;
+    readonly workers: NodeWorkers | undefined;
+    readonly rpc: RpcServer | undefined;
+    readonly network: () => NodeNetwork | undefined;
+    readonly syncing: () => boolean;
+    readonly logger: Logger;
+  },
+): MetricsServer | undefined {
+  const { config, chain, workers, rpc } = parts;
+  metrics.watch({
+    workers: workers?.pool,
+    rpc,
+    store: { stats: () => chain.env.getStats() as { mapSize: number; pageSize: number; lastPageNumber: number } },
+    network: {
+      syncing: parts.syncing,
+      peers: () => {
+        const p2p = parts.network()?.network;
+        if (p2p === undefined) return { inbound: 0, outbound: 0, bannedIPs: 0, bans: 0 };
+        const stats = p2p.getStats();
+        let bans = 0;
+        for (const record of Object.values(stats.banning.bannedPeers)) bans += record.banCount;
+        return { inbound: stats.incoming.count, outbound: stats.outgoing.count, bannedIPs: p2p.bannedIPs().length, bans };
+      },
+    },
+  });
+  if (config.metrics.enabled || config.system.enableMetrics === true) metrics.collectProcessMetrics();
+  if (!config.metrics.enabled) return undefined;
+  return new MetricsServer(metrics, { host: config.metrics.host, port: config.metrics.port }, parts.logger.child({ component: 'metrics' }));
 }
 
 /** The highest tip height the connected peers announced (the legacy API's network height). */

@@ -41,9 +41,9 @@ export interface NodeWorkers extends Required<OffThreadWork> {
 }
 
 /** The signature verifier and the state-tree updater that run on `pool`. */
-export function offThreadWork(pool: WorkerPool, tuning: OffThreadTuning = {}): Required<OffThreadWork> {
+export function offThreadWork(pool: WorkerPool, tuning: OffThreadTuning = {}, logger?: Logger): Required<OffThreadWork> {
   return {
-    signatureVerifier: new PoolSignatureVerifier(pool, { minPoolSet: tuning.minPoolSet }),
+    signatureVerifier: new PoolSignatureVerifier(pool, { minPoolSet: tuning.minPoolSet, logger }),
     stateTreeUpdater: new PoolStateTreeUpdater(pool, { minChanges: tuning.minChanges }),
   };
 }
@@ -60,14 +60,14 @@ export function openNodeWorkers(
   let workers: NodeWorkers | undefined;
   if (choice === 'env') {
     const pool = openWorkerPool({ workerData: { dataPath: options.dataPath } });
-    workers = pool && { pool, ...offThreadWork(pool), close: () => pool.close() };
+    workers = pool && { pool, ...offThreadWork(pool, {}, logger), close: () => pool.close() };
     logger.info(
       { threads: pool?.threads ?? 0 },
       pool ? 'Worker pool started' : `No worker threads (${WORKERS_ENV}=0): all work on the main thread`,
     );
   } else if (choice !== 'main-thread') {
     const { pool, ...tuning } = choice;
-    workers = { pool, ...offThreadWork(pool, tuning), close: async () => {} };
+    workers = { pool, ...offThreadWork(pool, tuning, logger), close: async () => {} };
   }
   // Once per node: which SHA-256 and SMT it hashes with (native/README.md).
   logger.info({ native: nativeAvailable }, nativeStatus);

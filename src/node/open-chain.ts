@@ -10,7 +10,7 @@ import { CHAIN_ENV_OPTIONS, chainEnvPath } from '../chain/lmdb-environment.js';
 import type { ChainConfig } from '../config/lisk-config.js';
 import type { SignatureVerifier } from '../crypto/signature-verifier.js';
 import { BlockExecutor } from '../engine/block-executor.js';
-import { ChainProcessor } from '../engine/chain-processor.js';
+import { ChainProcessor, type BlockPhaseTimes } from '../engine/chain-processor.js';
 import { Bft } from '../engine/consensus/bft/bft.js';
 import { StateMachine } from '../engine/state-machine/state-machine.js';
 import { silentLogger, type Logger } from '../logger.js';
@@ -34,6 +34,8 @@ export interface OpenChainOptions {
   readonly signatureVerifier?: SignatureVerifier;
   /** Computes large state-tree updates in another thread (the worker pool in a node). */
   readonly stateTreeUpdater?: StateTreeUpdater;
+  /** Told the phase times of every committed block (the node's metrics). */
+  readonly onBlockTimed?: (phases: BlockPhaseTimes) => void;
 }
 
 export interface OpenChain {
@@ -79,6 +81,7 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
       logger,
       now: options.now,
       signatureVerifier: options.signatureVerifier,
+      onBlockTimed: options.onBlockTimed,
     });
     await processor.initGenesis(options.genesisBlock);
     return { env, chainStore, stateDb, bft, modules, stateMachine, processor, close: () => env.close() };

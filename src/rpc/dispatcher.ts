@@ -21,6 +21,65 @@ export interface RpcDispatcherOptions {
   /** Most requests accepted in one batch; a longer batch is refused as a whole (-32600). */
   readonly maxBatchSize: number;
   readonly logger: Logger;
+  /** Counts requests and errors per method and transport, and times messages (the node's metrics). */
+  readonly observer?: RpcObserver;
+}
+
+/**
+ * Where the dispatcher reports what it serves (src/metrics/node-metrics.ts implements it). Each
+ * counter is asked for once per method and transport and then kept, so a request costs two field
+ * reads and an increment, never a label lookup.
+ */
+export interface RpcObserver {
+  rpcRequestCounter(method: string, transport: string): { inc(): void };
+  rpcErrorCounter(method: string, transport: string): { inc(): void };
+  rpcLatencyOf(transport: string): { observe(seconds: number): void };
+}
+
+/** A transport's view of the dispatcher: its messages are counted and timed under its name. */
+export interface TransportDispatcher {
+  dispatch(rawBody: string | Buffer, session?: RpcSession): MaybePromise<string | undefined>;
+}
+
+/** Labels for requests that name no registered method: a client must not be able to grow the label set. */
+const UNKNOWN_METHOD = '(unknown)';
+const INVALID_REQUEST_METHOD = '(invalid)';
+
+interface MethodMeter {
+  readonly requests: { inc(): void };
+  readonly errors: { inc(): void };
+}
+
+/** One transport's counters, created on first use per method. */
+class TransportMeter {
+  private readonly methods = new Map<string, MethodMeter>();
+  readonly latency: { observe(seconds: number): void };
+
+  constructor(
+    private readonly observer: RpcObserver,
+    private readonly transport: string,
+  ) {
+    this.latency = observer.rpcLatencyOf(transport);
+  }
+
+  method(name: string): MethodMeter {
+    let meter = this.methods.get(name);
+    if (meter === undefined) {
+      meter = {
+        requests: this.observer.rpcRequestCounter(name, this.transport),
+        errors: this.observer.rpcErrorCounter(name, this.transport),
+      };
+      this.methods.set(name, meter);
+    }
+    return meter;
+  }
+
+  /** A request refused before it reached a method. */
+  refused(label: string): void {
+    const meter = this.method(label);
+    meter.requests.inc();
+    meter.errors.inc();
+  }
 }
 
 const DISABLED_MESSAGE = 'Requested method or namespace is disabled in node config.';
@@ -30,6 +89,7 @@ export class RpcDispatcher {
   private readonly access: MethodAccess;
   private readonly maxBatchSize: number;
   private readonly logger: Logger;
+  private readonly observer: RpcObserver | undefined;
 
   constructor(
     private readonly registry: RpcRegistry,
@@ -38,6 +98,31 @@ export class RpcDispatcher {
     this.access = new MethodAccess(options.allowedMethods);
     this.maxBatchSize = options.maxBatchSize;
     this.logger = options.logger;
+    this.observer = options.observer;
+  }
+
+  /**
+   * The dispatcher as transport `transport` (`http`, `ws`, `ipc`) uses it: the same answers, with
+   * its requests counted and its messages timed when the dispatcher has an observer.
+   */
+  forTransport(transport: string): TransportDispatcher {
+    const observer = this.observer;
+    if (observer === undefined) return { dispatch: (rawBody, session) => this.run(rawBody, session, undefined) };
+    const meter = new TransportMeter(observer, transport);
+    return {
+      dispatch: (rawBody, session) => {
+        const started = performance.now();
+        const answer = this.run(rawBody, session, meter);
+        if (!(answer instanceof Promise)) {
+          meter.latency.observe((performance.now() - started) / 1000);
+          return answer;
+        }
+        return answer.then((text) => {
+          meter.latency.observe((performance.now() - started) / 1000);
+          return text;
+        });
+      },
+    };
   }
 
   /**
@@ -55,17 +140,31 @@ export class RpcDispatcher {
    * which saves a microtask and a cork per request and keeps HTTP/1.1 pipelining working.
    */
   dispatch(rawBody: string | Buffer, session?: RpcSession): MaybePromise<string | undefined> {
+    return this.run(rawBody, session, undefined);
+  }
+
+  private run(
+    rawBody: string | Buffer,
+    session: RpcSession | undefined,
+    meter: TransportMeter | undefined,
+  ): MaybePromise<string | undefined> {
     let message: unknown;
     try {
       message = JSON.parse(typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8'));
     } catch {
+      meter?.refused(INVALID_REQUEST_METHOD);
       return PARSE_ERROR_RESPONSE;
     }
-    if (!Array.isArray(message)) return this.handleRequest(message, session);
-    return this.handleBatch(message, session);
+    if (!Array.isArray(message)) return this.handleRequest(message, session, meter);
+    return this.handleBatch(message, session, meter);
   }
 
-  private handleBatch(batch: unknown[], session: RpcSession | undefined): MaybePromise<string | undefined> {
+  private handleBatch(
+    batch: unknown[],
+    session: RpcSession | undefined,
+    meter: TransportMeter | undefined,
+  ): MaybePromise<string | undefined> {
+    if (batch.length === 0 || batch.length > this.maxBatchSize) meter?.refused(INVALID_REQUEST_METHOD);
     if (batch.length === 0) return EMPTY_BATCH_RESPONSE;
     if (batch.length > this.maxBatchSize) {
       return errorResponse(
@@ -78,74 +177,108 @@ export class RpcDispatcher {
     const answers: MaybePromise<string | undefined>[] = new Array(batch.length);
     let anyPending = false;
     for (let i = 0; i < batch.length; i += 1) {
-      const answer = this.handleRequest(batch[i], session);
+      const answer = this.handleRequest(batch[i], session, meter);
       if (answer instanceof Promise) anyPending = true;
       answers[i] = answer;
     }
     return anyPending ? Promise.all(answers).then(joinBatchAnswers) : joinBatchAnswers(answers as (string | undefined)[]);
   }
 
-  private handleRequest(value: unknown, session: RpcSession | undefined): MaybePromise<string | undefined> {
+  private handleRequest(
+    value: unknown,
+    session: RpcSession | undefined,
+    meter: TransportMeter | undefined,
+  ): MaybePromise<string | undefined> {
     const problem = envelopeProblem(value);
     // An invalid request is always answered: we cannot know whether it meant to be a notification.
-    if (problem !== undefined) return errorResponse(idJsonOf(value), INVALID_REQUEST, problem);
+    if (problem !== undefined) {
+      meter?.refused(INVALID_REQUEST_METHOD);
+      return errorResponse(idJsonOf(value), INVALID_REQUEST, problem);
+    }
     const request = value as JsonRpcRequest;
     const isNotification = request.id === undefined;
     const idJson = isNotification ? 'null' : JSON.stringify(request.id);
     const name = request.method;
 
     const sessionMethod = session?.sessionMethod(name);
+    let stats: MethodMeter | undefined;
     let result: unknown;
     try {
       if (sessionMethod !== undefined) {
+        stats = meter?.method(name);
+        stats?.requests.inc();
         result = sessionMethod(request.params);
       } else {
         const method = this.registry.get(name);
         if (method === undefined) {
+          meter?.refused(UNKNOWN_METHOD);
           return isNotification ? undefined : errorResponse(idJson, METHOD_NOT_FOUND, `Method ${quoteForMessage(name)} not found.`);
         }
+        stats = meter?.method(name);
+        stats?.requests.inc();
         if (!this.access.allows(method)) {
+          stats?.errors.inc();
           return isNotification ? undefined : errorResponse(idJson, METHOD_DISABLED, DISABLED_MESSAGE);
         }
         const params = request.params ?? {};
         if (method.request !== undefined) {
           const problems = validationErrors(method.request, params);
           if (problems.length > 0) {
+            stats?.errors.inc();
             return isNotification ? undefined : errorResponse(idJson, INVALID_PARAMS, describeParamsProblems(problems));
           }
         }
         result = method.invoke(params);
       }
     } catch (error) {
-      return this.errorAnswer(isNotification, idJson, name, error);
+      return this.errorAnswer(isNotification, idJson, name, error, stats);
     }
-    if (isPromiseLike(result)) return this.settle(result, isNotification, idJson, name);
-    return this.successAnswer(result, isNotification, idJson, name);
+    if (isPromiseLike(result)) return this.settle(result, isNotification, idJson, name, stats);
+    return this.successAnswer(result, isNotification, idJson, name, stats);
   }
 
-  private async settle(pending: PromiseLike<unknown>, isNotification: boolean, idJson: string, name: string): Promise<string | undefined> {
+  private async settle(
+    pending: PromiseLike<unknown>,
+    isNotification: boolean,
+    idJson: string,
+    name: string,
+    stats: MethodMeter | undefined,
+  ): Promise<string | undefined> {
     let result: unknown;
     try {
       result = await pending;
     } catch (error) {
-      return this.errorAnswer(isNotification, idJson, name, error);
+      return this.errorAnswer(isNotification, idJson, name, error, stats);
     }
-    return this.successAnswer(result, isNotification, idJson, name);
+    return this.successAnswer(result, isNotification, idJson, name, stats);
   }
 
-  private successAnswer(result: unknown, isNotification: boolean, idJson: string, name: string): string | undefined {
+  private successAnswer(
+    result: unknown,
+    isNotification: boolean,
+    idJson: string,
+    name: string,
+    stats: MethodMeter | undefined,
+  ): string | undefined {
     if (isNotification) return undefined;
     let resultJson: string;
     try {
       resultJson = serializeResult(result);
     } catch (error) {
       // A result that cannot be serialized (a bigint, a cycle) is a bug of the method.
-      return this.errorAnswer(isNotification, idJson, name, error);
+      return this.errorAnswer(isNotification, idJson, name, error, stats);
     }
     return successResponse(idJson, resultJson);
   }
 
-  private errorAnswer(isNotification: boolean, idJson: string, name: string, error: unknown): string | undefined {
+  private errorAnswer(
+    isNotification: boolean,
+    idJson: string,
+    name: string,
+    error: unknown,
+    stats: MethodMeter | undefined,
+  ): string | undefined {
+    stats?.errors.inc();
     const code = jsonRpcCodeOf(error);
     if (code === INTERNAL_ERROR) {
       // A bug or an environment failure: the details go to the log, never to the client.

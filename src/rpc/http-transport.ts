@@ -12,7 +12,7 @@
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import type { Logger } from '../logger.js';
-import type { MaybePromise, RpcDispatcher } from './dispatcher.js';
+import type { MaybePromise, TransportDispatcher } from './dispatcher.js';
 import { INTERNAL_ERROR } from './error-codes.js';
 import { errorResponse } from './response.js';
 
@@ -45,7 +45,7 @@ class PendingPost {
 
 export class HttpTransport {
   constructor(
-    private readonly dispatcher: RpcDispatcher,
+    private readonly dispatcher: TransportDispatcher,
     private readonly options: HttpTransportOptions,
     private readonly logger: Logger,
   ) {}

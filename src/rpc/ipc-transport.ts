@@ -19,7 +19,7 @@ import { Publisher, Router, Subscriber } from 'zeromq';
 import type { Socket } from 'zeromq';
 import { BasaltError, InvalidParamsError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { MaybePromise, RpcDispatcher } from './dispatcher.js';
+import type { MaybePromise, TransportDispatcher } from './dispatcher.js';
 import { INTERNAL_ERROR, INVALID_REQUEST } from './error-codes.js';
 import {
   checkSocketPathLength,
@@ -135,7 +135,7 @@ export class IpcTransport implements RpcTransport {
 
   /** Checks the options (InvalidParamsError names a bad one); nothing is touched until `start`. */
   constructor(
-    private readonly dispatcher: Pick<RpcDispatcher, 'dispatch'>,
+    private readonly dispatcher: TransportDispatcher,
     options: IpcTransportOptions,
     logger: Logger,
   ) {

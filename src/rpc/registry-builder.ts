@@ -11,10 +11,10 @@ import type { ChainReadOffload } from './endpoints/chain-read-offload.js';
 import { createConsensusEndpoints } from './endpoints/consensus-endpoints.js';
 import { NODE_EVENTS } from './endpoints/engine-events.js';
 import type { NodeInfoSource } from './endpoints/node-info.js';
-import type { NodeMetrics } from './endpoints/node-metrics.js';
 import { createStateEndpoints, type StateTreeProver } from './endpoints/state-endpoints.js';
 import { createSystemEndpoints } from './endpoints/system-endpoints.js';
 import { silentLogger, type Logger } from '../logger.js';
+import type { NodeMetrics } from '../metrics/index.js';
 import type { Module } from '../modules/base/index.js';
 import type { StateDb } from '../state/state-db.js';
 import { committedChainContext, endpointsToRpcMethods, moduleRpcMethods } from './endpoint-adapter.js';
@@ -32,7 +32,7 @@ export interface BuildRegistryOptions {
   readonly chain: RegistryChainPieces;
   readonly chainID: Buffer;
   readonly nodeInfo: NodeInfoSource;
-  /** Given: getMetricsReport is registered and every method call is counted per method. */
+  /** Given: getMetricsReport is registered and reads it (the dispatcher counts the calls, see RpcObserver). */
   readonly metrics?: NodeMetrics;
   /** Given: state_prove is registered (StateDb is meant to provide it). */
   readonly stateProver?: StateTreeProver;
@@ -92,22 +92,7 @@ export function buildRegistry(options: BuildRegistryOptions): BuiltRegistry {
     ...(options.extraMethods ?? []),
     ...createAppEndpoints(registry),
   ];
-  for (const method of methods) registry.register(options.metrics ? counted(method, options.metrics) : method);
+  for (const method of methods) registry.register(method);
   for (const event of options.events ?? NODE_EVENTS) registry.registerEvent(event);
   return { registry, dropCacheAbove: (height) => chain.dropCacheAbove(height) };
-}
-
-/** `method` with its calls counted; the counter is looked up once, here, not per call. */
-function counted(method: RpcMethod, metrics: NodeMetrics): RpcMethod {
-  const cell = metrics.rpcRequestCounter(`${method.namespace}_${method.name}`);
-  return {
-    namespace: method.namespace,
-    name: method.name,
-    request: method.request,
-    sensitive: method.sensitive,
-    invoke: (params) => {
-      cell.value += 1;
-      return method.invoke(params);
-    },
-  };
 }

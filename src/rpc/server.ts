@@ -9,7 +9,7 @@ import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { listenExclusive, listenSocketPort } from '../uws-listen.js';
 import { BasaltError, InvalidParamsError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { RpcDispatcher } from './dispatcher.js';
+import { RpcDispatcher, type RpcObserver } from './dispatcher.js';
 import { HttpTransport, writeNotFound } from './http-transport.js';
 import { READY_PATH, type ReadinessProbe, writeReadiness } from './readiness.js';
 import { RawJson } from './raw-json.js';
@@ -24,7 +24,7 @@ type ClosableApp = TemplatedApp & { close?: () => void };
 type ServerState = 'new' | 'starting' | 'running' | 'stopped';
 
 export class RpcServer {
-  /** The dispatcher every transport uses (an added transport answers requests with it). */
+  /** The dispatcher every transport uses (an added transport answers through `dispatcher.forTransport(mode)`). */
   readonly dispatcher: RpcDispatcher;
   private readonly options: ResolvedRpcServerOptions;
   private readonly logger: Logger;
@@ -38,7 +38,7 @@ export class RpcServer {
   private readiness: ReadinessProbe | undefined;
 
   /** Checks the options (InvalidParamsError names a bad one); nothing is bound until `start`. */
-  constructor(options: RpcServerOptions, registry: RpcRegistry, logger: Logger) {
+  constructor(options: RpcServerOptions, registry: RpcRegistry, logger: Logger, observer?: RpcObserver) {
     this.options = resolveRpcServerOptions(options);
     this.logger = logger.child({ component: 'rpc' });
     this.boundPort = this.options.port;
@@ -46,10 +46,11 @@ export class RpcServer {
       allowedMethods: this.options.allowedMethods,
       maxBatchSize: this.options.maxBatchSize,
       logger: this.logger,
+      observer,
     });
     if (this.options.modes.includes('ws')) {
       this.wsTransport = new WsTransport(
-        this.dispatcher,
+        this.dispatcher.forTransport('ws'),
         {
           maxMessageBytes: this.options.maxBodyBytes,
           maxBufferedBytes: this.options.wsMaxBufferedBytes,
@@ -69,6 +70,11 @@ export class RpcServer {
   /** Open WebSocket connections. */
   get webSocketCount(): number {
     return this.wsTransport?.connectionCount ?? 0;
+  }
+
+  /** WebSockets closed because their client stopped reading, since start. */
+  get backpressureCloses(): number {
+    return this.wsTransport?.backpressureCloses ?? 0;
   }
 
   /** Serves `GET /ready` from `probe` (rpc/readiness.ts); call before `start`. */
@@ -154,7 +160,11 @@ export class RpcServer {
     this.app = app;
     const { modes, host, port, accessControlAllowOrigin } = this.options;
     if (modes.includes('http')) {
-      new HttpTransport(this.dispatcher, { maxBodyBytes: this.options.maxBodyBytes, accessControlAllowOrigin }, this.logger).attach(app);
+      new HttpTransport(
+        this.dispatcher.forTransport('http'),
+        { maxBodyBytes: this.options.maxBodyBytes, accessControlAllowOrigin },
+        this.logger,
+      ).attach(app);
     }
     this.wsTransport?.attach(app);
     const probe = this.readiness;

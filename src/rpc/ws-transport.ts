@@ -10,7 +10,7 @@ import uWS from 'uWebSockets.js';
 import type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, us_socket_context_t } from 'uWebSockets.js';
 import { InvalidParamsError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { MaybePromise, RpcDispatcher } from './dispatcher.js';
+import type { MaybePromise, TransportDispatcher } from './dispatcher.js';
 import { INTERNAL_ERROR } from './error-codes.js';
 import { errorResponse } from './response.js';
 import type { RpcSession, SessionMethod } from './session.js';
@@ -65,6 +65,7 @@ export class WsTransport {
   /** The connections with at least one topic: the only ones `publish` looks at. */
   private readonly subscribers = new Set<WsConnection>();
   private readonly allowedOrigins: ReadonlySet<string> | undefined;
+  private cutOffs = 0;
 
   // `ws.cork` takes a callback without arguments: these fields feed one callback created once.
   private corkSocket: WebSocket<ConnectionData> | undefined;
@@ -75,7 +76,7 @@ export class WsTransport {
   };
 
   constructor(
-    private readonly dispatcher: RpcDispatcher,
+    private readonly dispatcher: TransportDispatcher,
     private readonly options: WsTransportOptions,
     private readonly logger: Logger,
   ) {
@@ -124,6 +125,11 @@ export class WsTransport {
   /** Open sockets (for metrics and tests). */
   get connectionCount(): number {
     return this.connections.size;
+  }
+
+  /** Sockets closed because their client stopped reading, since start (for metrics). */
+  get backpressureCloses(): number {
+    return this.cutOffs;
   }
 
   /** Whether any socket has subscribed to anything (saves serializing unwanted events). */
@@ -229,6 +235,7 @@ export class WsTransport {
   }
 
   private cutOff(socket: WebSocket<ConnectionData>): void {
+    this.cutOffs += 1;
     this.logger.debug({ bufferedBytes: socket.getBufferedAmount() }, 'Closing a WebSocket that does not read');
     // `end` runs the close handler at once, which forgets the connection.
     socket.end(POLICY_VIOLATION, BACKPRESSURE_REASON);

@@ -56,6 +56,11 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
     const { services } = node;
     const { plugins, registry, rpc, pool, forger } = services;
 
+    if (services.metricsServer !== undefined) {
+      const { metricsServer } = services;
+      await metricsServer.start();
+      stops.push(() => metricsServer.stop());
+    }
     stops.push(() => plugins.stop());
     await plugins.start(registry);
     if (rpc !== undefined) {
@@ -86,6 +91,7 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
         height: node.chain.chainStore.tipHeight(),
         rpc: `${config.rpc.host}:${rpc?.port}`,
         p2p: network?.network && `${config.network.host ?? '0.0.0.0'}:${network.network.port}`,
+        metrics: services.metricsServer && `${config.metrics.host}:${services.metricsServer.port}`,
         generators: 'enabled',
       },
       'Node started',

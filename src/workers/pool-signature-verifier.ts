@@ -19,7 +19,8 @@ import {
   PACKED_SIGNATURE_LENGTH,
   type PackedEd25519Batch,
 } from './tasks/ed25519-verify-batch.js';
-import type { WorkerPool } from './worker-pool.js';
+import { silentLogger, type Logger } from '../logger.js';
+import type { FallbackReason, WorkerPool } from './worker-pool.js';
 
 export interface PoolSignatureVerifierOptions {
   /**
@@ -29,12 +30,17 @@ export interface PoolSignatureVerifierOptions {
   readonly minPoolSet?: number;
   /** Checks per task: large enough to pay for the 30-100 µs a task costs, small enough to spread. */
   readonly batchSize?: number;
+  /** Told, once per distinct cause, that the pool failed and the work ran on this thread. */
+  readonly logger?: Logger;
 }
 
 export class PoolSignatureVerifier implements SignatureVerifier {
   private readonly mainThread = new MainThreadSignatureVerifier();
   private readonly minPoolSet: number;
   private readonly batchSize: number;
+  private readonly logger: Logger;
+  /** The pool failures already logged: a dead pool fails every task the same way, once is enough. */
+  private readonly loggedCauses = new Set<string>();
 
   constructor(
     private readonly pool: WorkerPool,
@@ -42,10 +48,14 @@ export class PoolSignatureVerifier implements SignatureVerifier {
   ) {
     this.minPoolSet = options.minPoolSet ?? 16;
     this.batchSize = options.batchSize ?? 128;
+    this.logger = options.logger ?? silentLogger;
   }
 
   async verifyEd25519(checks: readonly Ed25519Check[]): Promise<boolean[]> {
-    if (checks.length < this.minPoolSet) return this.mainThread.verifyEd25519(checks);
+    if (checks.length < this.minPoolSet) {
+      this.fellBack(ed25519VerifyBatchTask.name, 'small_input');
+      return this.mainThread.verifyEd25519(checks);
+    }
     const answers: boolean[] = new Array<boolean>(checks.length).fill(false);
     // Fields of the wrong width cannot verify (verifyDigest says so too); they are not packed.
     const packable: number[] = [];
@@ -79,7 +89,8 @@ export class PoolSignatureVerifier implements SignatureVerifier {
     try {
       const transfer = [batch.digests.buffer, batch.signatures.buffer, batch.publicKeys.buffer] as ArrayBuffer[];
       verdicts = await this.pool.run<Uint8Array>(ed25519VerifyBatchTask.name, batch, transfer);
-    } catch {
+    } catch (error) {
+      this.fellBack(ed25519VerifyBatchTask.name, 'pool_failed', error);
       verdicts = Uint8Array.from(await this.mainThread.verifyEd25519(indexes.map((i) => checks[i] as Ed25519Check)), (ok) => (ok ? 1 : 0));
     }
     indexes.forEach((checkIndex, i) => {
@@ -107,7 +118,8 @@ export class PoolSignatureVerifier implements SignatureVerifier {
       ];
       const verdicts = await this.pool.run<Uint8Array>(blsVerifyBatchTask.name, batch, transfer);
       return Array.from(verdicts, (verdict) => verdict === 1);
-    } catch {
+    } catch (error) {
+      this.fellBack(blsVerifyBatchTask.name, 'pool_failed', error);
       return this.mainThread.verifyBls(checks);
     }
   }
@@ -117,11 +129,26 @@ export class PoolSignatureVerifier implements SignatureVerifier {
     try {
       const packed = packBytes(signatures);
       output = await this.pool.run<BlsAggregateOutput>(blsAggregateTask.name, packed, transferablesOf(packed));
-    } catch {
+    } catch (error) {
+      this.fellBack(blsAggregateTask.name, 'pool_failed', error);
       return this.mainThread.aggregateBlsSignatures(signatures);
     }
     if ('refused' in output) throw new CryptoError(output.refused);
     return Buffer.from(output.signature);
+  }
+
+  /**
+   * Counts work done here instead of in the pool; a pool failure is also logged, once per cause
+   * (task and error): the answer stays right, but a pool that keeps failing costs the main thread.
+   */
+  private fellBack(task: string, reason: FallbackReason, error?: unknown): void {
+    this.pool.recordFallback(task, reason);
+    if (error === undefined) return;
+    const code = (error as { code?: unknown }).code;
+    const cause = `${task}: ${typeof code === 'string' ? code : error instanceof Error ? error.message : String(error)}`;
+    if (this.loggedCauses.has(cause)) return;
+    this.loggedCauses.add(cause);
+    this.logger.warn({ task, err: error }, 'The worker pool failed a signature task; it runs on the main thread (logged once per cause)');
   }
 
   /** The pool belongs to whoever created it; closing the verifier leaves it running. */

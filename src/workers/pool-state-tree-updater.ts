@@ -27,7 +27,7 @@ export class PoolStateTreeUpdater implements StateTreeUpdater {
   readonly minChanges: number;
 
   constructor(
-    private readonly pool: Pick<WorkerPool, 'run'>,
+    private readonly pool: Pick<WorkerPool, 'run'> & Partial<Pick<WorkerPool, 'recordFallback'>>,
     options: PoolStateTreeUpdaterOptions = {},
   ) {
     this.minChanges = options.minChanges ?? 256;
@@ -42,10 +42,16 @@ export class PoolStateTreeUpdater implements StateTreeUpdater {
     try {
       output = await this.pool.run<StateTreeUpdateOutput>(stateTreeUpdate.name, input, [...transferablesOf(keys, values), deleted.buffer]);
     } catch (error) {
-      if (error instanceof WorkerPoolError) return undefined;
+      if (error instanceof WorkerPoolError) {
+        this.pool.recordFallback?.(stateTreeUpdate.name, 'pool_failed');
+        return undefined;
+      }
       throw error;
     }
-    if (!output.ok) return undefined;
+    if (!output.ok) {
+      this.pool.recordFallback?.(stateTreeUpdate.name, 'stale_tree');
+      return undefined;
+    }
     return new PackedSmtUpdateResult(
       bufferView(output.root),
       bufferView(output.writeHashes),

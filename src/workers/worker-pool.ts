@@ -43,9 +43,22 @@ function entryFile(): { filename: string; execArgv: string[] } {
   return { filename: fileURLToPath(new URL('./worker-entry.ts', import.meta.url)), execArgv: ['--import', 'tsx'] };
 }
 
+/** Why work meant for the pool ran on the calling thread instead. */
+export type FallbackReason = 'small_input' | 'pool_failed' | 'stale_tree';
+
+export interface FallbackCount {
+  readonly task: string;
+  readonly reason: FallbackReason;
+  count: number;
+}
+
 export class WorkerPool {
   private readonly piscina: Piscina;
   private closed = false;
+  /** Tasks sent since the pool opened, by task name (read by the node's metrics). */
+  readonly taskCounts = new Map<string, number>();
+  /** Work done on the calling thread instead of here, by task and reason (see recordFallback). */
+  readonly fallbackCounts = new Map<string, FallbackCount>();
 
   constructor(options: WorkerPoolOptions = {}) {
     const threads = Math.max(1, options.threads ?? availableParallelism());
@@ -65,6 +78,27 @@ export class WorkerPool {
     return this.piscina.options.maxThreads;
   }
 
+  /** Tasks waiting for a free thread. */
+  get queueSize(): number {
+    return this.piscina.queueSize;
+  }
+
+  /** Threads running a task now. */
+  get busyThreads(): number {
+    return Math.max(0, this.piscina.threads.length - this.piscina.idleThreads);
+  }
+
+  /**
+   * Counts work meant for task `task` that the caller did on its own thread: a verifier's
+   * fallback is invisible in its results (they are the same), so this is how an operator sees it.
+   */
+  recordFallback(task: string, reason: FallbackReason): void {
+    const key = `${task}/${reason}`;
+    const entry = this.fallbackCounts.get(key);
+    if (entry === undefined) this.fallbackCounts.set(key, { task, reason, count: 1 });
+    else entry.count += 1;
+  }
+
   /**
    * Runs task `name` on some thread. Rejects with the task's own error (the same class and code
    * as thrown in the thread, see worker-error.ts), or with WorkerPoolError when the pool is
@@ -74,6 +108,7 @@ export class WorkerPool {
   async run<O>(name: string, input: unknown, transferList?: ArrayBuffer[]): Promise<O> {
     if (this.closed) throw new WorkerPoolError('The worker pool is closed.');
     const request: WorkerRequest = { task: name, input };
+    this.taskCounts.set(name, (this.taskCounts.get(name) ?? 0) + 1);
     try {
       return (await this.piscina.run(request, transferList === undefined ? undefined : { transferList })) as O;
     } catch (error) {

@@ -17,7 +17,7 @@ import { decodeEvent, eventSmtLeaves, type EventProps } from '../../src/chain/ev
 import { codec } from '../../src/codec/index.js';
 import { eventSchema } from '../../src/chain/schemas.js';
 import { genesisInfoJSON, type NodeInfoSource } from '../../src/rpc/endpoints/node-info.js';
-import { NodeMetrics } from '../../src/rpc/endpoints/node-metrics.js';
+import { NodeMetrics } from '../../src/metrics/index.js';
 import { silentLogger } from '../../src/logger.js';
 import {
   EVENT_KEY_LENGTH,
@@ -122,7 +122,7 @@ describe('engine and module endpoints over HTTP on the replayed dev chain', () =
       stateProver: chain.stateDb,
       now: () => COLLECTED_AT,
     });
-    server = new RpcServer({ modes: ['http'], host: LOOPBACK, port: 0, allowedMethods: ['system'] }, registry, silentLogger);
+    server = new RpcServer({ modes: ['http'], host: LOOPBACK, port: 0, allowedMethods: ['system'] }, registry, silentLogger, metrics);
     await server.start();
     url = `http://${LOOPBACK}:${server.port}/rpc`;
   });
@@ -258,7 +258,8 @@ describe('engine and module endpoints over HTTP on the replayed dev chain', () =
     expect(metricValue('basalt_blocks_processed_total')).toBe(420);
     expect(metricValue('basalt_transactions_processed_total')).toBe(49);
     const rpc = report.find((family) => family.name === 'basalt_rpc_requests_total');
-    expect(rpc?.values.find((sample) => sample.labels.method === 'chain_getBlockByHeight')?.value).toBeGreaterThanOrEqual(842);
+    const byHeight = rpc?.values.find((sample) => sample.labels.method === 'chain_getBlockByHeight' && sample.labels.transport === 'http');
+    expect(byHeight?.value).toBeGreaterThanOrEqual(842);
     const text = (await call('system_getMetricsReport', { inString: true })).result as string;
     expect(text).toContain('# TYPE consensus_height gauge\nconsensus_height 420\n');
   });

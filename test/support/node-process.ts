@@ -18,6 +18,8 @@ export interface NodePorts {
   readonly legacyApi?: number;
   /** The P2P port, when the node joined its network. */
   readonly p2p?: number;
+  /** The `GET /metrics` port, when metrics are enabled. */
+  readonly metrics?: number;
 }
 
 export interface NodeProcess {
@@ -77,7 +79,13 @@ export function startBasaltNode(args: readonly string[], env: NodeJS.ProcessEnv 
         const portOf = (address: unknown): number => Number(String(address).split(':').pop());
         const rpc = portOf(record.rpc);
         const p2p = record.p2p === undefined ? undefined : portOf(record.p2p);
-        resolve({ rpc, ...(legacyApi === undefined ? {} : { legacyApi }), ...(p2p === undefined ? {} : { p2p }) });
+        const metrics = record.metrics === undefined ? undefined : portOf(record.metrics);
+        resolve({
+          rpc,
+          ...(legacyApi === undefined ? {} : { legacyApi }),
+          ...(p2p === undefined ? {} : { p2p }),
+          ...(metrics === undefined ? {} : { metrics }),
+        });
       }
     });
     child.once('exit', (code, signal) => reject(new Error(`basalt start ended (${signal ?? code}) before it started:\n${output}`)));

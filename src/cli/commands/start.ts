@@ -1,5 +1,5 @@
 import { prepareNodeConfig } from '../../config/resolve-node-config.js';
-import type { RpcModeName } from '../../config/node-config.js';
+import type { MetricsConfig, PartialNodeConfig, RpcModeName } from '../../config/node-config.js';
 import { createLogger, type LogLevel } from '../../logging.js';
 import { checkModuleConfigs } from '../../runtime/module-config-check.js';
 import { runNodeUntilSignal } from '../../runtime/start-node.js';
@@ -22,6 +22,9 @@ Usage: basalt start [flags]
       --api-ipc, --api-ws, --api-http   serve exactly these transports (rpc.modes)
   -l, --log LEVEL        trace, debug, info, warn, error, fatal, none          [LISK_LOG_LEVEL]
       --seed-peers LIST  ip:port,ip:port                                       [LISK_SEED_PEERS]
+      --enable-metrics   serve Prometheus metrics on GET /metrics (metrics.enabled)
+      --metrics-port N   metrics port (metrics.port, default 9464)
+      --metrics-host HOST  metrics host (metrics.host, default 127.0.0.1)
 
 Logs are JSON lines on stdout. Ctrl-C (SIGINT) or SIGTERM stops the node cleanly; a node that was
 killed reopens its store consistently on the next start.
@@ -46,6 +49,9 @@ const START_FLAGS = {
   'api-http': { type: 'boolean' },
   log: { type: 'string', short: 'l' },
   'seed-peers': { type: 'string' },
+  'enable-metrics': { type: 'boolean' },
+  'metrics-port': { type: 'string' },
+  'metrics-host': { type: 'string' },
 } as const;
 
 function integerFlag(name: string, value: string | undefined): number | undefined {
@@ -53,6 +59,15 @@ function integerFlag(name: string, value: string | undefined): number | undefine
   const number = Number(value);
   if (!Number.isInteger(number) || number < 0) throw new UsageError(`--${name} must be a whole number, got "${value}".`);
   return number;
+}
+
+/** The `metrics` section the metrics flags set (a flag left out leaves the config's value). */
+function metricsOverrides(enabled: boolean | undefined, port: number | undefined, host: string | undefined): PartialNodeConfig | undefined {
+  const metrics: Partial<MetricsConfig> = {};
+  if (enabled === true) metrics.enabled = true;
+  if (port !== undefined) metrics.port = port;
+  if (host !== undefined) metrics.host = host;
+  return Object.keys(metrics).length === 0 ? undefined : { metrics };
 }
 
 export const startCommand: CliCommand = {
@@ -75,6 +90,7 @@ export const startCommand: CliCommand = {
       apiModes: apiModes.length > 0 ? apiModes : undefined,
       logLevel: values.log ?? env.LISK_LOG_LEVEL,
       seedPeers: values['seed-peers'] ?? env.LISK_SEED_PEERS,
+      overrides: metricsOverrides(values['enable-metrics'], integerFlag('metrics-port', values['metrics-port']), values['metrics-host']),
       checkChainConfig: checkModuleConfigs,
     });
     const logger = createLogger(plan.config.system.logLevel as LogLevel, io.stdout);

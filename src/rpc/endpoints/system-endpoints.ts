@@ -10,9 +10,8 @@ import type { RpcMethod } from '../registry.js';
 import type { StateReader } from '../../state/state-view.js';
 import type { Bft } from '../../engine/consensus/bft/bft.js';
 import { metadataJson, schemaJson } from './metadata-json.js';
-import { metricsToJSON, metricsToText, type MetricFamily } from './metrics-report.js';
+import type { NodeMetrics } from '../../metrics/index.js';
 import type { NodeInfoSource } from './node-info.js';
-import type { NodeMetrics } from './node-metrics.js';
 import { StoreError } from '../../errors.js';
 
 export interface SystemEndpointsOptions {
@@ -21,7 +20,7 @@ export interface SystemEndpointsOptions {
   readonly nodeInfo: NodeInfoSource;
   /** The registered modules; their metadata is read once, on the first getMetadata call. */
   readonly modules: readonly Pick<Module, 'name' | 'metadata'>[];
-  /** The node's counters; without them getMetricsReport is not registered (no stubs). */
+  /** The node's metric registry; without it getMetricsReport is not registered (no stubs). */
   readonly metrics?: NodeMetrics;
   readonly bft: Pick<Bft, 'getHeights'>;
   /** The committed engine state (BFT votes), read at call time. */
@@ -82,35 +81,21 @@ export function createSystemEndpoints(options: SystemEndpointsOptions): RpcMetho
     { namespace: 'system', name: 'getSchema', invoke: () => schema },
   ];
   if (metrics !== undefined) {
+    // The consensus gauges of the report (and of GET /metrics) read this chain at scrape time.
+    metrics.watch({
+      chain: {
+        tipHeight: () => chainStore.tipHeight(),
+        finalizedHeight: () => chainStore.finalizedHeight(),
+        bftHeights: () => options.bft.getHeights(options.engineState()),
+      },
+    });
     methods.push({
       namespace: 'system',
       name: 'getMetricsReport',
       sensitive: true,
       request: metricsRequest,
-      invoke: (params) => {
-        const families = [...chainGauges(options), ...metrics.families()];
-        return params.inString === true ? metricsToText(families) : metricsToJSON(families);
-      },
+      invoke: (params) => metrics.report(params.inString === true),
     });
   }
   return methods;
-}
-
-/** The consensus gauges lisk-sdk reports (consensus_height, ...), read from the store at report time. */
-function chainGauges(options: SystemEndpointsOptions): MetricFamily[] {
-  const { chainStore } = options;
-  const heights = options.bft.getHeights(options.engineState());
-  const gauge = (name: string, help: string, value: number): MetricFamily => ({
-    name,
-    help,
-    type: 'gauge',
-    values: [{ value, labels: {} }],
-  });
-  return [
-    gauge('consensus_height', 'Height of the tip', chainStore.tipHeight()),
-    gauge('consensus_finalizedHeight', 'Finalized height', chainStore.finalizedHeight()),
-    gauge('consensus_maxHeightPrevoted', 'Largest prevoted height', heights.maxHeightPrevoted),
-    gauge('consensus_maxHeightPrecommitted', 'Largest precommitted height', heights.maxHeightPrecommitted),
-    gauge('consensus_maxHeightCertified', 'Largest certified height', heights.maxHeightCertified),
-  ];
 }

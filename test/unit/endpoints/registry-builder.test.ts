@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NETWORK_EVENTS, NODE_EVENTS } from '../../../src/rpc/endpoints/engine-events.js';
 import { genesisInfoJSON, type NodeInfoSource } from '../../../src/rpc/endpoints/node-info.js';
-import { NodeMetrics } from '../../../src/rpc/endpoints/node-metrics.js';
+import { NodeMetrics } from '../../../src/metrics/index.js';
+import { RpcDispatcher } from '../../../src/rpc/dispatcher.js';
+import { silentLogger } from '../../../src/logger.js';
 import { openChain, type OpenChain } from '../../../src/node.js';
 import { buildRegistry, type BuildRegistryOptions } from '../../../src/rpc/registry-builder.js';
 import { devChainConfig, devGenesisBlock } from '../../support/dev-chain.js';
@@ -131,18 +133,46 @@ describe('buildRegistry', () => {
     expect((await call('random_getHashOnionSeeds')).error?.code).toBe(-32002);
   });
 
-  it('counts calls per method when given metrics', async () => {
+  it('counts requests and errors per method and transport through the dispatcher, with unknown names under one label', async () => {
     const metrics = new NodeMetrics();
     const { registry } = buildRegistry({ ...base, metrics });
-    const call = dispatcherFor(registry.methodNames().map((name) => registry.get(name)!));
-    await call('chain_getLastBlock');
-    await call('chain_getLastBlock');
-    await call('fee_getFeeTokenID');
-    await call('chain_getBlockByHeight', { height: -1 }); // refused before the method runs
-    const rpc = metrics.families().find((family) => family.name === 'basalt_rpc_requests_total');
-    const count = (method: string) => rpc?.values.find((sample) => sample.labels.method === method)?.value;
-    expect(count('chain_getLastBlock')).toBe(2);
-    expect(count('fee_getFeeTokenID')).toBe(1);
-    expect(count('chain_getBlockByHeight')).toBe(0);
+    const dispatcher = new RpcDispatcher(registry, { allowedMethods: [], maxBatchSize: 10, logger: silentLogger, observer: metrics });
+    const http = dispatcher.forTransport('http');
+    const ws = dispatcher.forTransport('ws');
+    const send = async (to: typeof http, method: string, params: unknown = {}) =>
+      to.dispatch(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
+    await send(http, 'chain_getLastBlock');
+    await send(http, 'chain_getLastBlock');
+    await send(ws, 'chain_getLastBlock');
+    await send(http, 'fee_getFeeTokenID');
+    await send(http, 'chain_getBlockByHeight', { height: -1 }); // refused by its params schema
+    await send(http, 'random_getHashOnionSeeds'); // sensitive, not allowed
+    await send(http, 'no_suchMethod');
+    await send(http, 'another_unknownOne');
+    await http.dispatch('{not json');
+    // The plain dispatcher (tests, tools) counts nothing.
+    await dispatcher.dispatch(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'chain_getLastBlock' }));
+
+    const report = (await metrics.report(false)) as { name: string; values: { value: number; labels: Record<string, string> }[] }[];
+    const count = (name: string, method: string, transport = 'http') =>
+      report
+        .find((family) => family.name === name)
+        ?.values.find((sample) => sample.labels.method === method && sample.labels.transport === transport)?.value;
+    expect(count('basalt_rpc_requests_total', 'chain_getLastBlock')).toBe(2);
+    expect(count('basalt_rpc_requests_total', 'chain_getLastBlock', 'ws')).toBe(1);
+    expect(count('basalt_rpc_errors_total', 'chain_getLastBlock')).toBe(0);
+    expect(count('basalt_rpc_requests_total', 'fee_getFeeTokenID')).toBe(1);
+    expect(count('basalt_rpc_errors_total', 'chain_getBlockByHeight')).toBe(1);
+    expect(count('basalt_rpc_errors_total', 'random_getHashOnionSeeds')).toBe(1);
+    expect(count('basalt_rpc_requests_total', '(unknown)')).toBe(2);
+    expect(count('basalt_rpc_errors_total', '(unknown)')).toBe(2);
+    expect(count('basalt_rpc_errors_total', '(invalid)')).toBe(1);
+    const latency = report.find((family) => family.name === 'basalt_rpc_request_duration_seconds');
+    const latencyCount = (transport: string) =>
+      latency?.values.find(
+        (sample) => sample.labels.transport === transport && (sample as { metricName?: string }).metricName?.endsWith('_count'),
+      )?.value;
+    expect(latencyCount('http')).toBe(8);
+    expect(latencyCount('ws')).toBe(1);
   });
 });
