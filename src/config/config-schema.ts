@@ -14,6 +14,14 @@ const MAX_NUM_VALIDATORS = 199;
 const SECONDS_PER_MONTH = 30 * 24 * 60 * 60;
 
 const port = (minimum: number) => ({ type: 'integer', minimum, maximum: 65_535 });
+/** Basalt's own listeners (legacy API, metrics): off unless enabled, on host:port, nothing unknown. */
+const listener = <P extends object>(properties: P) =>
+  ({
+    type: 'object',
+    required: ['enabled', 'host', 'port'],
+    additionalProperties: false,
+    properties: { enabled: { type: 'boolean' }, host: { type: 'string', minLength: 1 }, port: port(1), ...properties },
+  }) as const;
 const peerList = (ipFormat: string) => ({
   type: 'array',
   items: objectOf({ ip: { type: 'string', format: ipFormat }, port: port(1) }),
@@ -121,27 +129,10 @@ export const nodeConfigSchema = {
         },
       },
     },
-    legacyApi: {
-      type: 'object',
-      required: ['enabled', 'host', 'port'],
-      additionalProperties: false,
-      properties: {
-        enabled: { type: 'boolean' },
-        host: { type: 'string', minLength: 1 },
-        port: port(1),
-        configFile: { type: 'string', minLength: 1 },
-        trustedProxyHeader: { type: 'string', pattern: '^[A-Za-z0-9-]{1,64}$' },
-      },
-    },
-    metrics: {
-      type: 'object',
-      required: ['enabled', 'host', 'port'],
-      additionalProperties: false,
-      properties: {
-        enabled: { type: 'boolean' },
-        host: { type: 'string', minLength: 1 },
-        port: port(1),
-      },
-    },
+    legacyApi: listener({
+      configFile: { type: 'string', minLength: 1 },
+      trustedProxyHeader: { type: 'string', pattern: '^[A-Za-z0-9-]{1,64}$' },
+    }),
+    metrics: listener({}),
   },
 } as const;
