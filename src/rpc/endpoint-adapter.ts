@@ -11,6 +11,9 @@ import type { EndpointContext, EndpointHandler, ExecutionHeader, Module } from '
 import type { StateReader } from '../state/state-view.js';
 import type { RpcMethod } from './registry.js';
 import { StoreError } from '../errors.js';
+import { INVALID_PARAMS, RESOURCE_NOT_FOUND } from './error-codes.js';
+
+const ENDPOINT_ERRORS: readonly number[] = [INVALID_PARAMS, RESOURCE_NOT_FOUND];
 
 /** Where an endpoint call's context comes from; read anew on every call. */
 export interface EndpointContextProvider {
@@ -67,6 +70,9 @@ export function endpointToRpcMethod(
     name,
     request: handler.request,
     sensitive: handler.sensitive === true,
+    ...(handler.response === undefined ? {} : { response: handler.response }),
+    // Module stores answer a missing key with NotFoundError, and handlers check params beyond their schema.
+    errors: ENDPOINT_ERRORS,
     invoke: (params) => handler.handle(new CallContext(provider, params)),
   };
 }

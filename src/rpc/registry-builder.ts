@@ -1,7 +1,8 @@
 /**
  * Builds the node's RPC registry (lisk-sdk engine/endpoint/*.ts): the engine namespaces
  * (chain, consensus, state, system, app), every endpoint of every registered module, any extra
- * methods (txpool, generator, plugins...) and the events the node publishes.
+ * methods (txpool, generator, plugins...), the events the node publishes, and `rpc.discover`
+ * (openrpc.ts), which describes all of them.
  */
 import type { ChainStore } from '../chain/chain-store.js';
 import type { Bft } from '../engine/consensus/bft/bft.js';
@@ -18,6 +19,7 @@ import type { NodeMetrics } from '../metrics/index.js';
 import type { Module } from '../modules/base/index.js';
 import type { StateDb } from '../state/state-db.js';
 import { committedChainContext, endpointsToRpcMethods, moduleRpcMethods } from './endpoint-adapter.js';
+import { registerDiscover } from './openrpc.js';
 import { RpcRegistry, type RpcMethod } from './registry.js';
 
 /** The opened chain (node.ts `openChain`) as far as the RPC methods read it. */
@@ -93,6 +95,7 @@ export function buildRegistry(options: BuildRegistryOptions): BuiltRegistry {
     ...createAppEndpoints(registry),
   ];
   for (const method of methods) registry.register(method);
+  registerDiscover(registry, options.nodeInfo.version);
   for (const event of options.events ?? NODE_EVENTS) registry.registerEvent(event);
   return { registry, dropCacheAbove: (height) => chain.dropCacheAbove(height) };
 }

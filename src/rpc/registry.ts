@@ -17,6 +17,14 @@ export interface RpcMethod {
   readonly request?: object;
   /** Refused (-32002) unless `rpc.allowedMethods` allows it (README "JSON-RPC"). */
   readonly sensitive?: boolean;
+  /** JSON schema of the result, when the method declares one (module endpoints do); for rpc.discover. */
+  readonly response?: object;
+  /**
+   * JSON-RPC error codes the method may answer besides the ones its declaration implies
+   * (-32602 with a `request` schema, -32002 when sensitive, -32603 for any method), e.g. -32001
+   * for a lookup that can miss. Listed by rpc.discover (openrpc.ts).
+   */
+  readonly errors?: readonly number[];
   invoke(params: Record<string, unknown>): unknown | Promise<unknown>;
 }
 
@@ -27,9 +35,13 @@ const NAME_PART = /^[a-zA-Z][a-zA-Z0-9]*$/;
 // cannot be a sensible topic (empty, control characters, absurd length).
 const EVENT_NAME = /^[\x21-\x7e]{1,128}$/;
 
+/** Names outside `<namespace>_<name>` that a method may be registered under. */
+const RESERVED_NAMES = ['rpc.discover'] as const;
+
 /** The set of methods and events the node serves; names are unique. */
 export class RpcRegistry {
   private readonly methods = new Map<string, RpcMethod>();
+  private readonly reserved = new Map<string, RpcMethod>();
   private readonly events = new Set<string>();
   private sortedMethodNames: string[] | undefined;
 
@@ -63,9 +75,19 @@ export class RpcRegistry {
     this.events.add(name);
   }
 
-  /** The method registered as `<namespace>_<name>`, if any. */
+  /** The method registered as `<namespace>_<name>` (or a reserved name such as `rpc.discover`), if any. */
   get(fullName: string): RpcMethod | undefined {
-    return this.methods.get(fullName);
+    return this.methods.get(fullName) ?? this.reserved.get(fullName);
+  }
+
+  /**
+   * Adds a method under a name that JSON-RPC conventions reserve (`rpc.discover`, OpenRPC 1.3
+   * "Service Discovery Method"). It is callable like any other but is not a `<namespace>_<name>`
+   * endpoint, so `methodNames` (and app_getRegisteredEndpoints) leave it out, as lisk-sdk would.
+   */
+  registerReserved(fullName: (typeof RESERVED_NAMES)[number], method: RpcMethod): void {
+    if (this.reserved.has(fullName)) throw new InvalidParamsError(`RPC method ${fullName} is already registered.`);
+    this.reserved.set(fullName, method);
   }
 
   /** Every registered `<namespace>_<name>`, sorted (a fresh array the caller may keep). */

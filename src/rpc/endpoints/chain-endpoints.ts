@@ -5,6 +5,7 @@
  * differs on purpose (params checked by schema, limits, not-found messages), the doc comment of
  * the method says so.
  */
+import { RESOURCE_NOT_FOUND } from '../error-codes.js';
 import { BlockHeader } from '../../chain/block-header.js';
 import { areHeadersContradicting } from '../../chain/contradicting-headers.js';
 import { RawJson } from '../raw-json.js';
@@ -16,6 +17,11 @@ import { ChainJsonReader, type ChainReader } from './chain-json-reader.js';
 import { OffloadedChainReads, type ChainReadOffload } from './chain-read-offload.js';
 import { eventProofJsonText } from '../../chain/json/proof-json.js';
 
+/**
+ * Every chain method with params looks a block, a transaction or a height up, and so can answer
+ * -32001 (rpc.discover lists it); comparing two headers looks nothing up.
+ */
+const LOOKS_NOTHING_UP: ReadonlySet<string> = new Set(['areHeadersContradicting']);
 export type { ChainReader } from './chain-json-reader.js';
 
 export interface ChainEndpointLimits {
@@ -81,6 +87,7 @@ export function createChainEndpoints(options: ChainEndpointsOptions): ChainEndpo
     namespace: 'chain',
     name,
     request,
+    ...(request !== undefined && !LOOKS_NOTHING_UP.has(name) ? { errors: [RESOURCE_NOT_FOUND] } : {}),
     invoke,
   });
 
