@@ -7,6 +7,7 @@ import { commitNodeConfig, type NodeConfigPlan } from '../config/resolve-node-co
 import type { Logger } from '../logger.js';
 import { assembleNode, type AssembledNode, type NodeServices } from '../node.js';
 import { APP_READY, APP_SHUTDOWN } from '../rpc/endpoints/engine-events.js';
+import { ControllerPidFile } from './controller-pid-file.js';
 import { DataDirLock } from './data-dir-lock.js';
 
 export interface StartNodeOptions {
@@ -25,9 +26,10 @@ export interface RunningNode extends Omit<AssembledNode, 'close'> {
 
 /**
  * Starts a node from a resolved config (the `start` command's work after the config is
- * settled): takes the data directory's lock, assembles the node with every service (the chain
- * opened, genesis run on a new store, generator keys loaded), then starts the plugins, the RPC
- * transports, the pool, the P2P network, the legacy API and block production, in that order.
+ * settled): takes the data directory's lock, writes Lisk's `tmp/pids/controller.pid`, assembles
+ * the node with every service (the chain opened, genesis run on a new store, generator keys
+ * loaded), then starts the metrics server, the plugins, the RPC transports, the pool, the P2P
+ * network, the legacy API and block production, in that order.
  */
 export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions): Promise<RunningNode> {
   const { logger } = options;
@@ -38,6 +40,9 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
     for (const stop of stops.splice(0).reverse()) await stop();
   };
   try {
+    // Lisk's CLI (`lisk-core endpoint:invoke -d <dataPath>`) checks this file before it connects.
+    const pidFile = ControllerPidFile.write(plan.dataPath, logger);
+    stops.push(() => pidFile.remove());
     const node = await assembleNode({
       dataPath: plan.dataPath,
       chainConfig: plan.chainConfig,

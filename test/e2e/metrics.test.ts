@@ -2,9 +2,9 @@
  * `basalt start --enable-metrics` on a fresh devnet: Prometheus scrapes `GET /metrics` on its own
  * port with a plain HTTP client, the text parses, the height gauge is the height
  * system_getNodeInfo answers, RPC counters move with calls, and system_getMetricsReport reads the
- * same registry.
+ * same registry. The node also keeps Lisk's tmp/pids/controller.pid while it runs.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,5 +87,15 @@ describe('basalt start --enable-metrics', () => {
       scraped.value('basalt_rpc_requests_total', { method: 'chain_getLastBlock', transport: 'http' }),
     );
     expect(report.value('basalt_process_resident_memory_bytes')).toBeGreaterThan(0);
+  });
+
+  // Last: it stops the node.
+  it("writes Lisk's controller.pid with its process id, and removes it at a clean stop", async () => {
+    const pidPath = join(dataPath, 'tmp', 'pids', 'controller.pid');
+    expect(readFileSync(pidPath, 'utf8')).toBe(String(node.child.pid));
+    // Lisk's CLI talks to the IPC sockets beside it.
+    expect(existsSync(join(dataPath, 'tmp', 'sockets', 'engine.external.rpc.ipc'))).toBe(true);
+    expect(await stopProcess(node.child)).toBe(0);
+    expect(existsSync(pidPath)).toBe(false);
   });
 });
