@@ -1,6 +1,6 @@
 import { prepareNodeConfig } from '../../config/resolve-node-config.js';
 import type { MetricsConfig, PartialNodeConfig, RpcModeName } from '../../config/node-config.js';
-import { createLogger, type LogLevel } from '../../logging.js';
+import { chooseLogFormat, createLogger, LOG_FORMATS, type LogLevel } from '../../logging.js';
 import { checkModuleConfigs } from '../../runtime/module-config-check.js';
 import { runNodeUntilSignal } from '../../runtime/start-node.js';
 import { EXIT_OK, UsageError, type CliCommand, type CliIO } from '../command.js';
@@ -21,13 +21,16 @@ Usage: basalt start [flags]
       --api-host HOST    RPC host (rpc.host, default 127.0.0.1)                [LISK_API_HOST]
       --api-ipc, --api-ws, --api-http   serve exactly these transports (rpc.modes)
   -l, --log LEVEL        trace, debug, info, warn, error, fatal, none          [LISK_LOG_LEVEL]
+      --log-format F     pretty (human lines) or json (one JSON record per line);
+                         default: pretty on a terminal, json otherwise
       --seed-peers LIST  ip:port,ip:port                                       [LISK_SEED_PEERS]
       --enable-metrics   serve Prometheus metrics on GET /metrics (metrics.enabled)
       --metrics-port N   metrics port (metrics.port, default 9464)
       --metrics-host HOST  metrics host (metrics.host, default 127.0.0.1)
 
-Logs are JSON lines on stdout. Ctrl-C (SIGINT) or SIGTERM stops the node cleanly; a node that was
-killed reopens its store consistently on the next start.
+Logs go to stdout: human lines on a terminal, JSON lines when stdout is a file or a pipe.
+Ctrl-C (SIGINT) or SIGTERM stops the node cleanly; a node that was killed reopens its store
+consistently on the next start.
 
 Examples:
   basalt start                                  # a fresh devnet, blocks every 3 s
@@ -48,6 +51,7 @@ const START_FLAGS = {
   'api-ws': { type: 'boolean' },
   'api-http': { type: 'boolean' },
   log: { type: 'string', short: 'l' },
+  'log-format': { type: 'string' },
   'seed-peers': { type: 'string' },
   'enable-metrics': { type: 'boolean' },
   'metrics-port': { type: 'string' },
@@ -76,6 +80,10 @@ export const startCommand: CliCommand = {
   help: HELP,
   async run(argv: readonly string[], io: CliIO): Promise<number> {
     const values = parseFlagsOnly(argv, START_FLAGS);
+    const logFormat = values['log-format'];
+    if (logFormat !== undefined && !(LOG_FORMATS as readonly string[]).includes(logFormat)) {
+      throw new UsageError(`--log-format must be one of ${LOG_FORMATS.join(', ')}, got "${logFormat}".`);
+    }
     const env = process.env;
     const apiModes = (['ipc', 'ws', 'http'] as RpcModeName[]).filter((mode) => values[`api-${mode}`] === true);
     const plan = prepareNodeConfig({
@@ -93,7 +101,7 @@ export const startCommand: CliCommand = {
       overrides: metricsOverrides(values['enable-metrics'], integerFlag('metrics-port', values['metrics-port']), values['metrics-host']),
       checkChainConfig: checkModuleConfigs,
     });
-    const logger = createLogger(plan.config.system.logLevel as LogLevel, io.stdout);
+    const logger = createLogger(plan.config.system.logLevel as LogLevel, io.stdout, chooseLogFormat(logFormat, io.stdout));
     for (const warning of plan.warnings) logger.warn({}, warning);
     await runNodeUntilSignal(plan, { logger });
     return EXIT_OK;
