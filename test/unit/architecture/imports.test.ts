@@ -53,6 +53,11 @@ const RULES: readonly Rule[] = [
   },
   { from: ['rpc'], notTo: ['runtime', 'cli', 'node', 'plugins', 'legacy-api', 'p2p'], why: 'rpc serves what node.ts hands it' },
   {
+    from: ['metrics'],
+    notTo: ['codec', 'crypto', 'merkle', 'chain', 'state', 'native', 'modules', 'config', ...ABOVE_MODULES],
+    why: 'the metric registry reads its sources through interfaces the composition root fills, so every room may feed it',
+  },
+  {
     from: ['p2p'],
     notTo: ['rpc', 'workers', 'runtime', 'cli', 'node', 'plugins', 'legacy-api'],
     why: 'the P2P network serves and feeds the engine; the node wires it to everything else',
