@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BasaltError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { isAlive } from './data-dir-lock.js';
 
 /** A live process already holds the data directory's controller.pid. */
 export class ApplicationRunningError extends BasaltError {
@@ -25,16 +26,6 @@ export class ApplicationRunningError extends BasaltError {
 /** Where Lisk's CLI looks for the node's process id. */
 export function controllerPidPath(dataPath: string): string {
   return join(dataPath, 'tmp', 'pids', 'controller.pid');
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else (lisk-commander reads it the same way).
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export class ControllerPidFile {
@@ -54,7 +45,7 @@ export class ControllerPidFile {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
     if (previous !== undefined) {
-      if (Number.isInteger(previous) && previous > 0 && previous !== process.pid && isRunning(previous)) {
+      if (Number.isInteger(previous) && previous > 0 && previous !== process.pid && isAlive(previous)) {
         throw new ApplicationRunningError(dataPath, path, previous);
       }
       logger.info({ path, previousPid: Number.isNaN(previous) ? null : previous }, 'Replacing a stale controller.pid: its process is gone');

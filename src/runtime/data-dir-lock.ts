@@ -11,7 +11,8 @@ export class DataDirLockedError extends BasaltError {
 
 const LOCK_FILE = 'basalt.lock';
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` exists (EPERM: it does, under another user; lisk-commander reads it so too). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
