@@ -13,7 +13,8 @@ import type { BlockReceiver } from '../engine/block-receiver.js';
 import { Synchronizer, type SyncListener } from '../engine/sync/index.js';
 import type { TransactionPool } from '../engine/txpool/transaction-pool.js';
 import type { Logger } from '../logger.js';
-import { chainProcedures, P2pNetwork, p2pOptionsFromConfig } from '../p2p/index.js';
+import { isBracketComplete } from '../legacy-chain/index.js';
+import { chainProcedures, legacyBlocksFromIdHandler, P2pNetwork, p2pOptionsFromConfig } from '../p2p/index.js';
 import { PeerStore, SAVE_PEERS_INTERVAL_MS } from '../p2p/peer-store.js';
 import type { CommitPool } from '../engine/consensus/commit-pool.js';
 import { BlockGossip } from '../p2p/endpoints/block-gossip.js';
@@ -112,11 +113,14 @@ export class NodeNetwork {
     await this.synchronizer.init();
     const { options, unresolved } = await p2pOptionsFromConfig(config.network, genesisConfig.chainID, {
       logger: logger.child({ module: 'p2p' }),
-      nodeInfoOptions: this.nodeInfoOptions(),
+      nodeInfoOptions: { ...this.nodeInfoOptions(), legacy: this.advertisedBrackets() },
       secret: this.peerStore.secret(),
       previousPeers: this.peerStore.triedPeers(),
       handlers: {
-        procedures: chainProcedures(chainStoreSource(chain.chainStore), poolTransactionSource(pool, chain.chainStore)),
+        procedures: {
+          ...chainProcedures(chainStoreSource(chain.chainStore), poolTransactionSource(pool, chain.chainStore)),
+          getLegacyBlocksFromId: legacyBlocksFromIdHandler(chain.legacyStore),
+        },
         messages: {
           postBlock: (data, call) => this.gossip?.onPostBlock(data, call),
           postTransactionsAnnouncement: this.transactions.onAnnouncement,
@@ -169,6 +173,19 @@ export class NodeNetwork {
   /** Tells peers the new tip (postNodeInfo), after every stored or deleted block. */
   tipChanged(): void {
     this.p2p?.applyNodeInfo(this.nodeInfoOptions());
+  }
+
+  /**
+   * The snapshot block IDs of the brackets announced in the node info: as lisk-sdk, only with
+   * `legacy.sync` on, and only the brackets held whole (lisk-sdk's LegacyChainHandler announces
+   * a bracket once its sync finds or makes it complete).
+   */
+  private advertisedBrackets(): Buffer[] {
+    const { config, chain } = this.context;
+    if (!config.legacy.sync) return [];
+    return config.legacy.brackets
+      .filter((bracket) => isBracketComplete(chain.legacyStore, bracket))
+      .map((bracket) => Buffer.from(bracket.snapshotBlockID, 'hex'));
   }
 
   private nodeInfoOptions(): { height: number; maxHeightPrevoted: number; blockVersion: number; lastBlockID: Buffer } {

@@ -10,6 +10,7 @@ import { CHAIN_ENV_OPTIONS, chainEnvPath } from '../chain/lmdb-environment.js';
 import type { ChainConfig } from '../config/lisk-config.js';
 import type { SignatureVerifier } from '../crypto/signature-verifier.js';
 import { BlockExecutor } from '../engine/block-executor.js';
+import { LegacyChainStore } from '../legacy-chain/index.js';
 import { ChainProcessor } from '../engine/chain-processor.js';
 import { Bft } from '../engine/consensus/bft/bft.js';
 import { StateMachine } from '../engine/state-machine/state-machine.js';
@@ -39,6 +40,8 @@ export interface OpenChainOptions {
 export interface OpenChain {
   readonly env: RootDatabase;
   readonly chainStore: ChainStore;
+  /** The v3 history kept beside the chain (legacy brackets), in the same environment. */
+  readonly legacyStore: LegacyChainStore;
   readonly stateDb: StateDb;
   readonly bft: Bft;
   readonly modules: MainchainModules;
@@ -81,7 +84,8 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
       signatureVerifier: options.signatureVerifier,
     });
     await processor.initGenesis(options.genesisBlock);
-    return { env, chainStore, stateDb, bft, modules, stateMachine, processor, close: () => env.close() };
+    const legacyStore = new LegacyChainStore(env);
+    return { env, chainStore, legacyStore, stateDb, bft, modules, stateMachine, processor, close: () => env.close() };
   } catch (error) {
     await env.close();
     throw error;
