@@ -23,5 +23,12 @@ export {
   type LegacyImportResult,
   type V3BlockSource,
 } from './import-legacy-blocks.js';
+export { LegacyChainSync, type LegacyChainSyncOptions, type LegacySyncNetwork } from './legacy-chain-sync.js';
 export { LegacyImportError, type LegacyImportFailure } from './legacy-import-error.js';
-export { legacyBlockHeaderSchema, legacyBlockSchema, legacyBracketInfoSchema, legacyTransactionSchema } from './schemas.js';
+export {
+  legacyBlocksAnswerSchema,
+  legacyBlockHeaderSchema,
+  legacyBlockSchema,
+  legacyBracketInfoSchema,
+  legacyTransactionSchema,
+} from './schemas.js';

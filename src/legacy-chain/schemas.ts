@@ -74,3 +74,11 @@ export const legacyBracketInfoSchema: Schema = {
   },
   required: ['startHeight', 'snapshotBlockHeight', 'lastBlockHeight'],
 };
+
+/** A getLegacyBlocksFromId answer: encoded `{header, payload}` blocks, highest first. */
+export const legacyBlocksAnswerSchema: Schema = {
+  $id: '/lisk/getBlocksFromIdResponse',
+  type: 'object',
+  required: ['blocks'],
+  properties: { blocks: { type: 'array', fieldNumber: 1, items: { dataType: 'bytes' } } },
+};
