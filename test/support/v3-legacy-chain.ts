@@ -72,6 +72,9 @@ export function v3Header(fields: {
   return codec.encode(legacyBlockHeaderSchema, { ...unsigned, signature });
 }
 
+/** The chain the legacy import's kill test imports in a child process and then resumes. */
+export const KILL_TEST_CHAIN: V3ChainOptions = { length: 2000, transactionsAt: (height) => height % 3 };
+
 /** A linked v3 chain; its first block is a genesis-style block (empty previousBlockID). */
 export function buildV3Chain(options: V3ChainOptions): V3BlockSource[] {
   const start = options.startHeight ?? 0;

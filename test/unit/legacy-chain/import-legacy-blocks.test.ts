@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { open, type RootDatabase } from 'lmdb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -15,7 +17,10 @@ import {
   legacyTransactionRoot,
   type V3BlockSource,
 } from '../../../src/legacy-chain/index.js';
-import { buildV3Chain, v3Header, v3Transfer } from '../../support/v3-legacy-chain.js';
+import { buildV3Chain, KILL_TEST_CHAIN, v3Header, v3Transfer } from '../../support/v3-legacy-chain.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const CHILD = join(ROOT, 'test', 'support', 'legacy-import-child.ts');
 
 let dir: string;
 let env: RootDatabase;
@@ -167,4 +172,49 @@ describe('initLegacyBrackets', () => {
     initLegacyBrackets(store, [{ ...bracket, startHeight: 5 }]);
     expect(store.bracketInfo(top.id)).toEqual({ startHeight: 5, snapshotBlockHeight: 39, lastBlockHeight: 5 });
   });
+});
+
+describe('importLegacyBlocks killed mid-import', () => {
+  it('leaves whole batches that reopen consistent, and the next run resumes', async () => {
+    await env.close();
+    const envPath = join(dir, 'killed.lmdb');
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, envPath], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        // Killed while batches keep committing: somewhere inside a batch or its commit.
+        if ((output.match(/committed/g) ?? []).length >= 8) child.kill('SIGKILL');
+      });
+      child.on('error', reject);
+      child.on('close', () => resolve());
+    });
+    expect(output).not.toContain('done');
+
+    const killedEnv = open({ path: envPath, maxDbs: 8 });
+    try {
+      const killedStore = new LegacyChainStore(killedEnv);
+      const full = buildV3Chain(KILL_TEST_CHAIN);
+      const killedTop = full.at(-1) as V3BlockSource;
+      const cursor = killedStore.importCursor(killedTop.id);
+      expect(cursor).toBeDefined();
+      const reached = cursor?.height as number;
+      expect(reached).toBeGreaterThanOrEqual(7 * 25 - 1);
+      expect((reached + 1) % 25).toBe(0);
+      // Everything up to the cursor is stored whole, nothing above it.
+      for (const block of full.slice(0, reached + 1)) {
+        expect(killedStore.blockById(block.id)).toEqual({ id: block.id, header: block.header, payload: block.transactions });
+      }
+      expect(killedStore.blockIdAtHeight(reached + 1)).toBeUndefined();
+      const bracketOfKill = legacyBracket(killedTop, 0);
+      expect(isBracketComplete(killedStore, bracketOfKill)).toBe(false);
+
+      const result = await importLegacyBlocks(killedStore, full, bracketOfKill, { batchSize: 500 });
+      expect(result).toMatchObject({ skipped: reached + 1, imported: full.length - reached - 1 });
+      expect(isBracketComplete(killedStore, bracketOfKill)).toBe(true);
+    } finally {
+      await killedEnv.close();
+      openStore();
+    }
+  }, 60_000);
 });
