@@ -61,7 +61,8 @@ export async function importLegacyBlocks(
 ): Promise<LegacyImportResult> {
   const snapshotBlockId = Buffer.from(bracket.snapshotBlockID, 'hex');
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-  const complete = { startHeight: bracket.startHeight, snapshotBlockHeight: bracket.snapshotHeight, lastBlockHeight: bracket.startHeight };
+  const pending = { startHeight: bracket.startHeight, snapshotBlockHeight: bracket.snapshotHeight };
+  const complete = { ...pending, lastBlockHeight: bracket.startHeight };
   const info = store.bracketInfo(snapshotBlockId);
   const cursor = store.importCursor(snapshotBlockId);
   if (cursor === undefined && info?.lastBlockHeight === bracket.startHeight && store.headerById(snapshotBlockId) !== undefined) {
@@ -78,10 +79,9 @@ export async function importLegacyBlocks(
     store.writeBlocks(batch, {
       snapshotBlockId,
       cursor: last,
-      // Until the snapshot block is in, the bracket holds no unbroken run down from it.
-      bracket: done
-        ? complete
-        : { startHeight: bracket.startHeight, snapshotBlockHeight: bracket.snapshotHeight, lastBlockHeight: bracket.snapshotHeight },
+      // Until the snapshot block is in, this import adds nothing to the unbroken run down from it:
+      // the recorded lowest height (a legacy sync's progress, or none) stays.
+      bracket: done ? complete : { ...pending, lastBlockHeight: info?.lastBlockHeight ?? bracket.snapshotHeight },
     });
     imported += batch.length;
     batch = [];

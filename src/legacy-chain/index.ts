@@ -3,6 +3,7 @@
  * the store, the import from a v3 database, the brackets, and the bytes and JSON the RPC and P2P
  * layers serve. README.md in this folder says what is where.
  */
+export { openLegacyChainStore } from './open-legacy-chain-store.js';
 export { LegacyChainStore, type LegacyBracketInfo, type LegacyImportCursor, type LegacyBlockToStore } from './legacy-chain-store.js';
 export {
   decodeLegacyBlock,

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveNodeConfig } from '../../src/config/resolve-node-config.js';
-import { importLegacyBlocks, legacyBracket, type V3BlockSource } from '../../src/legacy-chain/index.js';
+import { importLegacyBlocks, legacyBracket, openLegacyChainStore, type V3BlockSource } from '../../src/legacy-chain/index.js';
 import { assembleNode } from '../../src/node.js';
 import { buildV3Chain } from '../support/v3-legacy-chain.js';
 
@@ -83,6 +83,25 @@ describe('the legacy chain in a node', () => {
       } finally {
         await network?.stop();
       }
+    } finally {
+      await node.close();
+    }
+  });
+
+  it('finds a bracket imported into its data directory before it was first started', async () => {
+    const dataPath = join(workDir, 'imported-first');
+    const opened = openLegacyChainStore(dataPath);
+    try {
+      await importLegacyBlocks(opened.store, chain, bracket);
+    } finally {
+      await opened.close();
+    }
+    const node = await legacyNode(dataPath, true);
+    try {
+      expect(node.services.registry.get('legacy_getLegacyBrackets')?.invoke({})).toEqual([
+        { startHeight: 0, snapshotBlockHeight: 29, lastBlockHeight: 0, snapshotBlockID: bracket.snapshotBlockID },
+      ]);
+      expect(node.chain.legacyStore.blockByHeight(0)?.id).toEqual(chain[0]?.id);
     } finally {
       await node.close();
     }

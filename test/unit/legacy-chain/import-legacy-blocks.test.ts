@@ -163,6 +163,16 @@ describe('importLegacyBlocks', () => {
   });
 });
 
+describe('importLegacyBlocks beside a legacy sync', () => {
+  it('keeps the lowest height a sync recorded until the import reaches the snapshot block', async () => {
+    store.setBracketInfo(top.id, { startHeight: 0, snapshotBlockHeight: 39, lastBlockHeight: 30 });
+    await expect(importLegacyBlocks(store, chain.slice(0, 20), bracket, { batchSize: 8 })).rejects.toMatchObject({ failure: 'incomplete' });
+    expect(store.bracketInfo(top.id)?.lastBlockHeight).toBe(30);
+    await importLegacyBlocks(store, chain.slice(20), bracket);
+    expect(store.bracketInfo(top.id)?.lastBlockHeight).toBe(0);
+  });
+});
+
 describe('initLegacyBrackets', () => {
   it('records a new bracket as empty and marks a known one complete once its start block is stored', async () => {
     initLegacyBrackets(store, [bracket]);
