@@ -3,10 +3,6 @@
  * stores: a bracket fetched in batches down to its start height, then announced; hostile and
  * failing peers charged or waited for.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { open, type RootDatabase } from 'lmdb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { codec } from '../../../src/codec/index.js';
 import {
@@ -16,13 +12,14 @@ import {
   initLegacyBrackets,
   legacyBlocksAnswerSchema,
   legacyBracket,
-  LegacyChainStore,
+  type LegacyChainStore,
   LegacyChainSync,
   type LegacySyncNetwork,
   type V3BlockSource,
 } from '../../../src/legacy-chain/index.js';
 import { legacyBlocksFromIdHandler } from '../../../src/p2p/legacy-procedures.js';
 import * as schemas from '../../../src/p2p/schemas.js';
+import { TempLegacyStores } from '../../support/temp-legacy-stores.js';
 import { buildV3Chain, v3Transfer } from '../../support/v3-legacy-chain.js';
 
 const chain = buildV3Chain({ length: 260, transactionsAt: (height) => (height % 25 === 0 ? 3 : 0) });
@@ -31,23 +28,14 @@ const snapshotBlockId = top.id;
 // The bracket starts above the v3 genesis block, as Lisk mainnet's does.
 const bracket = legacyBracket({ id: top.id, height: 259 }, 7);
 
-let dir: string;
-const envs: RootDatabase[] = [];
-
-function openStore(name: string): LegacyChainStore {
-  const env = open({ path: join(dir, `${name}.lmdb`), maxDbs: 8 });
-  envs.push(env);
-  return new LegacyChainStore(env);
-}
+let stores: TempLegacyStores;
+const openStore = (name: string): LegacyChainStore => stores.open(name);
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'basalt-legacy-sync-'));
+  stores = new TempLegacyStores('basalt-legacy-sync-');
 });
 
-afterEach(async () => {
-  for (const env of envs.splice(0)) await env.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => stores.dispose());
 
 interface Peer {
   readonly holds: boolean;

@@ -3,21 +3,18 @@
  * announces it in its node info; B, with the bracket configured and empty, finds A among its
  * peers, fetches the bracket with getLegacyBlocksFromId and then announces it too.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { open, type RootDatabase } from 'lmdb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   importLegacyBlocks,
   initLegacyBrackets,
   legacyBracket,
-  LegacyChainStore,
+  type LegacyChainStore,
   LegacyChainSync,
   type V3BlockSource,
 } from '../../../src/legacy-chain/index.js';
 import { P2pLegacySyncNetwork } from '../../../src/p2p/endpoints/p2p-legacy-sync-network.js';
 import { legacyBlocksFromIdHandler, type P2pPeerInfo } from '../../../src/p2p/index.js';
+import { TempLegacyStores } from '../../support/temp-legacy-stores.js';
 import { buildV3Chain } from '../../support/v3-legacy-chain.js';
 import { nextEvent, startNode, stopNodes, until } from './support/network-harness.js';
 
@@ -25,22 +22,16 @@ const chain = buildV3Chain({ length: 230, transactionsAt: (height) => height % 4
 const top = chain.at(-1) as V3BlockSource;
 const bracket = legacyBracket({ id: top.id, height: 229 }, 0);
 
-let dir: string;
-const envs: RootDatabase[] = [];
-const openStore = (name: string): LegacyChainStore => {
-  const env = open({ path: join(dir, `${name}.lmdb`), maxDbs: 8 });
-  envs.push(env);
-  return new LegacyChainStore(env);
-};
+let stores: TempLegacyStores;
+const openStore = (name: string): LegacyChainStore => stores.open(name);
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'basalt-legacy-net-'));
+  stores = new TempLegacyStores('basalt-legacy-net-');
 });
 
 afterEach(async () => {
   await stopNodes();
-  for (const env of envs.splice(0)) await env.close();
-  rmSync(dir, { recursive: true, force: true });
+  await stores.dispose();
 });
 
 describe('legacy sync over P2P', () => {
