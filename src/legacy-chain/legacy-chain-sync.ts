@@ -8,7 +8,8 @@
  * - otherwise the node asks a random peer whose node info lists the bracket's snapshot block ID
  *   for the blocks below the lowest one it holds (below the snapshot block at first), stores those
  *   at or above the start height together with the new lowest height, waits 5 s and asks again,
- *   until a batch reaches the start height; the bracket is then announced;
+ *   until a batch reaches the start height; the bracket is then announced, and its recorded lowest
+ *   height is set back to the first batch's (see `syncBracket`), as lisk-sdk leaves it;
  * - no such peer: wait 12 s and look again; a request that fails is retried at once, and after
  *   more than 10 failures in a row the node waits 12 s; an empty or invalid answer costs the peer
  *   100 and is retried.
@@ -110,6 +111,7 @@ export class LegacyChainSync {
     const maxFailed = this.options.maxFailedRequests ?? 10;
     let lowestId = from;
     let failed = 0;
+    let firstBatchLowest: number | undefined;
     while (!this.stopped) {
       const peers = network.peersHolding(snapshotBlockId);
       if (peers.length === 0) {
@@ -142,12 +144,16 @@ export class LegacyChainSync {
       }
       const lowest = blocks[blocks.length - 1] as LegacyBlockToStore;
       const done = lowest.height <= bracket.startHeight;
+      firstBatchLowest ??= lowest.height;
+      // What lisk-sdk leaves recorded once a bracket is done is the lowest height of the first
+      // batch of the run, not the start height: its sync recurses once per batch and each level
+      // records its own batch's lowest height again as the recursion unwinds, the first batch's
+      // last. legacy_getLegacyBrackets shows that until the next start, whose bracket step counts
+      // the bracket complete (its start block is stored). Basalt records the same.
+      const lastBlockHeight = done ? firstBatchLowest : lowest.height;
       store.writeBlocks(
         blocks.filter((block) => block.height >= bracket.startHeight),
-        {
-          snapshotBlockId,
-          bracket: { startHeight: bracket.startHeight, snapshotBlockHeight: bracket.snapshotHeight, lastBlockHeight: lowest.height },
-        },
+        { snapshotBlockId, bracket: { startHeight: bracket.startHeight, snapshotBlockHeight: bracket.snapshotHeight, lastBlockHeight } },
       );
       if (done) {
         this.logger.info({}, `Finished syncing legacy blocks for bracket with snapshotBlockID ${bracket.snapshotBlockID}`);
