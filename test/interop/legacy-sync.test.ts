@@ -21,7 +21,8 @@ import {
   type V3BlockSource,
 } from '../../src/legacy-chain/index.js';
 import { P2pLegacySyncNetwork } from '../../src/p2p/endpoints/p2p-legacy-sync-network.js';
-import { legacyBlocksFromIdHandler, P2pNetwork } from '../../src/p2p/index.js';
+import { codec } from '../../src/codec/index.js';
+import { legacyBlocksFromIdHandler, P2pNetwork, p2pSchemas } from '../../src/p2p/index.js';
 import { createLegacyEndpoints } from '../../src/rpc/endpoints/legacy-endpoints.js';
 import { freePort, LISK_PEER, liskPeerPresent, liskRpc } from '../support/lisk-peer.js';
 import { TempLegacyStores } from '../support/temp-legacy-stores.js';
@@ -229,6 +230,21 @@ describe.skipIf(!present)('legacy sync: a lisk-sdk 6.1 node fetches a bracket fr
       await expect
         .poll(() => basalt.connectedPeers().some((peer) => peer.options?.legacy.some((id) => id.equals(top.id))), { timeout: 20_000 })
         .toBe(true);
+      // Now the Lisk node serves the bracket too: its getLegacyBlocksFromId answers are Basalt's, byte for byte.
+      const liskPeer = basalt.connectedPeers().find((peer) => peer.options?.legacy.some((id) => id.equals(top.id)));
+      const handler = legacyBlocksFromIdHandler(store);
+      for (const blockID of [
+        top.id,
+        (chain[120] as V3BlockSource).id,
+        (chain[50] as V3BlockSource).id,
+        (chain[START] as V3BlockSource).id,
+        Buffer.alloc(32, 9),
+      ]) {
+        const request = codec.encode(p2pSchemas.getLegacyBlocksFromIdRequestSchema, { blockID, snapshotBlockID: top.id });
+        const { data } = await basalt.requestFromPeer(liskPeer?.peerId as string, 'getLegacyBlocksFromId', request);
+        const expected = Buffer.from((await handler(request, { peerId: 'self', penalize: () => {} })) as Uint8Array);
+        expect((data ?? Buffer.alloc(0)).toString('hex')).toBe(expected.toString('hex'));
+      }
       const stats = await liskRpc<{ banning: { count: number } }>(node, 'network_getStats');
       expect(stats.banning.count).toBe(0);
       expect(served.filter((procedure) => procedure === 'getLegacyBlocksFromId').length).toBeGreaterThanOrEqual(3);
