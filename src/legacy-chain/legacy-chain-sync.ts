@@ -89,11 +89,14 @@ export class LegacyChainSync {
     }
   }
 
-  /** Stops every bracket's loop and waits for them to end (a batch being stored is finished first). */
-  async stop(): Promise<void> {
+  /**
+   * Stops every bracket's loop. It does not wait for a request in flight (up to a peer's answer
+   * timeout): a loop whose request ends after this touches neither the store nor the network.
+   * Stores are written synchronously, so no batch is ever half stored.
+   */
+  stop(): void {
     this.stopped = true;
     for (const wake of this.wakers) wake();
-    await Promise.all(this.running);
   }
 
   /** Resolves when no bracket is being fetched any more (complete, or stopped). */

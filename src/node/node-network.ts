@@ -170,7 +170,7 @@ export class NodeNetwork {
     this.transactions.stop();
     this.commits?.stop();
     if (this.savePeers) clearInterval(this.savePeers);
-    await this.legacySync?.stop();
+    this.legacySync?.stop();
     this.legacySync = undefined;
     await this.synchronizer.stop();
     const network = this.p2p;

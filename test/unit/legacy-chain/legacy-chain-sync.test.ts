@@ -174,7 +174,7 @@ describe('LegacyChainSync', () => {
     await sync.idle();
     expect(store.blockIdAtHeight(7)).toEqual(chain[7]?.id);
     expect(network.announcements).toHaveLength(1);
-    await sync.stop();
+    sync.stop();
   });
 
   it('waits while no peer holds the bracket or requests fail, and stops when asked', async () => {
@@ -189,8 +189,37 @@ describe('LegacyChainSync', () => {
     peers.set('flaky', { holds: true, fails: true });
     await waitFor(() => network.requests >= 8);
     expect(network.penalties).toEqual([]);
-    await sync.stop();
+    sync.stop();
     await sync.idle();
+    expect(store.bracketInfo(snapshotBlockId)?.lastBlockHeight).toBe(259);
+    expect(network.announcements).toEqual([]);
+  });
+});
+
+describe('LegacyChainSync.stop', () => {
+  it('returns at once, and an answer that arrives afterwards is not stored', async () => {
+    const source = await servingStore();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const network = new InProcessNetwork(source, new Map([['slow', { holds: true }]]));
+    const answer = network.requestLegacyBlocks.bind(network);
+    let asked = false;
+    network.requestLegacyBlocks = async (...args) => {
+      asked = true;
+      await gate;
+      return answer(...args);
+    };
+    const store = openStore('client');
+    initLegacyBrackets(store, [bracket]);
+    const sync = syncer(store, network);
+    sync.start();
+    await waitFor(() => asked);
+    sync.stop();
+    release();
+    await sync.idle();
+    expect(store.blockIdAtHeight(258)).toBeUndefined();
     expect(store.bracketInfo(snapshotBlockId)?.lastBlockHeight).toBe(259);
     expect(network.announcements).toEqual([]);
   });

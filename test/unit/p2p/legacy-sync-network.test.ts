@@ -64,6 +64,6 @@ describe('legacy sync over P2P', () => {
     expect(b.getNodeInfo().options.legacy).toEqual([top.id]);
     // A learns it from B's node-info push.
     await until(() => a.connectedPeers().some((peer) => peer.options?.legacy.some((id) => id.equals(top.id))), 5_000, 'A sees B announce');
-    await sync.stop();
+    sync.stop();
   });
 });
