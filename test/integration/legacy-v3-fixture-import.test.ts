@@ -1,7 +1,8 @@
 /**
  * The legacy import against a real Lisk Core 3.0.3 database (the dev chain of the migration
  * fixtures, heights 0-309): every block read straight from its RocksDB, with the v3 key layout,
- * must verify and be served back byte for byte. Skipped when ../shared is absent.
+ * must verify and be served back byte for byte. Skipped (with a printed reason) when the migration
+ * fixtures are not checked out beside the repository.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -33,7 +33,7 @@ const LISK_APP = process.env.LISK_PEER_APP ?? '/tmp/lisk-peer';
 const present = liskPeerPresent && existsSync(join(LISK_APP, 'node_modules', 'lisk-sdk'));
 if (!present) {
   process.stdout.write(
-    `legacy sync interop test skipped: needs ../shared/tools/lisk-peer and lisk-sdk 6.1 installed in ${LISK_APP} (its start.sh installs it)\n`,
+    `legacy sync interop test skipped: needs the lisk-peer tool and lisk-sdk 6.1 installed in ${LISK_APP} (its start.sh installs it)\n`,
   );
 }
 
