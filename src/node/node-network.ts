@@ -13,12 +13,14 @@ import type { BlockReceiver } from '../engine/block-receiver.js';
 import { Synchronizer, type SyncListener } from '../engine/sync/index.js';
 import type { TransactionPool } from '../engine/txpool/transaction-pool.js';
 import type { Logger } from '../logger.js';
-import { chainProcedures, P2pNetwork, p2pOptionsFromConfig } from '../p2p/index.js';
+import { LegacyChainSync } from '../legacy-chain/index.js';
+import { chainProcedures, legacyBlocksFromIdHandler, P2pNetwork, p2pOptionsFromConfig } from '../p2p/index.js';
 import { PeerStore, SAVE_PEERS_INTERVAL_MS } from '../p2p/peer-store.js';
 import type { CommitPool } from '../engine/consensus/commit-pool.js';
 import { BlockGossip } from '../p2p/endpoints/block-gossip.js';
 import { CommitGossip } from '../p2p/endpoints/commit-gossip.js';
 import { chainStoreSource, encodedBlockAt, poolTransactionSource } from '../p2p/endpoints/chain-store-source.js';
+import { P2pLegacySyncNetwork } from '../p2p/endpoints/p2p-legacy-sync-network.js';
 import { P2pSyncNetwork } from '../p2p/endpoints/p2p-sync-network.js';
 import { TransactionGossip } from '../p2p/endpoints/transaction-gossip.js';
 import type { OpenChain } from './open-chain.js';
@@ -53,6 +55,7 @@ export class NodeNetwork {
   private readonly peerStore: PeerStore;
   private savePeers: NodeJS.Timeout | undefined;
   private gossip: BlockGossip | undefined;
+  private legacySync: LegacyChainSync | undefined;
   private readonly now: () => number;
 
   constructor(private readonly context: NodeNetworkContext) {
@@ -116,7 +119,10 @@ export class NodeNetwork {
       secret: this.peerStore.secret(),
       previousPeers: this.peerStore.triedPeers(),
       handlers: {
-        procedures: chainProcedures(chainStoreSource(chain.chainStore), poolTransactionSource(pool, chain.chainStore)),
+        procedures: {
+          ...chainProcedures(chainStoreSource(chain.chainStore), poolTransactionSource(pool, chain.chainStore)),
+          getLegacyBlocksFromId: legacyBlocksFromIdHandler(chain.legacyStore),
+        },
         messages: {
           postBlock: (data, call) => this.gossip?.onPostBlock(data, call),
           postTransactionsAnnouncement: this.transactions.onAnnouncement,
@@ -143,6 +149,17 @@ export class NodeNetwork {
     this.p2p = network;
     this.gossip = gossip;
     await network.start();
+    if (config.legacy.sync) {
+      // As lisk-sdk: with legacy sync on, complete brackets are announced in the node info and the
+      // others fetched from peers that announce them; with it off the node announces none.
+      this.legacySync = new LegacyChainSync({
+        store: chain.legacyStore,
+        brackets: config.legacy.brackets,
+        network: new P2pLegacySyncNetwork(() => this.p2p),
+        logger,
+      });
+      this.legacySync.start();
+    }
     this.transactions.start();
     this.commits?.start();
     this.savePeers = setInterval(() => this.peerStore.saveTriedPeers(network.triedPeers()), SAVE_PEERS_INTERVAL_MS);
@@ -153,6 +170,8 @@ export class NodeNetwork {
     this.transactions.stop();
     this.commits?.stop();
     if (this.savePeers) clearInterval(this.savePeers);
+    this.legacySync?.stop();
+    this.legacySync = undefined;
     await this.synchronizer.stop();
     const network = this.p2p;
     if (network) this.peerStore.saveTriedPeers(network.triedPeers());

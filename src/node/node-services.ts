@@ -21,6 +21,7 @@ import { StateMachinePoolVerifier, tipOf, type PoolTransactionVerifier } from '.
 import { TransactionPool } from '../engine/txpool/transaction-pool.js';
 import { readBootstrapTransactions } from '../genesis/devnet/devnet-bootstrap.js';
 import { startLegacyApi, type RunningLegacyApi } from '../legacy-api/index.js';
+import { initLegacyBrackets } from '../legacy-chain/index.js';
 import type { Logger } from '../logger.js';
 import { MetricsServer, NodeMetrics } from '../metrics/index.js';
 import { validatorStore } from '../modules/pos/stores.js';
@@ -122,6 +123,8 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
   const { config } = options;
   const genesis = context.genesisConfig;
   const metrics = context.metrics ?? new NodeMetrics();
+  // As lisk-sdk's engine at start: every configured legacy bracket gets its stored state.
+  initLegacyBrackets(chain.legacyStore, config.legacy.brackets);
 
   const pool = new TransactionPool({
     config: parseTransactionPoolConfig(config.transactionPool, genesis.maxTransactionsSize),
@@ -229,6 +232,7 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
     now: context.now,
     logger,
     chainLimits: { maxIdsPerRequest: config.rpc.maxIDsPerRequest, maxHeightSpan: config.rpc.maxHeightSpan },
+    legacy: { store: chain.legacyStore, brackets: config.legacy.brackets },
     nodeInfo: {
       version: config.system.version,
       networkVersion: config.network.version,

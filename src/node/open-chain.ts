@@ -11,6 +11,7 @@ import type { ChainConfig } from '../config/lisk-config.js';
 import type { SignatureVerifier } from '../crypto/signature-verifier.js';
 import { BlockExecutor } from '../engine/block-executor.js';
 import { ChainProcessor, type BlockPhaseTimes } from '../engine/chain-processor.js';
+import { LegacyChainStore } from '../legacy-chain/index.js';
 import { Bft } from '../engine/consensus/bft/bft.js';
 import { StateMachine } from '../engine/state-machine/state-machine.js';
 import { silentLogger, type Logger } from '../logger.js';
@@ -41,6 +42,8 @@ export interface OpenChainOptions {
 export interface OpenChain {
   readonly env: RootDatabase;
   readonly chainStore: ChainStore;
+  /** The v3 history kept beside the chain (legacy brackets), in the same environment. */
+  readonly legacyStore: LegacyChainStore;
   readonly stateDb: StateDb;
   readonly bft: Bft;
   readonly modules: MainchainModules;
@@ -84,7 +87,8 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
       onBlockTimed: options.onBlockTimed,
     });
     await processor.initGenesis(options.genesisBlock);
-    return { env, chainStore, stateDb, bft, modules, stateMachine, processor, close: () => env.close() };
+    const legacyStore = new LegacyChainStore(env);
+    return { env, chainStore, legacyStore, stateDb, bft, modules, stateMachine, processor, close: () => env.close() };
   } catch (error) {
     await env.close();
     throw error;

@@ -21,6 +21,7 @@ export {
   type P2pChainSource,
   type P2pTransactionSource,
 } from './chain-procedures.js';
+export { legacyBlocksFromIdHandler, type P2pLegacySource } from './legacy-procedures.js';
 export { decodeNodeInfo, emptyNodeInfoOptions, encodeNodeInfo, type NodeInfo, type NodeInfoOptions } from './node-info.js';
 export type { PeerAddress } from './peer-address.js';
 export type { IncomingMessage } from './peer.js';

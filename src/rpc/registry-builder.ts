@@ -1,6 +1,6 @@
 /**
  * Builds the node's RPC registry (lisk-sdk engine/endpoint/*.ts): the engine namespaces
- * (chain, consensus, state, system, app), every endpoint of every registered module, any extra
+ * (legacy, chain, consensus, state, system, app), every endpoint of every registered module, any extra
  * methods (txpool, generator, plugins...), the events the node publishes, and `rpc.discover`
  * (openrpc.ts), which describes all of them.
  */
@@ -10,6 +10,7 @@ import { createAppEndpoints } from './endpoints/app-endpoints.js';
 import { createChainEndpoints, type ChainEndpointLimits } from './endpoints/chain-endpoints.js';
 import type { ChainReadOffload } from './endpoints/chain-read-offload.js';
 import { createConsensusEndpoints } from './endpoints/consensus-endpoints.js';
+import { createLegacyEndpoints, type LegacyEndpointsOptions } from './endpoints/legacy-endpoints.js';
 import { NODE_EVENTS } from './endpoints/engine-events.js';
 import type { NodeInfoSource } from './endpoints/node-info.js';
 import { createStateEndpoints, type StateTreeProver } from './endpoints/state-endpoints.js';
@@ -50,6 +51,8 @@ export interface BuildRegistryOptions {
   readonly logger?: Logger;
   /** Given: heavy chain and state reads run in the worker pool on read-only LMDB views. */
   readonly readOffload?: ChainReadOffload;
+  /** The legacy chain store and the configured brackets: the `legacy` namespace (every node has it). */
+  readonly legacy?: LegacyEndpointsOptions;
 }
 
 export interface BuiltRegistry {
@@ -73,6 +76,7 @@ export function buildRegistry(options: BuildRegistryOptions): BuiltRegistry {
   const context = committedChainContext({ chainStore, moduleState: stateDb.moduleReader, chainID: options.chainID, logger });
   const methods: RpcMethod[] = [
     ...chain.methods,
+    ...(options.legacy ? createLegacyEndpoints(options.legacy) : []),
     ...endpointsToRpcMethods('consensus', createConsensusEndpoints(bft, engineState), context),
     ...(options.stateProver
       ? createStateEndpoints({

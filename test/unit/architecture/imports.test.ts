@@ -37,6 +37,11 @@ const RULES: readonly Rule[] = [
   },
   { from: ['modules'], notTo: ABOVE_MODULES, why: 'modules run inside the state machine and know nothing of who drives them' },
   {
+    from: ['legacy-chain'],
+    notTo: ['modules', 'migration', ...ABOVE_MODULES],
+    why: 'the v3 history is a store: the migration feeds it through its own block shape, rpc and p2p serve it',
+  },
+  {
     from: ['config'],
     notTo: ['modules', 'state', ...ABOVE_MODULES],
     why: 'config is a leaf: modules read its types, so it may not read theirs (module checks live in runtime/)',
