@@ -1,82 +1,12 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocketServer, type WebSocket } from 'ws';
 import type { ForgingStatusEntry } from '../../../src/migration/forging-status.js';
 import { captureForgingStatusAtSnapshot, v3BlockHeight } from '../../../src/migration/online/forging-capture.js';
 import { checkV3Node, compareVersion, waitForFinality, type V3NodeInfo } from '../../../src/migration/online/online-checks.js';
 import { V3WsClient, v3NodeAnswers } from '../../../src/migration/online/v3-ws-client.js';
+import { FakeV3Node, v3BlockHex } from './fake-v3-node.js';
 
 const MAINNET_ID = '4c09e6a781fc4c7bdb936ee815de8f94190f8a7519becd9de2081832be309a99';
 const DEVNET_ID = 'cc14918c7db716f6245193fcf17a5a3e722055fce027fc79caca39f01a6ec575';
-
-function varint(value: number): Buffer {
-  const bytes: number[] = [];
-  let rest = value;
-  while (rest >= 0x80) {
-    bytes.push((rest % 128) | 0x80);
-    rest = Math.floor(rest / 128);
-  }
-  bytes.push(rest);
-  return Buffer.from(bytes);
-}
-
-/** A v3 block as lisk-codec encodes it: {header bytes#1, payload bytes[]#2}, header {version#1, timestamp#2, height#3, previousBlockID#4}. */
-function v3BlockHex(height: number): string {
-  const previous = Buffer.alloc(32, 7);
-  const header = Buffer.concat([
-    Buffer.from([0x08]),
-    varint(2),
-    Buffer.from([0x10]),
-    varint(1795639817),
-    Buffer.from([0x18]),
-    varint(height),
-    Buffer.from([0x22]),
-    varint(32),
-    previous,
-  ]);
-  return Buffer.concat([Buffer.from([0x0a]), varint(header.length), header]).toString('hex');
-}
-
-/** A stand-in Lisk Core 3 node: JSON-RPC 2.0 on ws://127.0.0.1:<port>/ws, events broadcast to every client. */
-class FakeV3Node {
-  readonly server: WebSocketServer;
-  nodeInfo: Record<string, unknown> = {};
-  forgingStatus: unknown[] = [];
-  readonly requests: string[] = [];
-  private readonly sockets = new Set<WebSocket>();
-
-  constructor() {
-    this.server = new WebSocketServer({ host: '127.0.0.1', port: 0, path: '/ws' });
-    this.server.on('connection', (socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-      socket.on('message', (data) => {
-        const request = JSON.parse(String(data)) as { id: number; method: string; jsonrpc: string };
-        this.requests.push(request.method);
-        const results: Record<string, unknown> = { 'app:getNodeInfo': this.nodeInfo, 'app:getForgingStatus': this.forgingStatus };
-        const reply =
-          request.method in results
-            ? { jsonrpc: '2.0', id: request.id, result: results[request.method] }
-            : { jsonrpc: '2.0', id: request.id, error: { code: -32601, message: `Action '${request.method}' is not registered to bus.` } };
-        socket.send(JSON.stringify(reply));
-      });
-    });
-  }
-
-  get url(): string {
-    return `ws://127.0.0.1:${(this.server.address() as AddressInfo).port}/ws`;
-  }
-
-  publishBlock(height: number): void {
-    const notification = JSON.stringify({ jsonrpc: '2.0', method: 'app:block:new', params: { block: v3BlockHex(height), accounts: [] } });
-    for (const socket of this.sockets) socket.send(notification);
-  }
-
-  close(): Promise<void> {
-    for (const socket of this.sockets) socket.terminate();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 const v31Info = (over: Partial<V3NodeInfo> = {}): V3NodeInfo => ({
   version: '3.1.1',
