@@ -11,7 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createMigrateCommand, type MigrateSnapshotEngine } from '../../../src/cli/commands/migrate.js';
 import { runCli } from '../../../src/cli/cli.js';
 import { BasaltError } from '../../../src/errors.js';
-import { startFakeV3Node, type FakeV3Node } from '../migration/fake-v3-node.js';
+import { GENESIS_OUTPUT_FILES } from '../migration/migration-fixtures.js';
+import { SAMPLE_FORGING_STATUS, startFakeV3Node, type FakeV3Node } from '../migration/fake-v3-node.js';
 
 const work = mkdtempSync(join(tmpdir(), 'basalt-migrate-cmd-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -143,17 +144,7 @@ describe('basalt migrate: offline', () => {
       { phase: 'scan', done: 1, total: 2 },
       { phase: 'assets', done: 5 },
     ]);
-    expect(readdirSync(output).sort()).toEqual([
-      'genesis_assets.json',
-      'genesis_block.blob',
-      'genesis_block.blob.SHA256',
-      'genesis_block.blob.tar.gz',
-      'genesis_block.blob.tar.gz.SHA256',
-      'genesis_block.json',
-      'genesis_block.json.SHA256',
-      'genesis_block.json.tar.gz',
-      'genesis_block.json.tar.gz.SHA256',
-    ]);
+    expect(readdirSync(output).sort()).toEqual(GENESIS_OUTPUT_FILES);
     expect(statSync(join(output, 'genesis_block.blob')).mode & 0o777).toBe(0o600);
   });
 
@@ -241,15 +232,7 @@ describe('basalt migrate: online against a v3 node over WebSocket', () => {
       JSON.stringify({ logger: { fileLogLevel: 'debug' }, network: { port: 5000 } }),
     );
     node.nodeInfo = { version: '3.1.1', networkIdentifier: MAINNET_ID, height: 309, finalizedHeight: 300, backup: { height: 309 } };
-    node.forgingStatus = [
-      {
-        address: '9cabee3d27426676b852ce6b804cb2fdff7cd0b5',
-        forging: true,
-        height: 261,
-        maxHeightPrevoted: 0,
-        maxHeightPreviouslyForged: 158,
-      },
-    ];
+    node.forgingStatus = [{ ...SAMPLE_FORGING_STATUS }];
     const timer = setTimeout(() => {
       node.publishBlock(309);
       setTimeout(() => (node.nodeInfo = { ...node.nodeInfo, finalizedHeight: 309 }), 100);

@@ -80,3 +80,12 @@ export async function startFakeV3Node(): Promise<FakeV3Node> {
   await new Promise((resolve) => node.server.once('listening', resolve));
   return node;
 }
+
+/** One delegate as a v3 node's app:getForgingStatus answers it (the first entry of the dev capture). */
+export const SAMPLE_FORGING_STATUS = {
+  address: '9cabee3d27426676b852ce6b804cb2fdff7cd0b5',
+  forging: true,
+  height: 261,
+  maxHeightPrevoted: 0,
+  maxHeightPreviouslyForged: 158,
+} as const;

@@ -3,7 +3,7 @@ import type { ForgingStatusEntry } from '../../../src/migration/forging-status.j
 import { captureForgingStatusAtSnapshot, v3BlockHeight } from '../../../src/migration/online/forging-capture.js';
 import { checkV3Node, compareVersion, waitForFinality, type V3NodeInfo } from '../../../src/migration/online/online-checks.js';
 import { V3WsClient, v3NodeAnswers } from '../../../src/migration/online/v3-ws-client.js';
-import { FakeV3Node, v3BlockHex } from './fake-v3-node.js';
+import { FakeV3Node, SAMPLE_FORGING_STATUS, v3BlockHex } from './fake-v3-node.js';
 
 const MAINNET_ID = '4c09e6a781fc4c7bdb936ee815de8f94190f8a7519becd9de2081832be309a99';
 const DEVNET_ID = 'cc14918c7db716f6245193fcf17a5a3e722055fce027fc79caca39f01a6ec575';
@@ -106,15 +106,7 @@ describe('talking to a v3 node over its WebSocket API', () => {
   });
 
   it('captures the forging status when the snapshot block arrives, once', async () => {
-    node.forgingStatus = [
-      {
-        address: '9cabee3d27426676b852ce6b804cb2fdff7cd0b5',
-        forging: true,
-        height: 261,
-        maxHeightPrevoted: 0,
-        maxHeightPreviouslyForged: 158,
-      },
-    ];
+    node.forgingStatus = [{ ...SAMPLE_FORGING_STATUS }];
     const captured = new Promise<ForgingStatusEntry[]>((resolve, reject) => captureForgingStatusAtSnapshot(client, 309, resolve, reject));
     const before = node.requests.length;
     node.publishBlock(308);

@@ -11,7 +11,7 @@ import { genesisOutputFiles, writeOutputFiles } from '../../../src/migration/out
 import { outputDirectory, resolveMigrationPath, verifyOutputPath } from '../../../src/migration/output/output-path.js';
 import { checkSnapshotUrl, downloadSnapshot, extractSnapshot } from '../../../src/migration/output/snapshot-source.js';
 import { extractTarGz, tarOneFile } from '../../../src/migration/output/tar.js';
-import { MIGRATION_FIXTURES, migrationFixturesPresent } from './migration-fixtures.js';
+import { GENESIS_OUTPUT_FILES, MIGRATION_FIXTURES, migrationFixturesPresent } from './migration-fixtures.js';
 
 const work = mkdtempSync(join(tmpdir(), 'basalt-migration-output-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -44,17 +44,7 @@ describe('output files', () => {
       dir,
       genesisOutputFiles({ genesisAssetsJson: '{"assets":[]}', genesisBlock: blob, genesisBlockJson: '{"header":{}}' }),
     );
-    expect(readdirSync(dir).sort()).toEqual([
-      'genesis_assets.json',
-      'genesis_block.blob',
-      'genesis_block.blob.SHA256',
-      'genesis_block.blob.tar.gz',
-      'genesis_block.blob.tar.gz.SHA256',
-      'genesis_block.json',
-      'genesis_block.json.SHA256',
-      'genesis_block.json.tar.gz',
-      'genesis_block.json.tar.gz.SHA256',
-    ]);
+    expect(readdirSync(dir).sort()).toEqual(GENESIS_OUTPUT_FILES);
     expect(statSync(join(dir, 'genesis_block.blob')).mode & 0o777).toBe(0o600);
     expect(readFileSync(join(dir, 'genesis_block.blob.SHA256'), 'utf8')).toBe(createHash('sha256').update(blob).digest('hex'));
     const tarball = readFileSync(join(dir, 'genesis_block.blob.tar.gz'));
