@@ -24,6 +24,7 @@ import { systemNodeInfoCommand } from './commands/system-node-info.js';
 import { systemMetadataCommand } from './commands/system-metadata.js';
 import { configShowCommand } from './commands/config-show.js';
 import { configCreateCommand } from './commands/config-create.js';
+import { migrateCommand } from './commands/migrate.js';
 
 const commands: readonly CliCommand[] = [
   startCommand,
@@ -51,6 +52,7 @@ const commands: readonly CliCommand[] = [
   systemMetadataCommand,
   configShowCommand,
   configCreateCommand,
+  migrateCommand,
 ];
 
 function usage(): string {

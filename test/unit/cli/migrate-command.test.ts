@@ -1,0 +1,303 @@
+/**
+ * `basalt migrate` around a stand-in snapshot engine: the real engine (src/migration/migrate-snapshot.ts)
+ * is exercised by its own tests and the end-to-end migration test; here the command's flags, modes,
+ * messages, files and exit codes are.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createMigrateCommand, type MigrateSnapshotEngine } from '../../../src/cli/commands/migrate.js';
+import { runCli } from '../../../src/cli/cli.js';
+import { BasaltError } from '../../../src/errors.js';
+import { GENESIS_OUTPUT_FILES } from '../migration/migration-fixtures.js';
+import { SAMPLE_FORGING_STATUS, startFakeV3Node, type FakeV3Node } from '../migration/fake-v3-node.js';
+
+const work = mkdtempSync(join(tmpdir(), 'basalt-migrate-cmd-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const DEVNET_ID = 'cc14918c7db716f6245193fcf17a5a3e722055fce027fc79caca39f01a6ec575';
+const MAINNET_ID = '4c09e6a781fc4c7bdb936ee815de8f94190f8a7519becd9de2081832be309a99';
+
+interface Captured {
+  stdout: string;
+  stderr: string;
+}
+
+function io(): { io: { stdout: PassThrough; stderr: PassThrough }; captured: Captured } {
+  const captured: Captured = { stdout: '', stderr: '' };
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  stdout.on('data', (chunk) => (captured.stdout += chunk));
+  stderr.on('data', (chunk) => (captured.stderr += chunk));
+  return { io: { stdout, stderr }, captured };
+}
+
+function stubEngine(
+  options: { fail?: Error; records?: Map<string, { height: number; maxHeightPrevoted: number; maxHeightPreviouslyForged: number }> } = {},
+) {
+  const calls: unknown[] = [];
+  const engine: MigrateSnapshotEngine = {
+    async migrateSnapshot(args) {
+      calls.push({ dbPath: args.dbPath, snapshotHeight: args.snapshotHeight, network: args.network, pageSize: args.pageSize });
+      args.onProgress?.({ phase: 'scan', done: 1, total: 2 });
+      args.onProgress?.({ phase: 'assets', done: 5 });
+      if (options.fail) throw options.fail;
+      return {
+        genesisAssetsJson: '{\n\t"assets": []\n}',
+        genesisBlock: Buffer.from('0a0b', 'hex'),
+        genesisBlockJson: '{\n  "header": {}\n}',
+      };
+    },
+    async readPreviouslyForged() {
+      return options.records ?? new Map();
+    },
+  };
+  return { engine, calls };
+}
+
+async function run(argv: string[], engine: MigrateSnapshotEngine, env: Record<string, string> = {}): Promise<Captured & { code: number }> {
+  const { io: streams, captured } = io();
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  try {
+    const code = await createMigrateCommand(async () => engine).run(argv, streams);
+    return { code, ...captured };
+  } finally {
+    process.env = saved;
+  }
+}
+
+describe('basalt migrate: flags', () => {
+  const { engine } = stubEngine();
+
+  it('is listed by the CLI and answers --help', async () => {
+    const { io: streams, captured } = io();
+    expect(await runCli(['migrate', '--help'], streams)).toBe(0);
+    expect(captured.stdout).toContain('--snapshot-height');
+    expect(captured.stdout).toContain('--unsafe-skip-v3-checks');
+  });
+
+  it('refuses the migrator flag combinations with exit code 2 and oclif wording', async () => {
+    const cases: [string[], string][] = [
+      [['-s', '309', '--network', 'mainnet'], 'Either --snapshot-path= or --snapshot-url= must be provided when using --network='],
+      [['-s', '309', '--snapshot-path', 'x'], '--network= must also be provided when using --snapshot-path='],
+      [
+        ['-s', '309', '-n', 'mainnet', '--snapshot-path', 'x', '--snapshot-url', 'http://a/b.tar.gz'],
+        '--snapshot-url= cannot also be provided when using --snapshot-path=',
+      ],
+      [
+        ['-s', '309', '-n', 'mainnet', '--snapshot-path', 'x', '-d', '/x'],
+        '--lisk-core-v3-data-path= cannot also be provided when using --network=',
+      ],
+      [
+        ['-s', '309', '-n', 'mainnet', '--snapshot-path', 'x', '--auto-migrate-config'],
+        '--auto-migrate-config= cannot also be provided when using --network=',
+      ],
+      [['-s', '309', '-n', 'devnet', '--snapshot-path', 'x'], 'Expected --network=devnet to be one of: mainnet, testnet'],
+      [
+        ['-s', '309', '-n', 'mainnet', '--snapshot-url', 'ftp://a/b.zip'],
+        "Expected --snapshot-url to begin with http(s) and end with 'tar.gz' instead received ftp://a/b.zip.",
+      ],
+      [
+        ['-s', '309', '-n', 'mainnet', '--snapshot-path', 'x', '-o', '~/.lisk/lisk-core/out'],
+        "Output path '~/.lisk/lisk-core/out' is not allowed. Please restart the migrator with a different output path.",
+      ],
+    ];
+    for (const [argv, message] of cases) {
+      const result = await run(argv, engine);
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.stderr).toBe(`${message}\n`);
+    }
+  });
+
+  it('takes the snapshot height and mode from the environment like the migrator', async () => {
+    const db = join(work, 'env-db');
+    mkdirSync(db);
+    const { engine: recording, calls } = stubEngine();
+    const result = await run(['-o', join(work, 'env-out'), '-p', '7'], recording, {
+      SNAPSHOT_HEIGHT: '309',
+      SNAPSHOT_PATH: db,
+      NETWORK: 'testnet',
+    });
+    expect(result.code).toBe(0);
+    expect(calls).toEqual([{ dbPath: db, snapshotHeight: 309, network: 'testnet', pageSize: 7 }]);
+  });
+});
+
+describe('basalt migrate: offline', () => {
+  it('writes the output files only after success, with JSON progress lines off a terminal', async () => {
+    const db = join(work, 'blockchain.db');
+    mkdirSync(db);
+    const output = join(work, 'offline-out');
+    const { engine } = stubEngine();
+    const result = await run(['-s', '309', '-n', 'mainnet', '--snapshot-path', db, '-o', output], engine);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Successfully finished migration. Exiting!!!');
+    expect(
+      result.stderr
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
+      { phase: 'scan', done: 1, total: 2 },
+      { phase: 'assets', done: 5 },
+    ]);
+    expect(readdirSync(output).sort()).toEqual(GENESIS_OUTPUT_FILES);
+    expect(statSync(join(output, 'genesis_block.blob')).mode & 0o777).toBe(0o600);
+  });
+
+  it('adds forgingStatus.json and the validator commands from --forger-db and --v3-config', async () => {
+    const db = join(work, 'blockchain2.db');
+    mkdirSync(db);
+    const forgerDb = join(work, 'forger.db');
+    mkdirSync(forgerDb);
+    const v3Config = join(work, 'v3-config.json');
+    writeFileSync(
+      v3Config,
+      JSON.stringify({ forging: { force: true, delegates: [{ address: '9cabee3d27426676b852ce6b804cb2fdff7cd0b5' }] } }),
+    );
+    const records = new Map([
+      ['9cabee3d27426676b852ce6b804cb2fdff7cd0b5', { height: 261, maxHeightPrevoted: 0, maxHeightPreviouslyForged: 158 }],
+    ]);
+    const output = join(work, 'offline-forger');
+    const result = await run(
+      ['-s', '309', '-n', 'testnet', '--snapshot-path', db, '-o', output, '--forger-db', forgerDb, '--v3-config', v3Config],
+      stubEngine({ records }).engine,
+    );
+    expect(result.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(output, 'forgingStatus.json'), 'utf8'))).toEqual([
+      {
+        address: '9cabee3d27426676b852ce6b804cb2fdff7cd0b5',
+        forging: true,
+        height: 261,
+        maxHeightPrevoted: 0,
+        maxHeightPreviouslyForged: 158,
+        lskAddress: 'lsktrqfj84n34tn97vraaq2ztmrgwgwakmqyskqw4',
+      },
+    ]);
+    const commands = readFileSync(join(output, 'commandsToExecute.txt'), 'utf8');
+    expect(commands).toContain(`basalt keys:create --chainid 1 --output ${output}/keys.json --add-legacy`);
+    expect(commands).toContain('"height": 261, "maxHeightGenerated":  158, "maxHeightPrevoted":  0 }');
+  });
+
+  it('fails like the migrator: exit 2, the message, no files for an error without a code', async () => {
+    const db = join(work, 'blockchain3.db');
+    mkdirSync(db);
+    const output = join(work, 'offline-fail');
+    const error = new Error('Delegate vote weights for round -1 (r-2) unavailable, cannot proceed.');
+    const result = await run(['-s', '59', '-n', 'mainnet', '--snapshot-path', db, '-o', output], stubEngine({ fail: error }).engine);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `Migrator could not finish execution successfully due to: Delegate vote weights for round -1 (r-2) unavailable, cannot proceed.\nPlease check the commands to be executed in the file: ${output}/commandsToExecute.txt\n`,
+    );
+    expect(existsSync(output) ? readdirSync(output) : []).toEqual([]);
+  });
+
+  it('writes the recovery commands for a genesis block failure (code 2)', async () => {
+    const db = join(work, 'blockchain4.db');
+    mkdirSync(db);
+    const output = join(work, 'offline-genesis-fail');
+    const error = new BasaltError('MIGRATION_GENESIS_INVALID', 'Total balance for all legacy accounts is not equal to locked amount');
+    const result = await run(['-s', '309', '-n', 'mainnet', '--snapshot-path', db, '-o', output], stubEngine({ fail: error }).engine);
+    expect(result.code).toBe(2);
+    const commands = readFileSync(join(output, 'commandsToExecute.txt'), 'utf8');
+    expect(commands).toContain('## Create the genesis block');
+    expect(commands).toContain(`basalt migrate --snapshot-path ${db} --network mainnet --snapshot-height 309 --output ${output}`);
+    expect(commands).toContain('## Lisk Core v4 start command - Please modify if necessary');
+    expect(readdirSync(output)).toEqual(['commandsToExecute.txt']);
+  });
+});
+
+describe('basalt migrate: online against a v3 node over WebSocket', () => {
+  let node: FakeV3Node;
+
+  it('refuses a Lisk Core 3.0.3 node without the override, naming the missing backup height', async () => {
+    node = await startFakeV3Node();
+    node.nodeInfo = { version: '3.0.3', networkIdentifier: DEVNET_ID, height: 309, finalizedHeight: 0 };
+    const result = await run(['-s', '309', '--lisk-core-v3-rpc-url', node.url, '-d', join(work, 'nov3')], stubEngine().engine);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^The Lisk Core v3 node reports no backup height/);
+    await node.close();
+  });
+
+  it('migrates a 3.1 mainnet node from data/backup after finality, with the forging capture and the migrated config', async () => {
+    node = await startFakeV3Node();
+    const v3Data = join(work, 'lisk-core');
+    mkdirSync(join(v3Data, 'config', 'mainnet'), { recursive: true });
+    mkdirSync(join(v3Data, 'data', 'backup'), { recursive: true });
+    writeFileSync(
+      join(v3Data, 'config', 'mainnet', 'config.json'),
+      JSON.stringify({ logger: { fileLogLevel: 'debug' }, network: { port: 5000 } }),
+    );
+    node.nodeInfo = { version: '3.1.1', networkIdentifier: MAINNET_ID, height: 309, finalizedHeight: 300, backup: { height: 309 } };
+    node.forgingStatus = [{ ...SAMPLE_FORGING_STATUS }];
+    const timer = setTimeout(() => {
+      node.publishBlock(309);
+      setTimeout(() => (node.nodeInfo = { ...node.nodeInfo, finalizedHeight: 309 }), 100);
+    }, 200);
+    const { engine, calls } = stubEngine();
+    const output = join(work, 'online-out');
+    const result = await run(
+      ['-s', '309', '-d', v3Data, '--lisk-core-v3-rpc-url', node.url, '-o', output, '--auto-migrate-config'],
+      engine,
+    );
+    clearTimeout(timer);
+    expect(result.stderr).not.toContain('Migrator could not');
+    expect(result.code).toBe(0);
+    expect(calls).toEqual([{ dbPath: join(v3Data, 'data', 'backup'), snapshotHeight: 309, network: 'mainnet', pageSize: 100000 }]);
+    const config = JSON.parse(readFileSync(join(output, 'config.json'), 'utf8'));
+    expect(config.system.logLevel).toBe('debug');
+    expect(config.network.port).toBe(5000);
+    expect(config.genesis.minimumCertifyHeight).toBe(71071);
+    expect(JSON.parse(readFileSync(join(output, 'forgingStatus.json'), 'utf8'))[0].lskAddress).toBe(
+      'lsktrqfj84n34tn97vraaq2ztmrgwgwakmqyskqw4',
+    );
+    expect(readFileSync(join(output, 'commandsToExecute.txt'), 'utf8')).toContain('--chainid 0');
+    expect(result.stdout).toContain(
+      `Start Basalt with the new genesis block: basalt start --network mainnet --genesis ${output}/genesis_block.blob --config ${output}/config.json`,
+    );
+    await node.close();
+  });
+
+  it('under --unsafe-skip-v3-checks migrates a 3.0.3 devnet node from its live database once it stops', async () => {
+    node = await startFakeV3Node();
+    const v3Data = join(work, 'devnet-v3');
+    mkdirSync(join(v3Data, 'data', 'blockchain.db'), { recursive: true });
+    node.nodeInfo = { version: '3.0.3', networkIdentifier: DEVNET_ID, height: 309, finalizedHeight: 309 };
+    const { engine, calls } = stubEngine();
+    const output = join(work, 'unsafe-out');
+    const pending = run(
+      ['-s', '309', '-d', v3Data, '--lisk-core-v3-rpc-url', node.url, '-o', output, '--unsafe-skip-v3-checks', '-n', 'testnet'],
+      engine,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await node.close();
+    const result = await pending;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Skipped check: backup height');
+    expect(result.stdout).toContain('Skipped check: Lisk Core version (3.0.3 is below 3.1.0 or not a version).');
+    expect(result.stdout).toContain('Lisk Core v3 stopped.');
+    expect(calls).toEqual([{ dbPath: join(v3Data, 'data', 'blockchain.db'), snapshotHeight: 309, network: 'testnet', pageSize: 100000 }]);
+  });
+
+  it('refuses the auto-start without a terminal unless --yes is given (recovery commands written)', async () => {
+    node = await startFakeV3Node();
+    const v3Data = join(work, 'auto-v3');
+    mkdirSync(join(v3Data, 'data', 'backup'), { recursive: true });
+    node.nodeInfo = { version: '3.1.0', networkIdentifier: MAINNET_ID, height: 309, finalizedHeight: 309, backup: { height: 309 } };
+    const output = join(work, 'auto-out');
+    const result = await run(
+      ['-s', '309', '-d', v3Data, '--lisk-core-v3-rpc-url', node.url, '-o', output, '--auto-start-lisk-core-v4'],
+      stubEngine().engine,
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('The auto-start asks for confirmations: run it on a terminal, or pass --yes.');
+    const commands = readFileSync(join(output, 'commandsToExecute.txt'), 'utf8');
+    expect(commands).toContain('## Lisk Core v4 start command - Please modify if necessary');
+    expect(commands).not.toContain('## Backup Lisk Core v3 data directory');
+    expect(existsSync(v3Data)).toBe(true);
+    await node.close();
+  });
+});
