@@ -61,7 +61,7 @@ export function syntheticPublicKey(label: string): Buffer {
 
 export type V3AccountInput = Partial<Omit<V3Account, 'address' | 'dpos'>> & {
   readonly address: Buffer;
-  readonly dpos?: Partial<V3Account['dpos']> & { readonly delegate?: Partial<V3Account['dpos']['delegate']> };
+  readonly dpos?: Partial<Omit<V3Account['dpos'], 'delegate'>> & { readonly delegate?: Partial<V3Account['dpos']['delegate']> };
 };
 
 /** A full v3 account from the given parts, every other field at Lisk Core 3's default. */
@@ -118,6 +118,15 @@ export class V3DatabaseWriter {
     const db = openRocksDatabase(path);
     await new Promise<void>((resolve, reject) =>
       db.open({ createIfMissing: true, errorIfExists: true }, (error) => (error ? reject(error) : resolve())),
+    );
+    return new V3DatabaseWriter(db);
+  }
+
+  /** Opens an existing database for writing (tests that damage or extend one). */
+  static async open(path: string): Promise<V3DatabaseWriter> {
+    const db = openRocksDatabase(path);
+    await new Promise<void>((resolve, reject) =>
+      db.open({ createIfMissing: false, errorIfExists: false }, (error) => (error ? reject(error) : resolve())),
     );
     return new V3DatabaseWriter(db);
   }
