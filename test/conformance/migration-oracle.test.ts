@@ -7,14 +7,27 @@
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codec } from '../../src/codec/index.js';
 import { MigrationError, migrateSnapshot, readPreviouslyForged, readV3Blocks } from '../../src/migration/index.js';
+import { V3Database } from '../../src/migration/v3/v3-database.js';
+import { V3_PREFIX, v3Key, v3Range } from '../../src/migration/v3/v3-keys.js';
+import {
+  type V3Account,
+  v3AccountSchema,
+  v3BlockHeaderSchema,
+  v3TransactionSchema,
+  v3UnregisteredAddressesSchema,
+  v3VoteWeightsSchema,
+} from '../../src/migration/v3/v3-schemas.js';
 import { directorySnapshot, extractV3DataDir, migrationOraclePresent, oracleFile } from '../support/migration-fixtures.js';
+import { v3Account } from '../support/v3-database-writer.js';
 
 if (!migrationOraclePresent) {
   process.stdout.write('migration oracle tests skipped: ../shared/fixtures/migration is not next to this repository\n');
 }
 
-const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+const sha256Bytes = (bytes: Uint8Array): Buffer => createHash('sha256').update(bytes).digest();
+const sha256 = (bytes: Uint8Array): string => sha256Bytes(bytes).toString('hex');
 
 describe.skipIf(!migrationOraclePresent)('migration of real Lisk Core 3 databases, as lisk-migrator 2.0.1', () => {
   let h309: ReturnType<typeof extractV3DataDir>;
@@ -119,6 +132,40 @@ describe.skipIf(!migrationOraclePresent)('migration of real Lisk Core 3 database
     }
     expect(expectedHeight).toBe(310);
     expect(transactions).toBe(8);
+  });
+
+  it('the synthetic database writer writes what Lisk Core 3 wrote: every real key and value re-encodes to the same bytes', async () => {
+    const db = await V3Database.open(h309.blockchainDb);
+    try {
+      const records = [
+        { prefix: V3_PREFIX.accountsAddress, length: 20, schema: v3AccountSchema },
+        { prefix: V3_PREFIX.blocksID, length: 32, schema: v3BlockHeaderSchema },
+        { prefix: V3_PREFIX.transactionsID, length: 32, schema: v3TransactionSchema },
+      ];
+      for (const { prefix, length, schema } of records) {
+        let count = 0;
+        for await (const page of db.scanPages(v3Range(prefix, length), 50)) {
+          for (const { key, value } of page) {
+            const decoded = codec.decode<Record<string, unknown>>(schema, value);
+            const suffix = schema === v3AccountSchema ? (decoded.address as Buffer) : sha256Bytes(value);
+            expect(v3Key(prefix, suffix).equals(key)).toBe(true);
+            const rewritten = schema === v3AccountSchema ? v3Account(decoded as unknown as V3Account) : decoded;
+            expect(codec.encode(schema, rewritten).equals(value)).toBe(true);
+            count += 1;
+          }
+        }
+        expect(count).toBeGreaterThan(0);
+      }
+      for (const { key, schema } of [
+        { key: V3_PREFIX.unregisteredAddresses, schema: v3UnregisteredAddressesSchema },
+        { key: V3_PREFIX.delegateVoteWeights, schema: v3VoteWeightsSchema },
+      ]) {
+        const value = (await db.get(v3Key(key))) as Buffer;
+        expect(codec.encode(schema, codec.decode(schema, value)).equals(value)).toBe(true);
+      }
+    } finally {
+      await db.close();
+    }
   });
 
   it('changes no file of the v3 data directory (names, sizes, mtimes, bytes)', async () => {
