@@ -7,7 +7,10 @@
  */
 import { addressFromPublicKey } from '../../crypto/index.js';
 import type { V3Database } from '../v3/v3-database.js';
-import { scanBlockHeaders, scanTransactions } from '../v3/v3-chain.js';
+import { scanBlockGeneratorKeys, scanTransactionSenderKeys } from '../v3/v3-chain.js';
+
+/** Entries between two progress reports. */
+const PROGRESS_EVERY = 10_000;
 
 export interface GeneratorKeyScan {
   /** Hex address → the public key found for it. */
@@ -18,7 +21,7 @@ export interface GeneratorKeyScan {
 
 /**
  * Scans every block header, then every transaction, `pageSize` entries at a time.
- * `isDelegate` takes a hex address. `onPage` is told how many entries were read so far.
+ * `isDelegate` takes a hex address. `onPage` is told how many entries were read so far, every few thousand.
  */
 export async function scanGeneratorKeys(
   db: V3Database,
@@ -29,29 +32,25 @@ export async function scanGeneratorKeys(
   const keys = new Map<string, Buffer>();
   // Keys already seen, so each distinct key is hashed into an address once.
   const blockKeys = new Set<string>();
-  let blocks = 0;
-  for await (const page of scanBlockHeaders(db, pageSize)) {
-    for (const { generatorPublicKey } of page) {
-      const hexKey = generatorPublicKey.toString('hex');
-      if (blockKeys.has(hexKey)) continue;
-      blockKeys.add(hexKey);
-      keys.set(addressFromPublicKey(generatorPublicKey).toString('hex'), generatorPublicKey);
-    }
-    blocks += page.length;
-    onPage?.(blocks);
-  }
+  let read = 0;
+  const blocks = await scanBlockGeneratorKeys(db, pageSize, (generatorPublicKey) => {
+    read += 1;
+    if (read % PROGRESS_EVERY === 0) onPage?.(read);
+    const hexKey = generatorPublicKey.toString('hex');
+    if (blockKeys.has(hexKey)) return;
+    blockKeys.add(hexKey);
+    keys.set(addressFromPublicKey(generatorPublicKey).toString('hex'), Buffer.from(generatorPublicKey));
+  });
   const senderKeys = new Set<string>();
-  let transactions = 0;
-  for await (const page of scanTransactions(db, pageSize)) {
-    for (const { senderPublicKey } of page) {
-      const hexKey = senderPublicKey.toString('hex');
-      if (blockKeys.has(hexKey) || senderKeys.has(hexKey)) continue;
-      senderKeys.add(hexKey);
-      const address = addressFromPublicKey(senderPublicKey).toString('hex');
-      if (isDelegate(address)) keys.set(address, senderPublicKey);
-    }
-    transactions += page.length;
-    onPage?.(blocks + transactions);
-  }
+  const transactions = await scanTransactionSenderKeys(db, pageSize, (senderPublicKey) => {
+    read += 1;
+    if (read % PROGRESS_EVERY === 0) onPage?.(read);
+    const hexKey = senderPublicKey.toString('hex');
+    if (blockKeys.has(hexKey) || senderKeys.has(hexKey)) return;
+    senderKeys.add(hexKey);
+    const address = addressFromPublicKey(senderPublicKey).toString('hex');
+    if (isDelegate(address)) keys.set(address, Buffer.from(senderPublicKey));
+  });
+  onPage?.(read);
   return { keys, blocks, transactions };
 }

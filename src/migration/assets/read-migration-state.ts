@@ -14,7 +14,7 @@ export interface ReadStateOptions {
   readonly snapshotHeight: number;
   readonly tokenID: Buffer;
   readonly pageSize: number;
-  /** Called after each page with the number of entries (accounts, blocks, transactions) read. */
+  /** Told now and then how many entries (accounts, then blocks and transactions) were read. */
   readonly onEntriesRead?: (entries: number) => void;
 }
 
@@ -26,10 +26,11 @@ export interface ReadMigrationState extends MigrationState {
 export async function readMigrationState(db: V3Database, options: ReadStateOptions): Promise<ReadMigrationState> {
   const unregisteredAddresses = await readUnregisteredAddresses(db);
   const accounts: V3Account[] = [];
-  for await (const page of scanAccounts(db, options.pageSize)) {
-    for (const account of page) accounts.push(account);
-    options.onEntriesRead?.(accounts.length);
-  }
+  await scanAccounts(db, options.pageSize, (account) => {
+    accounts.push(account);
+    if (accounts.length % 10_000 === 0) options.onEntriesRead?.(accounts.length);
+  });
+  options.onEntriesRead?.(accounts.length);
   // Keys are in address order already; the decoded address decides, as in lisk-migrator.
   accounts.sort((a, b) => compareBytes(a.address, b.address));
   const voteWeights = await readVoteWeights(db);

@@ -1,20 +1,19 @@
 /**
  * The reads of a Lisk Core 3 blockchain.db the migration needs: the tip, block headers by
- * height, and paged scans of every account, block header and transaction, decoded with the v3
- * schemas. Accounts, unregistered addresses and vote weights are the state at the database tip.
+ * height, and paged scans of every account (decoded with the v3 schema) and of the public keys
+ * in every block header and transaction. Accounts, unregistered addresses and vote weights are the state at the database tip.
  */
 import { MigrationError } from '../migration-error.js';
 import type { V3Database } from './v3-database.js';
 import { heightBytes, logicalV3Key, V3_PREFIX, v3Key, v3Range } from './v3-keys.js';
+import { v3HeaderGeneratorKey, v3TransactionSenderKey } from './v3-record-fields.js';
 import {
   type V3Account,
   type V3BlockHeader,
-  type V3Transaction,
   type V3UnregisteredAddress,
   type V3VoteWeights,
   v3AccountSchema,
   v3BlockHeaderSchema,
-  v3TransactionSchema,
   v3UnregisteredAddressesSchema,
   v3VoteWeightsSchema,
 } from './v3-schemas.js';
@@ -76,31 +75,34 @@ function missingKey(key: Buffer): MigrationError {
   return new MigrationError('MIGRATION_KEY_MISSING', `Specified key ${logicalV3Key(key).toString('hex')} does not exist`);
 }
 
-/** Every account with a 20-byte address, in address order, one page at a time. */
-export async function* scanAccounts(db: V3Database, pageSize: number): AsyncGenerator<readonly V3Account[]> {
-  for await (const page of db.scanPages(v3Range(V3_PREFIX.accountsAddress, ADDRESS_LENGTH), pageSize)) {
-    const accounts: V3Account[] = [];
-    for (const { key, value } of page) {
-      const account = db.decode<V3Account>(v3AccountSchema, value, key);
-      // lisk-migrator drops entries whose decoded address is not 20 bytes.
-      if (account.address.length === ADDRESS_LENGTH) accounts.push(account);
-    }
-    yield accounts;
-  }
+/** Visits every account with a 20-byte address, in key order; returns how many were visited. */
+export async function scanAccounts(db: V3Database, pageSize: number, visit: (account: V3Account) => void): Promise<number> {
+  let accounts = 0;
+  await db.forEach(v3Range(V3_PREFIX.accountsAddress, ADDRESS_LENGTH), pageSize, ({ key, value }) => {
+    const account = db.decode<V3Account>(v3AccountSchema, value, key);
+    // lisk-migrator drops entries whose decoded address is not 20 bytes.
+    if (account.address.length !== ADDRESS_LENGTH) return;
+    accounts += 1;
+    visit(account);
+  });
+  return accounts;
 }
 
-/** Every block header stored under `blocks:id:`, in id order, one page at a time. */
-export async function* scanBlockHeaders(db: V3Database, pageSize: number): AsyncGenerator<readonly V3BlockHeader[]> {
-  for await (const page of db.scanPages(v3Range(V3_PREFIX.blocksID, ID_LENGTH), pageSize)) {
-    yield page.map(({ key, value }) => db.decode<V3BlockHeader>(v3BlockHeaderSchema, value, key));
-  }
+/**
+ * Visits the generator key of every block header stored under `blocks:id:` (in id order, as
+ * views into the read buffers: copy what is kept); returns the number of headers.
+ */
+export function scanBlockGeneratorKeys(db: V3Database, pageSize: number, visit: (generatorPublicKey: Buffer) => void): Promise<number> {
+  return db.forEach(v3Range(V3_PREFIX.blocksID, ID_LENGTH), pageSize, ({ key, value }) => {
+    visit(db.decodeWith(key, value, v3HeaderGeneratorKey));
+  });
 }
 
-/** Every transaction stored under `transactions:id:`, in id order, one page at a time. */
-export async function* scanTransactions(db: V3Database, pageSize: number): AsyncGenerator<readonly V3Transaction[]> {
-  for await (const page of db.scanPages(v3Range(V3_PREFIX.transactionsID, ID_LENGTH), pageSize)) {
-    yield page.map(({ key, value }) => db.decode<V3Transaction>(v3TransactionSchema, value, key));
-  }
+/** Visits the sender key of every transaction stored under `transactions:id:`, as above. */
+export function scanTransactionSenderKeys(db: V3Database, pageSize: number, visit: (senderPublicKey: Buffer) => void): Promise<number> {
+  return db.forEach(v3Range(V3_PREFIX.transactionsID, ID_LENGTH), pageSize, ({ key, value }) => {
+    visit(db.decodeWith(key, value, v3TransactionSenderKey));
+  });
 }
 
 /** `chain:unregisteredAddresses` in stored order; Lisk Core 3 writes it at genesis, so it must exist. */

@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../../src/crypto/index.js';
 import { MigrationError, migrateSnapshot, readPreviouslyForged, readV3Blocks } from '../../../src/migration/index.js';
 import { V3Database } from '../../../src/migration/v3/v3-database.js';
-import { readTipHeight, scanAccounts, scanTransactions } from '../../../src/migration/v3/v3-chain.js';
+import { readTipHeight, scanAccounts, scanBlockGeneratorKeys, scanTransactionSenderKeys } from '../../../src/migration/v3/v3-chain.js';
+import { type V3Transaction, v3TransactionSchema } from '../../../src/migration/v3/v3-schemas.js';
+import { codec } from '../../../src/codec/index.js';
 import { heightBytes, logicalV3Key, V3_PREFIX, v3Key, v3Range } from '../../../src/migration/v3/v3-keys.js';
 import { directorySnapshot } from '../../support/migration-fixtures.js';
 import { V3DatabaseWriter, writeSyntheticV3Database } from '../../support/v3-database-writer.js';
@@ -123,15 +125,22 @@ describe('scans of a Lisk Core 3 database', () => {
       expect(tipHeight).toBe(39);
       const collect = async (pageSize: number) => {
         const accounts: string[] = [];
-        for await (const page of scanAccounts(db, pageSize)) accounts.push(...page.map((account) => account.address.toString('hex')));
+        await scanAccounts(db, pageSize, (account) => accounts.push(account.address.toString('hex')));
         const transactions: number[] = [];
-        for await (const page of scanTransactions(db, pageSize))
-          transactions.push(...page.map((transaction) => transaction.asset.readUInt32BE(0)));
-        return { accounts, transactions };
+        await db.forEach(v3Range(V3_PREFIX.transactionsID, 32), pageSize, ({ value }) => {
+          transactions.push(codec.decode<V3Transaction>(v3TransactionSchema, value).asset.readUInt32BE(0));
+        });
+        const senders: string[] = [];
+        await scanTransactionSenderKeys(db, pageSize, (key) => senders.push(key.toString('hex')));
+        const generators: string[] = [];
+        await scanBlockGeneratorKeys(db, pageSize, (key) => generators.push(key.toString('hex')));
+        return { accounts, transactions, senders, generators };
       };
       const reference = await collect(100_000);
       expect(reference.accounts).toHaveLength(130);
       expect(reference.transactions.sort((a, b) => a - b)).toEqual(Array.from({ length: 45 }, (_, index) => index));
+      expect(reference.senders).toHaveLength(45);
+      expect(reference.generators).toHaveLength(40);
       for (const pageSize of [1, 2, 7, 129, 130, 131]) expect(await collect(pageSize)).toEqual(await collect(100_000));
     } finally {
       await db.close();
