@@ -9,13 +9,13 @@
  */
 import { parseChainConfig } from '../config/lisk-config.js';
 import { createGenesisBlock, GenesisBuildError } from '../genesis/create-genesis-block.js';
-import { createGenesisAssets, genesisAssetsJsonText } from './assets/genesis-assets.js';
-import { readMigrationState } from './assets/read-migration-state.js';
+import { buildGenesisAssets, type MigrationCounts } from './assets/genesis-assets.js';
 import { MigrationError } from './migration-error.js';
 import { MIGRATION_NETWORKS, type MigrationNetwork } from './migration-networks.js';
 import { DEFAULT_PAGE_SIZE, readBlockHeaderAtHeight, readTipHeight } from './v3/v3-chain.js';
 import { V3Database } from './v3/v3-database.js';
 
+export type { MigrationCounts } from './assets/genesis-assets.js';
 export type { MigrationNetwork } from './migration-networks.js';
 
 export interface MigrationProgress {
@@ -43,13 +43,7 @@ export interface MigratedSnapshot {
   /** genesis_block.json text (2-space indent, like block.toJSON()). */
   readonly genesisBlockJson: string;
   readonly snapshotBlock: { readonly id: Buffer; readonly height: number; readonly timestamp: number };
-  readonly counts: {
-    readonly blocks: number;
-    readonly transactions: number;
-    readonly accounts: number;
-    readonly validators: number;
-    readonly stakers: number;
-  };
+  readonly counts: MigrationCounts;
 }
 
 /** lisk-migrator's gap between the snapshot block and the genesis block, in seconds. */
@@ -79,17 +73,13 @@ export async function migrateSnapshot(options: MigrateSnapshotOptions): Promise<
       );
     }
     onProgress?.({ phase: 'scan', done: 0 });
-    const state = await readMigrationState(db, {
+    const built = await buildGenesisAssets(db, {
       snapshotHeight,
       tokenID: Buffer.from(network.tokenID, 'hex'),
       pageSize,
-      onEntriesRead: (done) => onProgress?.({ phase: 'scan', done }),
+      onProgress: (phase, done) => onProgress?.({ phase, done }),
     });
-
-    onProgress?.({ phase: 'assets', done: 0, total: 1 });
-    const assets = createGenesisAssets(state);
-    const genesisAssetsJson = genesisAssetsJsonText(assets);
-    onProgress?.({ phase: 'assets', done: 1, total: 1 });
+    const genesisAssetsJson = built.json;
 
     let snapshot: Awaited<ReturnType<typeof readBlockHeaderAtHeight>>;
     try {
@@ -105,7 +95,8 @@ export async function migrateSnapshot(options: MigrateSnapshotOptions): Promise<
       ({ block } = await createGenesisBlock({
         genesisConfig: chainConfig.genesis,
         moduleConfigs: chainConfig.modules,
-        assets,
+        assets: [],
+        encodedAssets: built.assets,
         height: snapshotHeight + 1,
         timestamp: snapshot.header.timestamp + GENESIS_TIMESTAMP_GAP,
         previousBlockID: snapshot.id,
@@ -118,19 +109,12 @@ export async function migrateSnapshot(options: MigrateSnapshotOptions): Promise<
     }
     onProgress?.({ phase: 'genesis', done: 1, total: 1 });
 
-    const pos = assets.find((asset) => asset.module === 'pos')?.data as { validators: unknown[]; stakers: unknown[] };
     return {
       genesisAssetsJson,
       genesisBlock: block.bytes,
       genesisBlockJson: JSON.stringify(block.toJSON(), null, 2),
       snapshotBlock: { id: snapshot.id, height: snapshot.header.height, timestamp: snapshot.header.timestamp },
-      counts: {
-        blocks: state.blocks,
-        transactions: state.transactions,
-        accounts: state.accounts.length,
-        validators: pos.validators.length,
-        stakers: pos.stakers.length,
-      },
+      counts: built.counts,
     };
   } finally {
     await db.close();

@@ -71,29 +71,41 @@ describe.skipIf(!migrationOraclePresent)('migration of real Lisk Core 3 database
     expect(sha256(result.genesisBlock)).toBe(oracleFile('h309-mainnet/genesis_block.blob.SHA256').toString('utf8'));
   });
 
-  it('fails on h59 at snapshot 59 with the missing vote weights message (h59-s59-mainnet)', async () => {
-    const log = oracleFile('h59-s59-mainnet/migrator.log')
-      .toString('utf8')
-      .replace(/\s*›\s+/g, ' ');
-    const error = await migrateSnapshot({ dbPath: h59.blockchainDb, snapshotHeight: 59, network: 'mainnet' }).catch((caught) => caught);
-    expect(error).toBeInstanceOf(MigrationError);
-    expect(error.code).toBe('MIGRATION_VOTE_WEIGHTS_MISSING');
-    expect(error.message).toBe('Delegate vote weights for round -1 (r-2) unavailable, cannot proceed.');
-    expect(log).toContain(`due to: ${error.message}`);
-    expect(error.genesisAssetsJson).toBeUndefined();
-  });
-
-  it('fails on h59 at snapshot 309 for the missing snapshot block, after the assets (h59-s309-mainnet)', async () => {
-    const log = oracleFile('h59-s309-mainnet/migrator.log')
-      .toString('utf8')
-      .replace(/\s*›\s+/g, ' ');
-    const error = await migrateSnapshot({ dbPath: h59.blockchainDb, snapshotHeight: 309, network: 'mainnet' }).catch((caught) => caught);
-    expect(error).toBeInstanceOf(MigrationError);
-    expect(error.code).toBe('MIGRATION_KEY_MISSING');
-    expect(error.message).toBe('Specified key 626c6f636b733a6865696768743a00000135 does not exist');
-    expect(log).toContain(`due to: ${error.message}`);
-    expect(JSON.parse(error.genesisAssetsJson)).toEqual(JSON.parse(oracleFile('h59-s309-mainnet/genesis_assets.json').toString('utf8')));
-  });
+  const failures = [
+    {
+      snapshotHeight: 59,
+      oracle: 'h59-s59-mainnet',
+      code: 'MIGRATION_VOTE_WEIGHTS_MISSING',
+      message: 'Delegate vote weights for round -1 (r-2) unavailable, cannot proceed.',
+      assetsWritten: false,
+    },
+    {
+      snapshotHeight: 309,
+      oracle: 'h59-s309-mainnet',
+      code: 'MIGRATION_KEY_MISSING',
+      message: 'Specified key 626c6f636b733a6865696768743a00000135 does not exist',
+      assetsWritten: true,
+    },
+  ];
+  for (const { snapshotHeight, oracle, code, message, assetsWritten } of failures) {
+    it(`fails on h59 at snapshot ${snapshotHeight} with the migrator's message (${oracle})`, async () => {
+      // The migrator's console output, its line wrapping undone.
+      const log = oracleFile(`${oracle}/migrator.log`)
+        .toString('utf8')
+        .replace(/\s*›\s+/g, ' ');
+      const error = await migrateSnapshot({ dbPath: h59.blockchainDb, snapshotHeight, network: 'mainnet' }).catch((caught) => caught);
+      expect(error).toBeInstanceOf(MigrationError);
+      expect(error.code).toBe(code);
+      expect(error.message).toBe(message);
+      expect(log).toContain(`due to: ${message}`);
+      // genesis_assets.json is written before the snapshot block is read, not before the vote weights.
+      if (assetsWritten) {
+        expect(JSON.parse(error.genesisAssetsJson)).toEqual(JSON.parse(oracleFile(`${oracle}/genesis_assets.json`).toString('utf8')));
+      } else {
+        expect(error.genesisAssetsJson).toBeUndefined();
+      }
+    });
+  }
 
   it('refuses a snapshot height below the database tip, naming both heights', async () => {
     const error = await migrateSnapshot({ dbPath: h309.blockchainDb, snapshotHeight: 206, network: 'mainnet' }).catch((caught) => caught);

@@ -3,19 +3,28 @@
  * account, in address order, with its nonce and its multisignature keys sorted bytewise.
  */
 import { encodeLisk32Address, type Schema } from '../../codec/index.js';
-import { compareBytes, type MigrationState } from './migration-state.js';
+import type { V3Account } from '../v3/v3-schemas.js';
+import { compareBytes } from './account-rules.js';
+import { ArrayFieldWriter } from './array-field-writer.js';
 
-export interface AuthAssetData {
-  readonly authDataSubstore: readonly {
-    readonly address: string;
-    readonly authAccount: {
-      readonly numberOfSignatures: number;
-      readonly mandatoryKeys: readonly string[];
-      readonly optionalKeys: readonly string[];
-      readonly nonce: string;
-    };
-  }[];
-}
+const authDataItems = {
+  type: 'object',
+  required: ['address', 'authAccount'],
+  properties: {
+    address: { dataType: 'bytes', format: 'lisk32', fieldNumber: 1 },
+    authAccount: {
+      type: 'object',
+      fieldNumber: 2,
+      required: ['nonce', 'numberOfSignatures', 'mandatoryKeys', 'optionalKeys'],
+      properties: {
+        nonce: { dataType: 'uint64', fieldNumber: 1 },
+        numberOfSignatures: { dataType: 'uint32', fieldNumber: 2 },
+        mandatoryKeys: { type: 'array', fieldNumber: 3, items: { dataType: 'bytes' } },
+        optionalKeys: { type: 'array', fieldNumber: 4, items: { dataType: 'bytes' } },
+      },
+    },
+  },
+} as const;
 
 /**
  * The schema lisk-migrator writes with the auth asset (its own `src/schemas.ts`): the v4 auth
@@ -25,44 +34,27 @@ export const migratorAuthGenesisSchema: Schema = {
   $id: '/auth/module/genesis',
   type: 'object',
   required: ['authDataSubstore'],
-  properties: {
-    authDataSubstore: {
-      type: 'array',
-      fieldNumber: 1,
-      items: {
-        type: 'object',
-        required: ['address', 'authAccount'],
-        properties: {
-          address: { dataType: 'bytes', format: 'lisk32', fieldNumber: 1 },
-          authAccount: {
-            type: 'object',
-            fieldNumber: 2,
-            required: ['nonce', 'numberOfSignatures', 'mandatoryKeys', 'optionalKeys'],
-            properties: {
-              nonce: { dataType: 'uint64', fieldNumber: 1 },
-              numberOfSignatures: { dataType: 'uint32', fieldNumber: 2 },
-              mandatoryKeys: { type: 'array', fieldNumber: 3, items: { dataType: 'bytes' } },
-              optionalKeys: { type: 'array', fieldNumber: 4, items: { dataType: 'bytes' } },
-            },
-          },
-        },
-      },
-    },
-  },
+  properties: { authDataSubstore: { type: 'array', fieldNumber: 1, items: authDataItems } },
 };
 
-const sortedHex = (keys: readonly Buffer[]): string[] => [...keys].sort(compareBytes).map((key) => key.toString('hex'));
+/** Builds the auth asset from accounts given in address order. */
+export class AuthAssetBuilder {
+  readonly authDataSubstore = new ArrayFieldWriter(1, authDataItems);
 
-export function createAuthAsset(state: MigrationState): AuthAssetData {
-  return {
-    authDataSubstore: state.accounts.map(({ address, keys, sequence }) => ({
-      address: encodeLisk32Address(address),
-      authAccount: {
-        numberOfSignatures: keys.numberOfSignatures,
-        mandatoryKeys: sortedHex(keys.mandatoryKeys),
-        optionalKeys: sortedHex(keys.optionalKeys),
-        nonce: sequence.nonce.toString(),
+  addAccount({ address, keys, sequence }: V3Account): void {
+    const mandatoryKeys = [...keys.mandatoryKeys].sort(compareBytes);
+    const optionalKeys = [...keys.optionalKeys].sort(compareBytes);
+    this.authDataSubstore.add(
+      {
+        address: encodeLisk32Address(address),
+        authAccount: {
+          numberOfSignatures: keys.numberOfSignatures,
+          mandatoryKeys: mandatoryKeys.map((key) => key.toString('hex')),
+          optionalKeys: optionalKeys.map((key) => key.toString('hex')),
+          nonce: sequence.nonce.toString(),
+        },
       },
-    })),
-  };
+      { address, authAccount: { nonce: sequence.nonce, numberOfSignatures: keys.numberOfSignatures, mandatoryKeys, optionalKeys } },
+    );
+  }
 }

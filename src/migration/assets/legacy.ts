@@ -3,18 +3,22 @@
  * unregistered address (8-byte pre-LIP 0018 address with a balance), sorted by address bytes,
  * and the amount the legacy reserve must hold locked for them.
  */
-import { ADDRESS_LEGACY_RESERVE } from '../../modules/legacy/constants.js';
-import { compareBytes, type MigrationState } from './migration-state.js';
+import { codec } from '../../codec/index.js';
+import { genesisLegacyStoreSchema } from '../../modules/legacy/schemas.js';
+import type { V3UnregisteredAddress } from '../v3/v3-schemas.js';
+import { compareBytes } from './account-rules.js';
 
-export interface LegacyAssetData {
-  readonly accounts: readonly { readonly address: string; readonly balance: string }[];
+export interface LegacyAsset {
+  readonly json: { readonly accounts: readonly { readonly address: string; readonly balance: string }[] };
+  readonly bytes: Buffer;
 }
 
-export function createLegacyAsset(state: MigrationState): LegacyAssetData {
-  const accounts = [...state.unregisteredAddresses]
-    .sort((a, b) => compareBytes(a.address, b.address))
-    .map(({ address, balance }) => ({ address: address.toString('hex'), balance: balance.toString() }));
-  return { accounts };
+export function createLegacyAsset(unregisteredAddresses: readonly V3UnregisteredAddress[]): LegacyAsset {
+  const accounts = [...unregisteredAddresses].sort((a, b) => compareBytes(a.address, b.address));
+  return {
+    json: { accounts: accounts.map(({ address, balance }) => ({ address: address.toString('hex'), balance: balance.toString() })) },
+    bytes: codec.encode(genesisLegacyStoreSchema, { accounts }),
+  };
 }
 
 /**
@@ -22,12 +26,8 @@ export function createLegacyAsset(state: MigrationState): LegacyAssetData {
  * plus every unregistered balance. The reserve's balance counts although v4's legacy module
  * checks the lock against the unregistered balances alone: lisk-migrator does it so.
  */
-export function legacyReserveAmount(state: MigrationState): bigint {
-  let amount = reserveAccount(state)?.token.balance ?? 0n;
-  for (const { balance } of state.unregisteredAddresses) amount += balance;
+export function legacyReserveAmount(reserveBalance: bigint, unregisteredAddresses: readonly V3UnregisteredAddress[]): bigint {
+  let amount = reserveBalance;
+  for (const { balance } of unregisteredAddresses) amount += balance;
   return amount;
-}
-
-export function reserveAccount(state: MigrationState) {
-  return state.accounts.find((account) => account.address.equals(ADDRESS_LEGACY_RESERVE));
 }

@@ -4,9 +4,12 @@
  * registerKeys), every voter as a staker, and the first validator set from the v3 vote weights
  * of round r − 2.
  */
-import { encodeLisk32Address } from '../../codec/index.js';
+import { codec, encodeLisk32Address } from '../../codec/index.js';
+import { genesisAssetSchema as genesisPosSchema } from '../../modules/pos/schemas.js';
 import { MigrationError } from '../migration-error.js';
-import { compareBytes, isDelegateAccount, type MigrationState } from './migration-state.js';
+import type { V3Account, V3VoteWeights } from '../v3/v3-schemas.js';
+import { compareBytes, isDelegateAccount } from './account-rules.js';
+import { ArrayFieldWriter, lengthDelimited, rootSchemaOf } from './array-field-writer.js';
 
 /** lisk-migrator POS_INIT_ROUNDS. */
 export const POS_INIT_ROUNDS = 587;
@@ -15,104 +18,127 @@ const ROUND_LENGTH = 103;
 const NUMBER_OF_INIT_VALIDATORS = 101;
 /** Commission 100.00 %: validators lower it themselves after the migration. */
 const INITIAL_COMMISSION = 10_000;
-const INVALID_BLS_KEY = '00'.repeat(48);
-const INVALID_PROOF_OF_POSSESSION = '00'.repeat(96);
+const INVALID_BLS_KEY = Buffer.alloc(48);
+const INVALID_PROOF_OF_POSSESSION = Buffer.alloc(96);
 /** The generator key of a delegate that never forged nor sent a transaction. */
-const UNKNOWN_GENERATOR_KEY = 'ff'.repeat(32);
+const UNKNOWN_GENERATOR_KEY = Buffer.alloc(32, 0xff);
+const EMPTY_COEFFICIENT = Buffer.alloc(0);
 
-interface SharingCoefficient {
-  readonly tokenID: string;
-  readonly coefficient: string;
-}
-
-export interface PosValidatorEntry {
-  readonly name: string;
-  readonly blsKey: string;
-  readonly proofOfPossession: string;
-  readonly generatorKey: string;
-  readonly lastGeneratedHeight: number;
-  readonly isBanned: boolean;
-  readonly reportMisbehaviorHeights: readonly number[];
-  readonly consecutiveMissedBlocks: number;
-  readonly lastCommissionIncreaseHeight: number;
-  readonly commission: number;
-  readonly sharingCoefficients: readonly SharingCoefficient[];
-  readonly address: string;
-}
-
-export interface PosStakerEntry {
-  readonly stakes: readonly {
-    readonly amount: string;
-    readonly sharingCoefficients: readonly SharingCoefficient[];
-    readonly validatorAddress: string;
-  }[];
-  readonly pendingUnlocks: readonly { readonly validatorAddress: string; readonly amount: string; readonly unstakeHeight: number }[];
-  readonly address: string;
-}
-
-export interface PosAssetData {
-  readonly validators: readonly PosValidatorEntry[];
-  readonly stakers: readonly PosStakerEntry[];
-  readonly genesisData: { readonly initRounds: number; readonly initValidators: readonly string[] };
-}
+const members = (genesisPosSchema as { properties: Record<string, { items?: object }> }).properties;
+const genesisDataSchema = rootSchemaOf('/migration/pos/genesisData', members.genesisData as object);
 
 /**
- * Validators are banned whatever v3 said, and their v3 vote totals are not carried: v4 counts
- * stakes itself. Stakes are sorted by validator address; pending unlocks keep the stored v3
- * order (delegate, then newest unvote first), which v4 accepts at genesis.
+ * Builds the PoS asset from accounts given in address order. Validators are banned whatever v3
+ * said, and their v3 vote totals are not carried: v4 counts stakes itself. Stakes are sorted by
+ * validator address; pending unlocks keep the stored v3 order (delegate, then newest unvote
+ * first), which v4 accepts at genesis.
  */
-export function createPosAsset(state: MigrationState): PosAssetData {
-  const sharingCoefficients = [{ tokenID: state.tokenID.toString('hex'), coefficient: '' }];
-  const validators: PosValidatorEntry[] = [];
-  const stakers: PosStakerEntry[] = [];
-  for (const account of state.accounts) {
-    const { delegate, sentVotes, unlocking } = account.dpos;
-    const address = encodeLisk32Address(account.address);
-    if (isDelegateAccount(account)) {
-      validators.push({
-        name: delegate.username,
-        blsKey: INVALID_BLS_KEY,
-        proofOfPossession: INVALID_PROOF_OF_POSSESSION,
-        generatorKey: state.generatorKeys.get(account.address.toString('hex'))?.toString('hex') ?? UNKNOWN_GENERATOR_KEY,
-        lastGeneratedHeight: delegate.lastForgedHeight,
-        isBanned: true,
-        reportMisbehaviorHeights: delegate.pomHeights,
-        consecutiveMissedBlocks: delegate.consecutiveMissedBlocks,
-        lastCommissionIncreaseHeight: state.snapshotHeight,
-        commission: INITIAL_COMMISSION,
-        sharingCoefficients,
-        address,
-      });
-    }
-    if (sentVotes.length > 0 || unlocking.length > 0) {
-      stakers.push({
-        stakes: [...sentVotes]
-          .sort((a, b) => compareBytes(a.delegateAddress, b.delegateAddress))
-          .map((vote) => ({
-            amount: vote.amount.toString(),
-            sharingCoefficients,
-            validatorAddress: encodeLisk32Address(vote.delegateAddress),
-          })),
+export class PosAssetBuilder {
+  readonly validators = new ArrayFieldWriter(1, members.validators?.items as object);
+  readonly stakers = new ArrayFieldWriter(2, members.stakers?.items as object);
+  private readonly coefficientsJson: readonly object[];
+  private readonly coefficients: readonly object[];
+
+  constructor(
+    tokenID: Buffer,
+    private readonly snapshotHeight: number,
+    private readonly generatorKeyOf: (address: Buffer) => Buffer | undefined,
+  ) {
+    this.coefficientsJson = [{ tokenID: tokenID.toString('hex'), coefficient: '' }];
+    this.coefficients = [{ tokenID, coefficient: EMPTY_COEFFICIENT }];
+  }
+
+  addAccount(account: V3Account): void {
+    if (isDelegateAccount(account)) this.addValidator(account);
+    const { sentVotes, unlocking } = account.dpos;
+    if (sentVotes.length === 0 && unlocking.length === 0) return;
+    const stakes = [...sentVotes].sort((a, b) => compareBytes(a.delegateAddress, b.delegateAddress));
+    this.stakers.add(
+      {
+        stakes: stakes.map((vote) => ({
+          amount: vote.amount.toString(),
+          sharingCoefficients: this.coefficientsJson,
+          validatorAddress: encodeLisk32Address(vote.delegateAddress),
+        })),
         pendingUnlocks: unlocking.map((entry) => ({
           validatorAddress: encodeLisk32Address(entry.delegateAddress),
           amount: entry.amount.toString(),
           unstakeHeight: entry.unvoteHeight,
         })),
-        address,
-      });
-    }
+        address: encodeLisk32Address(account.address),
+      },
+      {
+        address: account.address,
+        stakes: stakes.map((vote) => ({
+          validatorAddress: vote.delegateAddress,
+          amount: vote.amount,
+          sharingCoefficients: this.coefficients,
+        })),
+        pendingUnlocks: unlocking.map((entry) => ({
+          validatorAddress: entry.delegateAddress,
+          amount: entry.amount,
+          unstakeHeight: entry.unvoteHeight,
+        })),
+      },
+    );
   }
-  return { validators, stakers, genesisData: { initRounds: POS_INIT_ROUNDS, initValidators: initValidators(state) } };
+
+  /** The asset bytes and the JSON genesisData, after the last account. */
+  finish(initValidators: readonly Buffer[]): { readonly bytes: Buffer; readonly genesisData: object } {
+    const genesisData = { initRounds: POS_INIT_ROUNDS, initValidators: initValidators.map((address) => encodeLisk32Address(address)) };
+    const bytes = Buffer.concat([
+      this.validators.bytes(),
+      this.stakers.bytes(),
+      lengthDelimited(3, codec.encode(genesisDataSchema, { initRounds: POS_INIT_ROUNDS, initValidators })),
+    ]);
+    return { bytes, genesisData };
+  }
+
+  private addValidator(account: V3Account): void {
+    const { delegate } = account.dpos;
+    const generatorKey = this.generatorKeyOf(account.address) ?? UNKNOWN_GENERATOR_KEY;
+    this.validators.add(
+      {
+        name: delegate.username,
+        blsKey: INVALID_BLS_KEY.toString('hex'),
+        proofOfPossession: INVALID_PROOF_OF_POSSESSION.toString('hex'),
+        generatorKey: generatorKey.toString('hex'),
+        lastGeneratedHeight: delegate.lastForgedHeight,
+        isBanned: true,
+        reportMisbehaviorHeights: delegate.pomHeights,
+        consecutiveMissedBlocks: delegate.consecutiveMissedBlocks,
+        lastCommissionIncreaseHeight: this.snapshotHeight,
+        commission: INITIAL_COMMISSION,
+        sharingCoefficients: this.coefficientsJson,
+        address: encodeLisk32Address(account.address),
+      },
+      {
+        address: account.address,
+        name: delegate.username,
+        blsKey: INVALID_BLS_KEY,
+        proofOfPossession: INVALID_PROOF_OF_POSSESSION,
+        generatorKey,
+        lastGeneratedHeight: delegate.lastForgedHeight,
+        isBanned: true,
+        reportMisbehaviorHeights: delegate.pomHeights,
+        consecutiveMissedBlocks: delegate.consecutiveMissedBlocks,
+        commission: INITIAL_COMMISSION,
+        lastCommissionIncreaseHeight: this.snapshotHeight,
+        sharingCoefficients: this.coefficients,
+      },
+    );
+  }
 }
 
 /**
  * The first v4 validators: the v3 vote-weight list of round r − 2, r = ⌈snapshot / 103⌉, cut
  * to its first 101 delegates, in address order. lisk-migrator means to drop banned delegates
  * here but its lookup never matches, and v3 never lists banned delegates anyway: no filter.
+ * A missing or empty list is lisk-migrator's error.
  */
-export function initValidators(state: MigrationState): string[] {
-  const round = Math.ceil(state.snapshotHeight / ROUND_LENGTH) - 2;
-  const list = state.voteWeights.find((entry) => entry.round === round);
+export function initValidatorAddresses(voteWeights: readonly V3VoteWeights[], snapshotHeight: number): Buffer[] {
+  const round = Math.ceil(snapshotHeight / ROUND_LENGTH) - 2;
+  const list = voteWeights.find((entry) => entry.round === round);
   if (list === undefined || list.delegates.length === 0) {
     throw new MigrationError(
       'MIGRATION_VOTE_WEIGHTS_MISSING',
@@ -122,6 +148,5 @@ export function initValidators(state: MigrationState): string[] {
   return list.delegates
     .slice(0, NUMBER_OF_INIT_VALIDATORS)
     .map((delegate) => delegate.address)
-    .sort(compareBytes)
-    .map((address) => encodeLisk32Address(address));
+    .sort(compareBytes);
 }

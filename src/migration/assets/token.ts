@@ -3,72 +3,82 @@
  * balance as available, its v3 votes and pending unvotes as locked by PoS, the legacy reserve
  * holding the unregistered balances locked by the legacy module, and the total supply.
  */
-import { encodeLisk32Address } from '../../codec/index.js';
+import { codec, encodeLisk32Address } from '../../codec/index.js';
 import { ADDRESS_LEGACY_RESERVE } from '../../modules/legacy/constants.js';
-import { legacyReserveAmount, reserveAccount } from './legacy.js';
-import { compareBytes, type MigrationState, posLockedAmount } from './migration-state.js';
-import type { V3Account } from '../v3/v3-schemas.js';
+import { genesisTokenAssetSchema } from '../../modules/token/schemas.js';
+import type { V3Account, V3UnregisteredAddress } from '../v3/v3-schemas.js';
+import { compareBytes, posLockedAmount } from './account-rules.js';
+import { ArrayFieldWriter, lengthDelimited, rootSchemaOf } from './array-field-writer.js';
+import { legacyReserveAmount } from './legacy.js';
 
-interface LockedBalance {
+interface Locked {
   readonly module: string;
-  readonly amount: string;
+  readonly amount: bigint;
 }
 
-interface UserEntry {
-  readonly tokenID: string;
-  readonly availableBalance: string;
-  readonly lockedBalances: readonly LockedBalance[];
-  readonly address: string;
-}
-
-export interface TokenAssetData {
-  readonly userSubstore: readonly UserEntry[];
-  readonly supplySubstore: readonly { readonly tokenID: string; readonly totalSupply: string }[];
-  readonly escrowSubstore: readonly never[];
-  readonly supportedTokensSubstore: readonly never[];
-}
-
-function posLocks(account: V3Account): LockedBalance[] {
-  const amount = posLockedAmount(account);
-  return amount > 0n ? [{ module: 'pos', amount: amount.toString() }] : [];
-}
+const members = (genesisTokenAssetSchema as { properties: Record<string, { items: object }> }).properties;
+const supplyItemSchema = rootSchemaOf('/migration/token/supply', members.supplySubstore?.items as object);
 
 /**
- * Every account but the reserve gets an entry, whatever its balance; the reserve gets one
- * entry with its own balance and locks plus the legacy lock, even when that lock is 0. The
- * supply counts every account's balance and PoS lock, and the legacy lock on top: a reserve
- * that held LSK in v3 is counted twice, as lisk-migrator does (v4 then rejects the block).
+ * Builds the token asset from accounts given in address order. Every account but the reserve
+ * gets an entry, whatever its balance; the reserve gets one entry, where its address falls, with
+ * its own balance and locks plus the legacy lock, even when that lock is 0. The supply counts
+ * every account's balance and PoS lock, and the legacy lock on top: a reserve that held LSK in v3
+ * is counted twice, as lisk-migrator does (v4 then rejects the block).
  */
-export function createTokenAsset(state: MigrationState): TokenAssetData {
-  const tokenID = state.tokenID.toString('hex');
-  const legacyAmount = legacyReserveAmount(state);
-  const reserve = reserveAccount(state);
+export class TokenAssetBuilder {
+  readonly userSubstore = new ArrayFieldWriter(1, members.userSubstore?.items as object);
+  private readonly tokenIDHex: string;
+  private reserveWritten = false;
+  private totalSupply = 0n;
+  private legacyAmount = 0n;
 
-  let totalSupply = legacyAmount;
-  const entries: { address: Buffer; entry: UserEntry }[] = [];
-  for (const account of state.accounts) {
-    totalSupply += account.token.balance + posLockedAmount(account);
-    if (account.address.equals(ADDRESS_LEGACY_RESERVE)) continue;
-    entries.push({ address: account.address, entry: userEntry(tokenID, account.address, account.token.balance, posLocks(account)) });
+  constructor(
+    private readonly tokenID: Buffer,
+    private readonly unregisteredAddresses: readonly V3UnregisteredAddress[],
+  ) {
+    this.tokenIDHex = tokenID.toString('hex');
   }
-  const reserveLocks = [...(reserve === undefined ? [] : posLocks(reserve)), { module: 'legacy', amount: legacyAmount.toString() }].sort(
-    (a, b) => a.module.localeCompare(b.module, 'en'),
-  );
-  entries.push({
-    address: ADDRESS_LEGACY_RESERVE,
-    entry: userEntry(tokenID, ADDRESS_LEGACY_RESERVE, reserve?.token.balance ?? 0n, reserveLocks),
-  });
-  // One token ID, so (address, tokenID) order is address order.
-  entries.sort((a, b) => compareBytes(a.address, b.address));
 
-  return {
-    userSubstore: entries.map(({ entry }) => entry),
-    supplySubstore: [{ tokenID, totalSupply: totalSupply.toString() }],
-    escrowSubstore: [],
-    supportedTokensSubstore: [],
-  };
-}
+  addAccount(account: V3Account): void {
+    const isReserve = account.address.equals(ADDRESS_LEGACY_RESERVE);
+    if (!isReserve && compareBytes(account.address, ADDRESS_LEGACY_RESERVE) > 0) this.writeReserve(undefined);
+    const locked = posLockedAmount(account);
+    this.totalSupply += account.token.balance + locked;
+    const locks: Locked[] = locked > 0n ? [{ module: 'pos', amount: locked }] : [];
+    if (isReserve) this.writeReserve(account, locks);
+    else this.writeEntry(account.address, account.token.balance, locks);
+  }
 
-function userEntry(tokenID: string, address: Buffer, balance: bigint, lockedBalances: LockedBalance[]): UserEntry {
-  return { tokenID, availableBalance: balance.toString(), lockedBalances, address: encodeLisk32Address(address) };
+  /** The asset bytes and its JSON members after the last account. */
+  finish(): { readonly bytes: Buffer; readonly supplySubstore: readonly object[] } {
+    this.writeReserve(undefined);
+    const totalSupply = this.totalSupply + this.legacyAmount;
+    const supply = { tokenID: this.tokenID, totalSupply };
+    return {
+      bytes: Buffer.concat([this.userSubstore.bytes(), lengthDelimited(2, codec.encode(supplyItemSchema, supply))]),
+      supplySubstore: [{ tokenID: this.tokenIDHex, totalSupply: totalSupply.toString() }],
+    };
+  }
+
+  private writeReserve(reserve: V3Account | undefined, ownLocks: readonly Locked[] = []): void {
+    if (this.reserveWritten) return;
+    this.reserveWritten = true;
+    const balance = reserve?.token.balance ?? 0n;
+    this.legacyAmount = legacyReserveAmount(balance, this.unregisteredAddresses);
+    const locks = [...ownLocks, { module: 'legacy', amount: this.legacyAmount }].sort((a, b) => a.module.localeCompare(b.module, 'en'));
+    this.writeEntry(ADDRESS_LEGACY_RESERVE, balance, locks);
+  }
+
+  private writeEntry(address: Buffer, availableBalance: bigint, lockedBalances: readonly Locked[]): void {
+    this.userSubstore.add(
+      {
+        tokenID: this.tokenIDHex,
+        availableBalance: availableBalance.toString(),
+        lockedBalances: lockedBalances.map(({ module, amount }) => ({ module, amount: amount.toString() })),
+        address: encodeLisk32Address(address),
+      },
+      { address, tokenID: this.tokenID, availableBalance, lockedBalances },
+    );
+  }
 }

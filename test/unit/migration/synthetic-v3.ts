@@ -6,8 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { createGenesisAssets } from '../../../src/migration/assets/genesis-assets.js';
-import { readMigrationState } from '../../../src/migration/assets/read-migration-state.js';
+import { buildGenesisAssets } from '../../../src/migration/assets/genesis-assets.js';
 import { V3Database } from '../../../src/migration/v3/v3-database.js';
 import type { V3Account, V3Transaction, V3UnregisteredAddress, V3VoteWeights } from '../../../src/migration/v3/v3-schemas.js';
 import { syntheticPublicKey, V3DatabaseWriter, v3AddressOf } from '../../support/v3-database-writer.js';
@@ -61,12 +60,13 @@ export async function assetsOf(
 ): Promise<Record<string, Record<string, unknown>>> {
   const db = await V3Database.open(path);
   try {
-    const state = await readMigrationState(db, {
+    const built = await buildGenesisAssets(db, {
       snapshotHeight,
       tokenID: options.tokenID ?? Buffer.alloc(8),
       pageSize: options.pageSize ?? 100_000,
     });
-    return Object.fromEntries(createGenesisAssets(state).map((asset) => [asset.module, asset.data as Record<string, unknown>]));
+    const { assets } = JSON.parse(built.json) as { assets: { module: string; data: Record<string, unknown> }[] };
+    return Object.fromEntries(assets.map((asset) => [asset.module, asset.data]));
   } finally {
     await db.close();
   }

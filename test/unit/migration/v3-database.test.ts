@@ -90,18 +90,25 @@ describe('opening a Lisk Core 3 database', () => {
     await expectMigrationError(V3Database.open(badCurrent), 'MIGRATION_DB_CORRUPT');
   });
 
-  it('reports a value that does not decode under its v3 schema as corruption, naming the key', async () => {
-    const path = scratchPath('bad-value');
-    await writeSyntheticV3Database(path, { blocks: 20, accounts: 110, transactions: 5 });
-    // One more account whose bytes are no v3 account.
-    const raw = await V3DatabaseWriter.open(path);
-    await raw.put(V3_PREFIX.accountsAddress, Buffer.alloc(20, 0x42), Buffer.from([0xff, 0xff, 0xff]));
-    await raw.close();
-    await expectMigrationError(
-      migrateSnapshot({ dbPath: path, snapshotHeight: 19, network: 'mainnet' }),
-      'MIGRATION_DB_CORRUPT',
-      /does not decode/,
-    );
+  it('reports an account, a header or a transaction that does not decode as corruption, naming the key', async () => {
+    const damaged = [
+      { prefix: V3_PREFIX.accountsAddress, suffix: Buffer.alloc(20, 0x42) },
+      { prefix: V3_PREFIX.blocksID, suffix: Buffer.alloc(32, 0x42) },
+      { prefix: V3_PREFIX.transactionsID, suffix: Buffer.alloc(32, 0x42) },
+    ];
+    for (const { prefix, suffix } of damaged) {
+      const path = scratchPath('bad-value');
+      const { tipHeight } = await writeSyntheticV3Database(path, { blocks: 320, accounts: 110, transactions: 5 });
+      const writer = await V3DatabaseWriter.open(path);
+      await writer.put(prefix, suffix, Buffer.from([0x08, 0xff]));
+      await writer.close();
+      const error = await expectMigrationError(
+        migrateSnapshot({ dbPath: path, snapshotHeight: tipHeight, network: 'mainnet' }),
+        'MIGRATION_DB_CORRUPT',
+        /does not decode/,
+      );
+      expect(error.message).toContain(Buffer.concat([Buffer.from(prefix), suffix]).toString('hex'));
+    }
   });
 
   it('changes nothing in the directory: same files, sizes, mtimes and bytes after every read', async () => {
