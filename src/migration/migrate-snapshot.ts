@@ -14,6 +14,7 @@ import { MigrationError } from './migration-error.js';
 import { MIGRATION_NETWORKS, type MigrationNetwork } from './migration-networks.js';
 import { DEFAULT_PAGE_SIZE, readBlockHeaderAtHeight, readTipHeight } from './v3/v3-chain.js';
 import { V3Database } from './v3/v3-database.js';
+import { rollbackOverlay } from './v3/v3-rollback.js';
 
 export type { MigrationCounts } from './assets/genesis-assets.js';
 export type { MigrationNetwork } from './migration-networks.js';
@@ -32,6 +33,12 @@ export interface MigrateSnapshotOptions {
   readonly network: MigrationNetwork;
   /** Entries per page of the scans (lisk-migrator `--page-size`); no effect on the result. */
   readonly pageSize?: number;
+  /**
+   * When the database tip is above the snapshot height: read the database as it was at the
+   * snapshot height, undoing the later blocks with Lisk Core 3's own state diffs (v3-rollback.ts),
+   * instead of refusing. Off by default. The files are never changed.
+   */
+  readonly rollbackToSnapshot?: boolean;
   readonly onProgress?: (progress: MigrationProgress) => void;
 }
 
@@ -53,7 +60,8 @@ const MAX_UINT32 = 0xffff_ffff;
 /**
  * Migrates the database at `dbPath`. Fails with MigrationError: the database codes of
  * v3-database.ts, MIGRATION_DB_AHEAD when the tip is above the snapshot height (lisk-migrator
- * would silently use the tip state), MIGRATION_VOTE_WEIGHTS_MISSING and MIGRATION_KEY_MISSING
+ * would silently use the tip state) and no rollback was asked for, MIGRATION_ROLLBACK_UNAVAILABLE
+ * when one was but a state diff is missing, MIGRATION_VOTE_WEIGHTS_MISSING and MIGRATION_KEY_MISSING
  * with lisk-migrator's messages, MIGRATION_GENESIS_FAILED when the v4 modules refuse the assets.
  * The last two carry `genesisAssetsJson`, which lisk-migrator has written by then.
  */
@@ -66,7 +74,9 @@ export async function migrateSnapshot(options: MigrateSnapshotOptions): Promise<
   const db = await V3Database.open(options.dbPath);
   try {
     const tipHeight = await readTipHeight(db);
-    if (tipHeight > snapshotHeight) {
+    if (tipHeight > snapshotHeight && options.rollbackToSnapshot === true) {
+      db.setOverlay(await rollbackOverlay(db, tipHeight, snapshotHeight));
+    } else if (tipHeight > snapshotHeight) {
       throw new MigrationError(
         'MIGRATION_DB_AHEAD',
         `The Lisk Core v3 database ends at height ${tipHeight}, above the snapshot height ${snapshotHeight}: its accounts are the state at height ${tipHeight}, not at the snapshot. Use the database as it was at height ${snapshotHeight} (Lisk Core 3.1 checkpoints it to data/backup at the snapshot height).`,

@@ -16,6 +16,8 @@ export type MigrationErrorCode =
   | 'MIGRATION_DB_FOREIGN'
   /** The database tip is above the snapshot height: its state is not the snapshot's. */
   | 'MIGRATION_DB_AHEAD'
+  /** The database cannot be rolled back to the snapshot height (a block or state diff is missing). */
+  | 'MIGRATION_ROLLBACK_UNAVAILABLE'
   /** A key the migration needs (the snapshot block) is absent. */
   | 'MIGRATION_KEY_MISSING'
   /** The delegate vote weights of round r-2 are absent (lisk-migrator's plain Error). */

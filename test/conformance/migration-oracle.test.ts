@@ -9,7 +9,9 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codec } from '../../src/codec/index.js';
 import { MigrationError, migrateSnapshot, readPreviouslyForged, readV3Blocks } from '../../src/migration/index.js';
+import { readTipHeight } from '../../src/migration/v3/v3-chain.js';
 import { V3Database } from '../../src/migration/v3/v3-database.js';
+import { rollbackOverlay } from '../../src/migration/v3/v3-rollback.js';
 import { V3_PREFIX, v3Key, v3Range } from '../../src/migration/v3/v3-keys.js';
 import {
   type V3Account,
@@ -40,6 +42,15 @@ describe.skipIf(!migrationOraclePresent)('migration of real Lisk Core 3 database
     rmSync(h309.root, { recursive: true, force: true });
     rmSync(h59.root, { recursive: true, force: true });
   });
+
+  /** The MigrationError of migrating the h309 database at `snapshotHeight` as mainnet. */
+  const h309Failure = (snapshotHeight: number, rollbackToSnapshot: boolean): Promise<MigrationError> =>
+    migrateSnapshot({ dbPath: h309.blockchainDb, snapshotHeight, network: 'mainnet', rollbackToSnapshot }).then(
+      () => {
+        throw new Error(`the migration at ${snapshotHeight} succeeded`);
+      },
+      (caught: MigrationError) => caught,
+    );
 
   for (const network of ['mainnet', 'testnet'] as const) {
     it(`reproduces h309-${network}: genesis block bytes, its JSON and genesis_assets.json`, async () => {
@@ -180,9 +191,61 @@ describe.skipIf(!migrationOraclePresent)('migration of real Lisk Core 3 database
     }
   });
 
+  it('rolled back from 309 to 59 with its own state diffs, the h309 database reads exactly as the real h59 database', async () => {
+    const everything = { gte: Buffer.alloc(1), lte: Buffer.alloc(64, 0xff) };
+    const entries = async (db: V3Database): Promise<Map<string, string>> => {
+      const read = new Map<string, string>();
+      await db.forEach(everything, 100, ({ key, value }) => read.set(key.toString('hex'), value.toString('hex')));
+      return read;
+    };
+    const rolledBack = await V3Database.open(h309.blockchainDb);
+    const real = await V3Database.open(h59.blockchainDb);
+    try {
+      rolledBack.setOverlay(await rollbackOverlay(rolledBack, 309, 59));
+      expect(await readTipHeight(rolledBack)).toBe(59);
+      const expected = await entries(real);
+      expect(expected.size).toBeGreaterThan(300);
+      // Every key: accounts, chain and consensus state, blocks, transactions, the remaining diffs.
+      expect(await entries(rolledBack)).toEqual(expected);
+    } finally {
+      await rolledBack.close();
+      await real.close();
+    }
+    // So the migration of the rolled-back view is the migrator's run on the real h59 database.
+    const error = await h309Failure(59, true);
+    expect(error.message).toBe('Delegate vote weights for round -1 (r-2) unavailable, cannot proceed.');
+  });
+
+  it('at snapshot 206 below the tip: refused by default; rolled back on request, where round 0 has no vote weights', async () => {
+    const refused = await h309Failure(206, false);
+    expect(refused.code).toBe('MIGRATION_DB_AHEAD');
+    const rolledBack = await h309Failure(206, true);
+    expect(rolledBack.code).toBe('MIGRATION_VOTE_WEIGHTS_MISSING');
+    expect(rolledBack.message).toBe('Delegate vote weights for round 0 (r-2) unavailable, cannot proceed.');
+  });
+
+  it('rolled back to 258, migrates the chain as it was at 258; at its own tip the rollback changes nothing', async () => {
+    const at258 = await migrateSnapshot({
+      dbPath: h309.blockchainDb,
+      snapshotHeight: 258,
+      network: 'mainnet',
+      rollbackToSnapshot: true,
+      pageSize: 9,
+    });
+    expect(at258.snapshotBlock.height).toBe(258);
+    expect(at258.counts.blocks).toBe(259);
+    const header = JSON.parse(at258.genesisBlockJson).header;
+    expect(header.height).toBe(259);
+    expect(header.timestamp).toBe(at258.snapshotBlock.timestamp + 3600);
+    expect(header.previousBlockID).toBe(at258.snapshotBlock.id.toString('hex'));
+    const at309 = await migrateSnapshot({ dbPath: h309.blockchainDb, snapshotHeight: 309, network: 'mainnet', rollbackToSnapshot: true });
+    expect(sha256(at309.genesisBlock)).toBe(oracleFile('h309-mainnet/genesis_block.blob.SHA256').toString('utf8'));
+  });
+
   it('changes no file of the v3 data directory (names, sizes, mtimes, bytes)', async () => {
     const before = directorySnapshot(h309.root);
     await migrateSnapshot({ dbPath: h309.blockchainDb, snapshotHeight: 309, network: 'testnet', pageSize: 3 });
+    await migrateSnapshot({ dbPath: h309.blockchainDb, snapshotHeight: 258, network: 'mainnet', rollbackToSnapshot: true });
     await readPreviouslyForged(h309.forgerDb);
     for await (const _block of readV3Blocks(h309.blockchainDb, 300, 309));
     expect(directorySnapshot(h309.root)).toEqual(before);

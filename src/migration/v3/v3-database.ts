@@ -49,6 +49,9 @@ const requireFromHere = createRequire(import.meta.url);
 const openRocksDatabase = requireFromHere('rocksdb') as (location: string) => RocksDatabase;
 const rocksBinding = requireFromHere('rocksdb/binding.js') as RocksBinding;
 
+/** Entries per page when `first` has to visit a range. */
+const FIRST_PAGE = 10_000;
+
 /** Bytes read ahead by the binding per native call during a scan. */
 const SCAN_READ_AHEAD = 1 << 20;
 
@@ -56,6 +59,9 @@ export interface KeyRange {
   readonly gte: Buffer;
   readonly lte: Buffer;
 }
+
+/** On-disk key (hex) → the value to see instead of the stored one, or null for "absent". */
+export type V3Overlay = Map<string, Buffer | null>;
 
 /** One stored entry: the key as on disk and the value. */
 export interface V3Entry {
@@ -65,6 +71,10 @@ export interface V3Entry {
 
 export class V3Database {
   private closed = false;
+  /** Changes seen over the stored entries (see v3-rollback.ts), if any. */
+  private overlay: V3Overlay | undefined;
+  /** The overlay's entries that have a value, sorted by key. */
+  private overlayPuts: V3Entry[] = [];
 
   private constructor(
     readonly path: string,
@@ -93,8 +103,22 @@ export class V3Database {
     return new V3Database(path, db);
   }
 
+  /**
+   * From now on, reads see `overlay` over the stored entries: a key it maps to null is absent,
+   * a key it maps to a value has that value. The files are not touched.
+   */
+  setOverlay(overlay: V3Overlay): void {
+    this.overlay = overlay;
+    this.overlayPuts = [...overlay]
+      .filter((entry): entry is [string, Buffer] => entry[1] !== null)
+      .map(([key, value]) => ({ key: Buffer.from(key, 'hex'), value }))
+      .sort((a, b) => Buffer.compare(a.key, b.key));
+  }
+
   /** The value stored under `key` (on-disk form), or undefined. */
   get(key: Buffer): Promise<Buffer | undefined> {
+    const overlaid = this.overlay?.get(key.toString('hex'));
+    if (overlaid !== undefined) return Promise.resolve(overlaid ?? undefined);
     return new Promise((resolve, reject) => {
       this.db.get(key, { asBuffer: true }, (error, value) => {
         if (!error) resolve(value);
@@ -133,22 +157,69 @@ export class V3Database {
    * read, so memory holds one native batch, not the range. Returns the number visited.
    */
   async forEach(range: KeyRange, pageSize: number, visit: (entry: V3Entry) => void): Promise<number> {
+    const merged = this.mergeOverlay(range, visit);
     let gte = range.gte;
-    let visited = 0;
     for (;;) {
       let last: Buffer | undefined;
       const read = await this.readRange({ gte, lte: range.lte, limit: pageSize }, (entry) => {
         last = entry.key;
-        visit(entry);
+        merged.visit(entry);
       });
-      visited += read;
-      if (read < pageSize || last === undefined) return visited;
+      if (read < pageSize || last === undefined) return merged.end();
       gte = successor(last);
     }
   }
 
+  /**
+   * Wraps a visitor of stored entries in key order so that it sees the overlay: entries the
+   * overlay removes are skipped, replaced values are swapped in, and entries only the overlay has
+   * are visited where they sort. `end` visits the overlay's entries past the last stored one.
+   */
+  private mergeOverlay(range: KeyRange, visit: (entry: V3Entry) => void): { visit: (entry: V3Entry) => void; end: () => number } {
+    let visited = 0;
+    const overlay = this.overlay;
+    if (overlay === undefined) {
+      return {
+        visit: (entry) => {
+          visited += 1;
+          visit(entry);
+        },
+        end: () => visited,
+      };
+    }
+    const puts = this.overlayPuts.filter(({ key }) => Buffer.compare(key, range.gte) >= 0 && Buffer.compare(key, range.lte) <= 0);
+    let next = 0;
+    const visitPutsBefore = (key: Buffer | undefined): void => {
+      while (next < puts.length && (key === undefined || Buffer.compare((puts[next] as V3Entry).key, key) < 0)) {
+        visited += 1;
+        visit(puts[next] as V3Entry);
+        next += 1;
+      }
+    };
+    return {
+      visit: (entry) => {
+        visitPutsBefore(entry.key);
+        const overlaid = overlay.get(entry.key.toString('hex'));
+        if (overlaid === undefined) {
+          visited += 1;
+          visit(entry);
+        } else if (overlaid !== null) {
+          // Its put is visited here, in place of the stored value.
+          next += 1;
+          visited += 1;
+          visit({ key: entry.key, value: overlaid });
+        }
+      },
+      end: () => {
+        visitPutsBefore(undefined);
+        return visited;
+      },
+    };
+  }
+
   /** The entries of the range in pages of at most `pageSize`, for callers that await per entry. */
   async *scanPages(range: KeyRange, pageSize: number): AsyncGenerator<readonly V3Entry[]> {
+    if (this.overlay !== undefined) throw new Error('scanPages reads stored entries only; it does not apply an overlay');
     let gte = range.gte;
     for (;;) {
       const page: V3Entry[] = [];
@@ -161,6 +232,14 @@ export class V3Database {
 
   /** The first entry in the range (the last one with `reverse`), or undefined. */
   async first(range: KeyRange, reverse = false): Promise<V3Entry | undefined> {
+    if (this.overlay !== undefined) {
+      // Rare (the tip of a rolled-back view): visit the range, keep the extreme.
+      let found: V3Entry | undefined;
+      await this.forEach(range, FIRST_PAGE, (entry) => {
+        if (found === undefined || reverse) found = entry;
+      });
+      return found;
+    }
     let found: V3Entry | undefined;
     await this.readRange({ ...range, limit: 1, reverse }, (entry) => {
       found = entry;

@@ -15,6 +15,7 @@ export const V3_PREFIX = {
   unregisteredAddresses: 'chain:unregisteredAddresses',
   delegateVoteWeights: 'chain:dpos:delegateVoteWeights',
   previouslyForged: 'forger:previouslyForged',
+  stateDiff: 'diff:',
 } as const;
 
 /** The on-disk key for `prefix` followed by `bytes`, as Lisk Core 3 wrote it. */

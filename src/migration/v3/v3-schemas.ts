@@ -210,3 +210,25 @@ export const v3PreviouslyForgedSchema: Schema = {
     },
   },
 };
+
+export interface V3StateDiff {
+  /** Keys (Lisk Core 3 key strings) that existed before the block, with their previous values. */
+  readonly updated: readonly { readonly key: string; readonly value: Buffer }[];
+  /** Keys the block created. */
+  readonly created: readonly string[];
+  /** Keys the block deleted, with their previous values. */
+  readonly deleted: readonly { readonly key: string; readonly value: Buffer }[];
+}
+
+const keyValueItems = { type: 'object', properties: { key: { dataType: 'string', fieldNumber: 1 }, value: bytes(2) } } as const;
+
+/** `diff:<height>`: what applying the block at that height changed (lisk-chain 3.x StateStore). */
+export const v3StateDiffSchema: Schema = {
+  $id: '/v3/stateDiff',
+  type: 'object',
+  properties: {
+    updated: { type: 'array', fieldNumber: 1, items: keyValueItems },
+    created: { type: 'array', fieldNumber: 2, items: { dataType: 'string' } },
+    deleted: { type: 'array', fieldNumber: 3, items: keyValueItems },
+  },
+};
