@@ -2,10 +2,11 @@
  * The auth module's genesis asset (lisk-migrator `src/assets/auth.ts`): one entry per v3
  * account, in address order, with its nonce and its multisignature keys sorted bytewise.
  */
-import { encodeLisk32Address, type Schema } from '../../codec/index.js';
+import type { Schema } from '../../codec/index.js';
 import type { V3Account } from '../v3/v3-schemas.js';
 import { compareBytes } from './account-rules.js';
 import { ArrayFieldWriter } from './array-field-writer.js';
+import { ASSET_ARRAY_INDENT } from './asset-layout.js';
 
 const authDataItems = {
   type: 'object',
@@ -39,14 +40,15 @@ export const migratorAuthGenesisSchema: Schema = {
 
 /** Builds the auth asset from accounts given in address order. */
 export class AuthAssetBuilder {
-  readonly authDataSubstore = new ArrayFieldWriter(1, authDataItems);
+  readonly authDataSubstore = new ArrayFieldWriter(1, authDataItems, ASSET_ARRAY_INDENT);
 
-  addAccount({ address, keys, sequence }: V3Account): void {
+  /** `lisk32` is the account's address in lisk32 form. */
+  addAccount({ address, keys, sequence }: V3Account, lisk32: string): void {
     const mandatoryKeys = [...keys.mandatoryKeys].sort(compareBytes);
     const optionalKeys = [...keys.optionalKeys].sort(compareBytes);
     this.authDataSubstore.add(
       {
-        address: encodeLisk32Address(address),
+        address: lisk32,
         authAccount: {
           numberOfSignatures: keys.numberOfSignatures,
           mandatoryKeys: mandatoryKeys.map((key) => key.toString('hex')),

@@ -5,7 +5,7 @@
  * migrator's order). Accounts are read in address order and each one goes straight into the
  * auth, token and PoS builders, which keep only text and bytes.
  */
-import type { Schema } from '../../codec/index.js';
+import { encodeLisk32Address, type Schema } from '../../codec/index.js';
 import { genesisInteroperabilitySchema } from '../../modules/interoperability/schemas.js';
 import { genesisLegacyStoreSchema } from '../../modules/legacy/schemas.js';
 import { genesisAssetSchema as genesisPosSchema } from '../../modules/pos/schemas.js';
@@ -80,9 +80,10 @@ export async function buildGenesisAssets(db: V3Database, options: BuildAssetsOpt
       );
     }
     previous = account.address;
-    auth.addAccount(account);
-    token.addAccount(account);
-    pos.addAccount(account);
+    const lisk32 = encodeLisk32Address(account.address);
+    auth.addAccount(account, lisk32);
+    token.addAccount(account, lisk32);
+    pos.addAccount(account, lisk32);
     if (auth.authDataSubstore.length % ACCOUNTS_PER_PROGRESS === 0) onProgress?.('assets', auth.authDataSubstore.length);
   });
   onProgress?.('assets', accounts);
@@ -154,8 +155,10 @@ class ArrayTexts {
       const marker = JSON.stringify(`\u0001basalt-migration-array-${index}\u0001`);
       const at = text.indexOf(marker, from);
       const lineStart = text.lastIndexOf('\n', at) + 1;
-      const indent = /^\t*/.exec(text.slice(lineStart, at))?.[0] ?? '';
-      pieces.push(text.slice(from, at), writer.text(indent));
+      if (/^\t*/.exec(text.slice(lineStart, at))?.[0] !== writer.indent) {
+        throw new Error(`genesis_assets.json layout: array ${index} is not at the indentation its entries were written for`);
+      }
+      pieces.push(text.slice(from, at), ...writer.textPieces());
       from = at + marker.length;
     });
     pieces.push(text.slice(from));

@@ -10,6 +10,7 @@ import { MigrationError } from '../migration-error.js';
 import type { V3Account, V3VoteWeights } from '../v3/v3-schemas.js';
 import { compareBytes, isDelegateAccount } from './account-rules.js';
 import { ArrayFieldWriter, lengthDelimited, rootSchemaOf } from './array-field-writer.js';
+import { ASSET_ARRAY_INDENT } from './asset-layout.js';
 
 /** lisk-migrator POS_INIT_ROUNDS. */
 export const POS_INIT_ROUNDS = 587;
@@ -34,10 +35,11 @@ const genesisDataSchema = rootSchemaOf('/migration/pos/genesisData', members.gen
  * first), which v4 accepts at genesis.
  */
 export class PosAssetBuilder {
-  readonly validators = new ArrayFieldWriter(1, members.validators?.items as object);
-  readonly stakers = new ArrayFieldWriter(2, members.stakers?.items as object);
+  readonly validators = new ArrayFieldWriter(1, members.validators?.items as object, ASSET_ARRAY_INDENT);
+  readonly stakers = new ArrayFieldWriter(2, members.stakers?.items as object, ASSET_ARRAY_INDENT);
   private readonly coefficientsJson: readonly object[];
   private readonly coefficients: readonly object[];
+  private readonly validatorAddresses = new Map<string, string>();
 
   constructor(
     tokenID: Buffer,
@@ -48,8 +50,9 @@ export class PosAssetBuilder {
     this.coefficients = [{ tokenID, coefficient: EMPTY_COEFFICIENT }];
   }
 
-  addAccount(account: V3Account): void {
-    if (isDelegateAccount(account)) this.addValidator(account);
+  /** `lisk32` is the account's address in lisk32 form. */
+  addAccount(account: V3Account, lisk32: string): void {
+    if (isDelegateAccount(account)) this.addValidator(account, lisk32);
     const { sentVotes, unlocking } = account.dpos;
     if (sentVotes.length === 0 && unlocking.length === 0) return;
     const stakes = [...sentVotes].sort((a, b) => compareBytes(a.delegateAddress, b.delegateAddress));
@@ -58,14 +61,14 @@ export class PosAssetBuilder {
         stakes: stakes.map((vote) => ({
           amount: vote.amount.toString(),
           sharingCoefficients: this.coefficientsJson,
-          validatorAddress: encodeLisk32Address(vote.delegateAddress),
+          validatorAddress: this.validatorLisk32(vote.delegateAddress),
         })),
         pendingUnlocks: unlocking.map((entry) => ({
-          validatorAddress: encodeLisk32Address(entry.delegateAddress),
+          validatorAddress: this.validatorLisk32(entry.delegateAddress),
           amount: entry.amount.toString(),
           unstakeHeight: entry.unvoteHeight,
         })),
-        address: encodeLisk32Address(account.address),
+        address: lisk32,
       },
       {
         address: account.address,
@@ -94,7 +97,18 @@ export class PosAssetBuilder {
     return { bytes, genesisData };
   }
 
-  private addValidator(account: V3Account): void {
+  /** Votes name few addresses (the delegates) many times: each is encoded once. */
+  private validatorLisk32(address: Buffer): string {
+    const hex = address.toString('hex');
+    let lisk32 = this.validatorAddresses.get(hex);
+    if (lisk32 === undefined) {
+      lisk32 = encodeLisk32Address(address);
+      this.validatorAddresses.set(hex, lisk32);
+    }
+    return lisk32;
+  }
+
+  private addValidator(account: V3Account, lisk32: string): void {
     const { delegate } = account.dpos;
     const generatorKey = this.generatorKeyOf(account.address) ?? UNKNOWN_GENERATOR_KEY;
     this.validators.add(
@@ -110,7 +124,7 @@ export class PosAssetBuilder {
         lastCommissionIncreaseHeight: this.snapshotHeight,
         commission: INITIAL_COMMISSION,
         sharingCoefficients: this.coefficientsJson,
-        address: encodeLisk32Address(account.address),
+        address: lisk32,
       },
       {
         address: account.address,

@@ -9,6 +9,7 @@ import { genesisTokenAssetSchema } from '../../modules/token/schemas.js';
 import type { V3Account, V3UnregisteredAddress } from '../v3/v3-schemas.js';
 import { compareBytes, posLockedAmount } from './account-rules.js';
 import { ArrayFieldWriter, lengthDelimited, rootSchemaOf } from './array-field-writer.js';
+import { ASSET_ARRAY_INDENT } from './asset-layout.js';
 import { legacyReserveAmount } from './legacy.js';
 
 interface Locked {
@@ -16,6 +17,7 @@ interface Locked {
   readonly amount: bigint;
 }
 
+const RESERVE_LISK32 = encodeLisk32Address(ADDRESS_LEGACY_RESERVE);
 const members = (genesisTokenAssetSchema as { properties: Record<string, { items: object }> }).properties;
 const supplyItemSchema = rootSchemaOf('/migration/token/supply', members.supplySubstore?.items as object);
 
@@ -27,7 +29,7 @@ const supplyItemSchema = rootSchemaOf('/migration/token/supply', members.supplyS
  * is counted twice, as lisk-migrator does (v4 then rejects the block).
  */
 export class TokenAssetBuilder {
-  readonly userSubstore = new ArrayFieldWriter(1, members.userSubstore?.items as object);
+  readonly userSubstore = new ArrayFieldWriter(1, members.userSubstore?.items as object, ASSET_ARRAY_INDENT);
   private readonly tokenIDHex: string;
   private reserveWritten = false;
   private totalSupply = 0n;
@@ -40,14 +42,15 @@ export class TokenAssetBuilder {
     this.tokenIDHex = tokenID.toString('hex');
   }
 
-  addAccount(account: V3Account): void {
+  /** `lisk32` is the account's address in lisk32 form. */
+  addAccount(account: V3Account, lisk32: string): void {
     const isReserve = account.address.equals(ADDRESS_LEGACY_RESERVE);
     if (!isReserve && compareBytes(account.address, ADDRESS_LEGACY_RESERVE) > 0) this.writeReserve(undefined);
     const locked = posLockedAmount(account);
     this.totalSupply += account.token.balance + locked;
     const locks: Locked[] = locked > 0n ? [{ module: 'pos', amount: locked }] : [];
     if (isReserve) this.writeReserve(account, locks);
-    else this.writeEntry(account.address, account.token.balance, locks);
+    else this.writeEntry(lisk32, account.address, account.token.balance, locks);
   }
 
   /** The asset bytes and its JSON members after the last account. */
@@ -67,16 +70,16 @@ export class TokenAssetBuilder {
     const balance = reserve?.token.balance ?? 0n;
     this.legacyAmount = legacyReserveAmount(balance, this.unregisteredAddresses);
     const locks = [...ownLocks, { module: 'legacy', amount: this.legacyAmount }].sort((a, b) => a.module.localeCompare(b.module, 'en'));
-    this.writeEntry(ADDRESS_LEGACY_RESERVE, balance, locks);
+    this.writeEntry(RESERVE_LISK32, ADDRESS_LEGACY_RESERVE, balance, locks);
   }
 
-  private writeEntry(address: Buffer, availableBalance: bigint, lockedBalances: readonly Locked[]): void {
+  private writeEntry(lisk32: string, address: Buffer, availableBalance: bigint, lockedBalances: readonly Locked[]): void {
     this.userSubstore.add(
       {
         tokenID: this.tokenIDHex,
         availableBalance: availableBalance.toString(),
         lockedBalances: lockedBalances.map(({ module, amount }) => ({ module, amount: amount.toString() })),
-        address: encodeLisk32Address(address),
+        address: lisk32,
       },
       { address, tokenID: this.tokenID, availableBalance, lockedBalances },
     );
