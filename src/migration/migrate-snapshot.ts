@@ -97,6 +97,8 @@ export async function migrateSnapshot(options: MigrateSnapshotOptions): Promise<
     } catch (error) {
       throw withAssets(error, genesisAssetsJson);
     }
+    // Everything is read: the database's caches need not outlive it into genesis execution.
+    await db.close();
 
     onProgress?.({ phase: 'genesis', done: 0, total: 1 });
     const chainConfig = parseChainConfig(network.config, process.cwd());
