@@ -108,6 +108,7 @@ export class V3DatabaseWriter {
   private batch: WritableBatch;
   private pending = 0;
   private previousID: Buffer = Buffer.alloc(32);
+  private writing: Promise<void> = Promise.resolve();
 
   private constructor(private readonly db: WritableRocksDatabase) {
     this.batch = db.batch();
@@ -191,16 +192,25 @@ export class V3DatabaseWriter {
     await this.put(V3_PREFIX.previouslyForged, new Uint8Array(0), codec.encode(v3PreviouslyForgedSchema, { previouslyForgedInfo }));
   }
 
+  /**
+   * Hands the pending batch to RocksDB. One batch is written while the next one fills: the
+   * previous write is awaited before a new one starts.
+   */
   async flush(): Promise<void> {
     if (this.pending === 0) return;
     const batch = this.batch;
     this.batch = this.db.batch();
     this.pending = 0;
-    await new Promise<void>((resolve, reject) => batch.write((error) => (error ? reject(error) : resolve())));
+    await this.writing;
+    const writing = new Promise<void>((resolve, reject) => batch.write((error) => (error ? reject(error) : resolve())));
+    // Awaited by the next flush or close; until then a failure must not count as unhandled.
+    writing.catch(() => undefined);
+    this.writing = writing;
   }
 
   async close(): Promise<void> {
     await this.flush();
+    await this.writing;
     await new Promise<void>((resolve, reject) => this.db.close((error) => (error ? reject(error) : resolve())));
   }
 }
