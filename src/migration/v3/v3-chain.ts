@@ -113,8 +113,10 @@ export async function readUnregisteredAddresses(db: V3Database): Promise<readonl
   return stored.unregisteredAddresses;
 }
 
-/** `chain:dpos:delegateVoteWeights`: the stored lists, one per round (empty when absent). */
+/** `chain:dpos:delegateVoteWeights`: the stored lists, one per round; Lisk Core 3 writes it at genesis. */
 export async function readVoteWeights(db: V3Database): Promise<readonly V3VoteWeights[]> {
-  const stored = await db.getDecoded<{ voteWeights: V3VoteWeights[] }>(v3Key(V3_PREFIX.delegateVoteWeights), v3VoteWeightsSchema);
-  return stored?.voteWeights ?? [];
+  const key = v3Key(V3_PREFIX.delegateVoteWeights);
+  const stored = await db.getDecoded<{ voteWeights: V3VoteWeights[] }>(key, v3VoteWeightsSchema);
+  if (stored === undefined) throw missingKey(key);
+  return stored.voteWeights;
 }

@@ -248,3 +248,25 @@ describe('the snapshot height against the database', () => {
     }
   });
 });
+
+describe('state keys every Lisk Core 3 database has', () => {
+  it('fails as lisk-migrator does (Specified key <hex> does not exist) without the unregistered addresses or the vote weights', async () => {
+    const missing = [
+      { name: 'unregistered', key: '636861696e3a756e72656769737465726564416464726573736573' },
+      { name: 'vote-weights', key: '636861696e3a64706f733a64656c6567617465566f746557656967687473' },
+    ];
+    for (const { name, key } of missing) {
+      const path = scratchPath(`missing-${name}`);
+      const writer = await V3DatabaseWriter.create(path);
+      await writer.putBlock({ height: 0, generatorPublicKey: Buffer.alloc(32, 1) });
+      if (name !== 'unregistered') await writer.putUnregisteredAddresses([]);
+      if (name !== 'vote-weights') await writer.putVoteWeights([]);
+      await writer.close();
+      const error = await expectMigrationError(
+        migrateSnapshot({ dbPath: path, snapshotHeight: 0, network: 'mainnet' }),
+        'MIGRATION_KEY_MISSING',
+      );
+      expect(error.message).toBe(`Specified key ${key} does not exist`);
+    }
+  });
+});
