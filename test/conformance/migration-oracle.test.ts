@@ -21,11 +21,17 @@ import {
   v3UnregisteredAddressesSchema,
   v3VoteWeightsSchema,
 } from '../../src/migration/v3/v3-schemas.js';
-import { directorySnapshot, extractV3DataDir, migrationOraclePresent, oracleFile } from '../support/migration-fixtures.js';
+import {
+  directorySnapshot,
+  extractV3DataDir,
+  MIGRATION_ORACLE_DIR,
+  migrationOraclePresent,
+  oracleFile,
+} from '../support/migration-fixtures.js';
 import { v3Account } from '../support/v3-database-writer.js';
 
 if (!migrationOraclePresent) {
-  process.stdout.write('migration oracle tests skipped: ../shared/fixtures/migration is not next to this repository\n');
+  process.stdout.write(`migration oracle tests skipped: ${MIGRATION_ORACLE_DIR} does not exist\n`);
 }
 
 const sha256Bytes = (bytes: Uint8Array): Buffer => createHash('sha256').update(bytes).digest();

@@ -1,5 +1,5 @@
 /**
- * The migration oracle next to the repository (`../shared/fixtures/migration/dev`): real Lisk
+ * The migration oracle, when it sits beside the repository (MIGRATION_ORACLE_DIR): real Lisk
  * Core 3.0.3 data directories as tarballs, and what lisk-migrator 2.0.1 with Lisk Core 4.0.3
  * produced from them. Absent on a plain clone: tests that need it skip and say why.
  */
