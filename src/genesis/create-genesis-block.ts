@@ -41,6 +41,11 @@ export interface CreateGenesisBlockInput {
   /** The config's `modules` section (module configs change genesis execution, e.g. pos). */
   readonly moduleConfigs?: Readonly<Record<string, Record<string, unknown>>>;
   readonly assets: readonly GenesisAssetInput[];
+  /**
+   * Assets already encoded, beside `assets`: a caller that builds large assets as bytes (the
+   * migration) spares the codec JSON round trip.
+   */
+  readonly encodedAssets?: readonly { readonly module: string; readonly bytes: Buffer }[];
   /** Unix seconds; defaults to now, as lisk-sdk does. */
   readonly timestamp?: number;
   /** Defaults to 0. */
@@ -79,6 +84,10 @@ export async function createGenesisBlock(input: CreateGenesisBlockInput): Promis
   if (previousBlockID.length !== 32) throw new GenesisBuildError(`previousBlockID must be 32 bytes, got ${previousBlockID.length}.`);
 
   const assets = encodeAssets(input.assets);
+  for (const { module, bytes } of input.encodedAssets ?? []) {
+    if (assets.getAsset(module) !== undefined) throw new GenesisBuildError(`Module ${module} has more than one genesis asset.`);
+    assets.setAsset(module, bytes);
+  }
   const unsigned = new BlockHeader({
     version: GENESIS_BLOCK_VERSION,
     timestamp,
