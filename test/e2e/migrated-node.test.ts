@@ -375,4 +375,14 @@ describe.skipIf(!migrationOraclePresent)('a node started on a migrated Lisk Core
     });
     await waitForHeight(port, generated.height + 1, 30_000, { output: nodeOutput });
   }, 180_000);
+
+  it('the node logged no warning or error on the way (BLS keys of the genesis block included)', () => {
+    const records = nodeOutput()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(records.some((record) => record.msg === 'Generated block')).toBe(true);
+    // pino levels: 40 warn, 50 error, 60 fatal.
+    expect(records.filter((record) => record.level >= 40)).toEqual([]);
+  });
 });
