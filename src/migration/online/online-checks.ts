@@ -9,7 +9,7 @@
  * skips exactly the two checks such a node cannot pass (backup height, version), saying so for
  * each; a node that does report a backup height is still held to it.
  */
-import { MigrationStepError } from '../migration-step-error.js';
+import { MigrationError } from '../migration-error.js';
 import { v3NetworkById, type V3Network } from './v3-networks.js';
 
 export const ROUND_LENGTH = 103;
@@ -57,7 +57,7 @@ export function compareVersion(version: string, minimum: string): number | undef
 }
 
 function fail(message: string): never {
-  throw new MigrationStepError('MIGRATION_V3_CHECK', message);
+  throw new MigrationError('MIGRATION_V3_CHECK', message);
 }
 
 /** Runs the checks on one `app:getNodeInfo` answer; throws on the first that fails. */
@@ -135,7 +135,7 @@ export async function waitForFinality(
     options.onProgress?.({ height: numberField(info.height), finalizedHeight, target });
     if (finalizedHeight !== undefined && finalizedHeight >= target) return;
     if (options.signal?.aborted)
-      throw new MigrationStepError('MIGRATION_ABORTED', 'Stopped while waiting for the snapshot height to be finalized.');
+      throw new MigrationError('MIGRATION_ABORTED', 'Stopped while waiting for the snapshot height to be finalized.');
     await new Promise((resolve) => setTimeout(resolve, interval));
   }
 }
