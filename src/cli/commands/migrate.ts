@@ -65,6 +65,9 @@ Usage: basalt migrate --snapshot-height H [flags]
                                   3.1.0): skips those two checks, reads the live blockchain.db
                                   after the node is stopped at the snapshot height; --network then
                                   labels a network lisk-migrator does not know (a devnet)
+      --unsafe-skip-finality-wait online: wait only until the node holds the snapshot block,
+                                  not until it is final, for a v3 chain that never finalizes (a
+                                  single-node devnet); a fork could still replace that block
       --rollback-to-snapshot      when the v3 database ends above the snapshot height, read it as it
                                   was at the snapshot height, undoing the later blocks with Lisk
                                   Core 3's own state diffs (the files are not changed); without it
@@ -106,6 +109,7 @@ const FLAGS = {
   'v3-config': { type: 'string' },
   'unsafe-skip-v3-checks': { type: 'boolean' },
   'rollback-to-snapshot': { type: 'boolean' },
+  'unsafe-skip-finality-wait': { type: 'boolean' },
   'basalt-data-path': { type: 'string' },
   yes: { type: 'boolean', short: 'y' },
 } as const;
@@ -135,6 +139,12 @@ function checkFlagRelations(given: Record<string, unknown>, unsafe: boolean): vo
     throw new MigrationError('MIGRATION_FLAGS', '--snapshot-url= cannot also be provided when using --snapshot-path=');
   for (const name of ['snapshot-path', 'snapshot-url']) {
     if (has(name) && !has('network')) throw new MigrationError('MIGRATION_FLAGS', `--network= must also be provided when using --${name}=`);
+  }
+  if (has('unsafe-skip-finality-wait')) {
+    for (const name of ['snapshot-path', 'snapshot-url']) {
+      if (has(name))
+        throw new MigrationError('MIGRATION_FLAGS', `--unsafe-skip-finality-wait= cannot also be provided when using --${name}=`);
+    }
   }
   if (!has('network')) return;
   const offline = has('snapshot-path') || has('snapshot-url');
@@ -290,12 +300,24 @@ export const migrateCommand: CliCommand = {
           (error) => log(`Unable to capture the node forging status: ${error.message}`),
         );
         log(`${String(info.version)} detected`);
+        const finalized = flags['unsafe-skip-finality-wait'] !== true;
+        if (!finalized) {
+          log(
+            `Warning: not waiting for height ${snapshotHeight} to be final (--unsafe-skip-finality-wait): a fork can still replace the snapshot block, and the migration would then continue a chain the network abandoned.`,
+          );
+        }
         const waitProgress = progressReporter(io.stderr);
         await waitForFinality(() => v3.invoke<V3NodeInfo>('app:getNodeInfo'), snapshotHeight, {
-          onProgress: ({ finalizedHeight }) => waitProgress.report('finality', finalizedHeight ?? 0, snapshotHeight),
+          finalized,
+          onProgress: ({ height, finalizedHeight }) =>
+            waitProgress.report(finalized ? 'finality' : 'height', (finalized ? finalizedHeight : height) ?? 0, snapshotHeight),
         });
         waitProgress.end();
-        log(`Snapshot height ${snapshotHeight} is final. Output directory: ${outputDir}`);
+        log(
+          finalized
+            ? `Snapshot height ${snapshotHeight} is final. Output directory: ${outputDir}`
+            : `Snapshot height ${snapshotHeight} reached (not final). Output directory: ${outputDir}`,
+        );
         hasBackup = checked.hasBackup;
         if (hasBackup) {
           dbPath = join(v3DataPath, 'data', 'backup');

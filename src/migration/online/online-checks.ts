@@ -121,19 +121,23 @@ export interface FinalityProgress {
 
 /**
  * Polls `getNodeInfo` (every 500 ms, as the migrator does) until the node's finalized height
- * reaches `target`: only then can no fork replace the snapshot block.
+ * reaches `target`: only then can no fork replace the snapshot block. With `finalized: false`
+ * it waits only until the node holds a block at `target` (for a node whose chain never
+ * finalizes, such as a single-node devnet; a fork can then still replace the snapshot block).
  */
 export async function waitForFinality(
   getNodeInfo: () => Promise<V3NodeInfo>,
   target: number,
-  options: { intervalMs?: number; onProgress?: (progress: FinalityProgress) => void; signal?: AbortSignal } = {},
+  options: { intervalMs?: number; finalized?: boolean; onProgress?: (progress: FinalityProgress) => void; signal?: AbortSignal } = {},
 ): Promise<void> {
   const interval = options.intervalMs ?? 500;
   for (;;) {
     const info = await getNodeInfo();
     const finalizedHeight = numberField(info.finalizedHeight);
-    options.onProgress?.({ height: numberField(info.height), finalizedHeight, target });
-    if (finalizedHeight !== undefined && finalizedHeight >= target) return;
+    const height = numberField(info.height);
+    options.onProgress?.({ height, finalizedHeight, target });
+    const reached = options.finalized === false ? height : finalizedHeight;
+    if (reached !== undefined && reached >= target) return;
     if (options.signal?.aborted)
       throw new MigrationError('MIGRATION_ABORTED', 'Stopped while waiting for the snapshot height to be finalized.');
     await new Promise((resolve) => setTimeout(resolve, interval));

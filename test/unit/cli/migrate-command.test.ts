@@ -88,6 +88,10 @@ describe('basalt migrate: flags', () => {
         "Expected --snapshot-url to begin with http(s) and end with 'tar.gz' instead received ftp://a/b.zip.",
       ],
       [
+        ['-s', '309', '-n', 'mainnet', '--snapshot-path', 'x', '--unsafe-skip-finality-wait'],
+        '--unsafe-skip-finality-wait= cannot also be provided when using --snapshot-path=',
+      ],
+      [
         ['-s', '309', '-n', 'mainnet', '--snapshot-path', 'x', '-o', '~/.lisk/lisk-core/out'],
         "Output path '~/.lisk/lisk-core/out' is not allowed. Please restart the migrator with a different output path.",
       ],

@@ -132,6 +132,17 @@ describe('talking to a v3 node over its WebSocket API', () => {
     expect(seen).toEqual([300, 305, 310]);
   });
 
+  it('waits only for the snapshot block when finality is not awaited (a chain that never finalizes)', async () => {
+    const heights = [307, 308, 309, 310];
+    const seen: (number | undefined)[] = [];
+    await waitForFinality(async () => ({ height: heights.shift(), finalizedHeight: 0 }), 309, {
+      intervalMs: 1,
+      finalized: false,
+      onProgress: (progress) => seen.push(progress.height),
+    });
+    expect(seen).toEqual([307, 308, 309]);
+  });
+
   it('tells whether a node answers, and fails to connect with a clear message', async () => {
     expect(await v3NodeAnswers(node.url)).toBe(true);
     const closed = new FakeV3Node();
