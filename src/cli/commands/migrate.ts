@@ -62,7 +62,8 @@ Usage: basalt migrate --snapshot-height H [flags]
                                   (default <v3 data path>/data/forger.db when it exists)
       --v3-config FILE            offline: a v3 config.json naming the delegates (forging.delegates)
       --unsafe-skip-v3-checks     online against Lisk Core 3.0.x (no backup height, version below
-                                  3.1.0): skips those two checks, reads the live blockchain.db
+                                  3.1.0) or a test chain: skips those checks and the round
+                                  multiple of the snapshot height, reads the live blockchain.db
                                   after the node is stopped at the snapshot height; --network then
                                   labels a network lisk-migrator does not know (a devnet)
       --unsafe-skip-finality-wait online: wait only until the node holds the snapshot block,
@@ -325,7 +326,9 @@ export const migrateCommand: CliCommand = {
           // Without a checkpoint the live database is read; it must not change underneath.
           dbPath = join(v3DataPath, 'data', 'blockchain.db');
           log(
-            `Stop Lisk Core v3 now: its live database ${dbPath} is read once the node no longer answers, and must end at height ${snapshotHeight}.`,
+            `Stop Lisk Core v3 now: its live database ${dbPath} is read once the node no longer answers, and must end at height ${snapshotHeight}${
+              flags['rollback-to-snapshot'] === true ? ' or have the state diffs of the blocks above it (--rollback-to-snapshot)' : ''
+            }.`,
           );
           await new Promise((resolve) => setTimeout(resolve, 1000));
           while (await v3NodeAnswers(v3.url)) await new Promise((resolve) => setTimeout(resolve, 2000));
