@@ -3,6 +3,7 @@ import { exportCommand } from './commands/blockchain-export.js';
 import { replayCommand } from './commands/blockchain-replay.js';
 import { genesisCreateCommand } from './commands/genesis-create.js';
 import { startCommand } from './commands/start.js';
+import { legacyImportCommand } from './commands/legacy-import.js';
 import { keysCreateCommand } from './commands/keys-create.js';
 import { keysImportCommand } from './commands/keys-import.js';
 import { keysExportCommand } from './commands/keys-export.js';
@@ -53,6 +54,7 @@ const commands: readonly CliCommand[] = [
   configShowCommand,
   configCreateCommand,
   migrateCommand,
+  legacyImportCommand,
 ];
 
 function usage(): string {

@@ -12,10 +12,13 @@ export class ProgressReporter {
     private readonly out: NodeJS.WritableStream & { isTTY?: boolean },
     private readonly unit: string,
     private readonly intervalMs = 5000,
+    /** What was done to each item, as the line says it. */
+    private readonly verb = 'applied',
   ) {}
 
-  tick(position: number): void {
-    this.count += 1;
+  /** `items` more were done (one by default), the last at `position`. */
+  tick(position: number, items = 1): void {
+    this.count += items;
     this.last = position;
     const now = Date.now();
     if (this.out.isTTY) {
@@ -34,6 +37,6 @@ export class ProgressReporter {
 
   private line(now: number): string {
     const seconds = Math.max((now - this.started) / 1000, 0.001);
-    return `${this.count} ${this.unit} applied, at height ${this.last}, ${(this.count / seconds).toFixed(1)} ${this.unit}/s`;
+    return `${this.count} ${this.unit} ${this.verb}, at height ${this.last}, ${(this.count / seconds).toFixed(1)} ${this.unit}/s`;
   }
 }

@@ -8,15 +8,15 @@
  * Differences, on purpose: the migrator re-tests the P2P port where it means the RPC port; Basalt
  * tests both. The migrator renames any data path to `~/.lisk/lisk-core-v3`; Basalt appends `-v3`
  * to the given path (the same for the default path, and no collision for others). The migrator
- * copies the v3 backup into `data/legacy.db` of Lisk Core 4; Basalt keeps the v3 history through
- * its own legacy import, so nothing is copied here. Basalt starts as a detached process logging
+ * copies the v3 backup into `data/legacy.db` of Lisk Core 4; Basalt imports the v3 blocks into
+ * its own legacy chain store at that step (`AutoStartSteps.importLegacy`). Basalt starts as a detached process logging
  * to `<output>/basalt.log` instead of installing pm2.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, openSync, renameSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { MigrationStepError } from './migration-step-error.js';
+import { MigrationError } from './migration-error.js';
 
 /** Whether nothing listens on `port`: a listener is tried on every IPv4 and, where present, every IPv6 address. */
 export async function isPortFree(port: number): Promise<boolean> {
@@ -43,12 +43,12 @@ export function v3BackupDataPath(v3DataPath: string): string {
 export function moveV3DataDir(v3DataPath: string): string {
   const target = v3BackupDataPath(v3DataPath);
   if (existsSync(target)) {
-    throw new MigrationStepError('MIGRATION_V3_BACKUP', `Cannot move ${v3DataPath} to ${target}: ${target} already exists.`, 4);
+    throw new MigrationError('MIGRATION_V3_BACKUP', `Cannot move ${v3DataPath} to ${target}: ${target} already exists.`);
   }
   try {
     renameSync(v3DataPath, target);
   } catch (error) {
-    throw new MigrationStepError('MIGRATION_V3_BACKUP', `Cannot move ${v3DataPath} to ${target}: ${(error as Error).message}`, 4, {
+    throw new MigrationError('MIGRATION_V3_BACKUP', `Cannot move ${v3DataPath} to ${target}: ${(error as Error).message}`, undefined, {
       cause: error,
     });
   }
@@ -76,9 +76,12 @@ export function basaltStartCommand(
     execArgv: process.execArgv,
     script: process.argv[1] as string,
   },
+  /** The node's data path, when not `basalt start`'s default. */
+  dataPath?: string,
 ): StartCommand {
   const startArgs = ['start', '--network', network, '--genesis', join(outputDir, 'genesis_block.blob')];
   if (configFile !== undefined) startArgs.push('--config', configFile);
+  if (dataPath !== undefined) startArgs.push('--data-path', dataPath);
   return { command: self.execPath, args: [...self.execArgv, self.script, ...startArgs], line: `basalt ${startArgs.join(' ')}` };
 }
 
@@ -89,11 +92,11 @@ export function startDetached(start: StartCommand, logFile: string): Promise<num
     try {
       log = openSync(logFile, 'a');
     } catch (error) {
-      reject(new MigrationStepError('MIGRATION_AUTO_START', `Cannot open ${logFile}: ${(error as Error).message}`, 3));
+      reject(new MigrationError('MIGRATION_AUTO_START', `Cannot open ${logFile}: ${(error as Error).message}`));
       return;
     }
     const child = spawn(start.command, start.args, { detached: true, stdio: ['ignore', log, log] });
-    child.once('error', (error) => reject(new MigrationStepError('MIGRATION_AUTO_START', `Cannot start Basalt: ${error.message}`, 3)));
+    child.once('error', (error) => reject(new MigrationError('MIGRATION_AUTO_START', `Cannot start Basalt: ${error.message}`)));
     child.once('spawn', () => {
       child.unref();
       resolve(child.pid as number);
@@ -108,6 +111,11 @@ export interface AutoStartSteps {
   /** Whether the v3 node's API still answers. */
   v3Answers(): Promise<boolean>;
   portFree(port: number): Promise<boolean>;
+  /**
+   * Imports the v3 history into the node's data directory, once the v3 data directory has moved
+   * to `movedV3DataPath` and before the node starts (where the migrator copies legacy.db).
+   */
+  importLegacy?(movedV3DataPath: string): Promise<void>;
 }
 
 export interface AutoStartOptions {
@@ -133,17 +141,16 @@ export async function autoStartBasalt(
 ): Promise<number | undefined> {
   const stopped = await steps.confirm("Please stop Lisk Core v3 to continue. Type 'yes' and press Enter when ready. [yes/no]");
   if (!stopped) {
-    throw new MigrationStepError(
+    throw new MigrationError(
       'MIGRATION_AUTO_START',
       `User did not confirm Lisk Core v3 node shutdown. Skipping the auto-start. ${MANUAL_HINT}`,
-      3,
     );
   }
   for (let triesLeft = 3; await steps.v3Answers(); triesLeft -= 1) {
     if (triesLeft === 0)
-      throw new MigrationStepError('MIGRATION_AUTO_START', `Cannot auto-start Basalt as Lisk Core v3 is still running. ${MANUAL_HINT}`, 3);
+      throw new MigrationError('MIGRATION_AUTO_START', `Cannot auto-start Basalt as Lisk Core v3 is still running. ${MANUAL_HINT}`);
     const again = await steps.confirm("Lisk Core v3 still running. Please stop the node, type 'yes' to proceed and 'no' to exit. [yes/no]");
-    if (!again) throw new MigrationStepError('MIGRATION_AUTO_START', `Cannot proceed with the auto-start. ${MANUAL_HINT}`, 3);
+    if (!again) throw new MigrationError('MIGRATION_AUTO_START', `Cannot proceed with the auto-start. ${MANUAL_HINT}`);
   }
   if (!(await steps.confirm(`Start Basalt with the following configuration? [yes/no]\n${options.configText}\n`))) {
     steps.log('User did not accept the migrated config. Skipping the Basalt auto-start process.');
@@ -154,15 +161,15 @@ export async function autoStartBasalt(
     ['RPC', options.rpcPort],
   ] as const) {
     if (!(await steps.portFree(port))) {
-      throw new MigrationStepError(
+      throw new MigrationError(
         'MIGRATION_AUTO_START',
         `The ${name} port ${port} is in use. Free it and start Basalt manually. ${MANUAL_HINT}`,
-        3,
       );
     }
   }
   const moved = moveV3DataDir(options.v3DataPath);
   steps.log(`Moved the Lisk Core v3 data directory to ${moved}.`);
+  await steps.importLegacy?.(moved);
   const pid = await spawnNode(options.start, options.logFile);
   steps.log(`Started Basalt (pid ${pid}): ${options.start.line}; its log: ${options.logFile}.`);
   return pid;

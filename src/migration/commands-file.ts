@@ -6,6 +6,7 @@
  */
 import { resolve } from 'node:path';
 import type { ForgingStatusEntry } from './forging-status.js';
+import { MigrationError, type MigrationErrorCode } from './migration-error.js';
 
 export const COMMANDS_FILE_NAME = 'commandsToExecute.txt';
 
@@ -22,6 +23,25 @@ const BLOCK_RULE = '-----------------------------------------------------';
  * v4 node, 4 moving the v3 data directory aside, 5 copying the legacy database.
  */
 export type RecoveryCode = 0 | 1 | 2 | 3 | 4 | 5;
+
+/**
+ * The migrator's error code of each failure it gives one (`src/constants.ts` `ERROR_CODE`);
+ * every other failure has none there, and so no recovery commands. The legacy import stands
+ * where the migrator copies the v3 database to legacy.db.
+ */
+const RECOVERY_CODES: Partial<Record<MigrationErrorCode, RecoveryCode>> = {
+  MIGRATION_CONFIG_MISSING: 1,
+  MIGRATION_CONFIG_INVALID: 1,
+  MIGRATION_GENESIS_FAILED: 2,
+  MIGRATION_AUTO_START: 3,
+  MIGRATION_V3_BACKUP: 4,
+  MIGRATION_LEGACY_IMPORT: 5,
+};
+
+/** The recovery code of a failure: by its code for a MigrationError, none for anything else. */
+export function recoveryCodeOf(error: unknown): RecoveryCode | undefined {
+  return error instanceof MigrationError ? RECOVERY_CODES[error.code] : undefined;
+}
 
 export interface ValidatorCommandsOptions {
   /** First byte of the LSK token ID: 0 mainnet, 1 testnet. */
@@ -72,8 +92,11 @@ export interface RecoveryCommandsOptions {
   readonly genesisCommand: string | undefined;
   /** Moves the v3 data directory aside (never deletes it). */
   readonly backupDataDirCommand: string;
-  /** Copies the v3 snapshot database where the v4 node reads the legacy history. */
-  readonly copyLegacyDbCommand: string;
+  /**
+   * Imports the v3 history into Basalt's legacy chain store (`basalt legacy:import`), where the
+   * migrator copies the v3 snapshot database to legacy.db for Lisk Core 4.
+   */
+  readonly legacyImportCommand: string;
   /** Starts the v4 node. */
   readonly startCommand: string;
 }
@@ -99,7 +122,15 @@ export function recoveryCommands(code: RecoveryCode, options: RecoveryCommandsOp
     lines.push(...block(['## Backup Lisk Core v3 data directory'], [options.backupDataDirCommand]));
   }
   if (code !== 3) {
-    lines.push(...block(['## Copy legacy (v3) blockchain information to Lisk Core v4 legacy.db'], [options.copyLegacyDbCommand]));
+    lines.push(
+      ...block(
+        [
+          '## Copy legacy (v3) blockchain information to Lisk Core v4 legacy.db',
+          `## NOTE: ${NODE_COMMAND} imports the v3 blocks into its own legacy chain store instead of reading a copied legacy.db`,
+        ],
+        [options.legacyImportCommand],
+      ),
+    );
   }
   lines.push(...block(['## Lisk Core v4 start command - Please modify if necessary'], [options.startCommand]));
   return lines;

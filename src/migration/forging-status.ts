@@ -6,6 +6,7 @@
  * and the delegates listed in the v3 config, so an operator who stopped the node still gets it.
  */
 import { encodeLisk32 } from '../crypto/lisk32.js';
+import type { PreviouslyForged } from './v3/forger-db.js';
 
 export const FORGING_STATUS_FILE_NAME = 'forgingStatus.json';
 
@@ -27,13 +28,6 @@ export interface V3ForgingStatus {
   readonly height?: number;
   readonly maxHeightPrevoted?: number;
   readonly maxHeightPreviouslyForged?: number;
-}
-
-/** A `forger:previouslyForged` record (the shape migcore's forger.db reader returns). */
-export interface PreviouslyForgedRecord {
-  readonly height: number;
-  readonly maxHeightPrevoted: number;
-  readonly maxHeightPreviouslyForged: number;
 }
 
 function lskAddressOf(hexAddress: string): string {
@@ -63,7 +57,7 @@ function pickStatus(status: V3ForgingStatus): Omit<ForgingStatusEntry, 'lskAddre
  * files on disk do not record).
  */
 export function forgingStatusFromForgerDb(
-  previouslyForged: ReadonlyMap<string, PreviouslyForgedRecord>,
+  previouslyForged: ReadonlyMap<string, PreviouslyForged>,
   delegateAddresses: readonly string[],
   forcedForging: boolean,
 ): ForgingStatusEntry[] {
@@ -76,7 +70,7 @@ export function forgingStatusFromForgerDb(
   });
 }
 
-function pickRecord(record: PreviouslyForgedRecord): PreviouslyForgedRecord {
+function pickRecord(record: PreviouslyForged): PreviouslyForged {
   return {
     height: record.height,
     maxHeightPrevoted: record.maxHeightPrevoted,

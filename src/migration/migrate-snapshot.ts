@@ -79,7 +79,7 @@ export async function migrateSnapshot(options: MigrateSnapshotOptions): Promise<
     } else if (tipHeight > snapshotHeight) {
       throw new MigrationError(
         'MIGRATION_DB_AHEAD',
-        `The Lisk Core v3 database ends at height ${tipHeight}, above the snapshot height ${snapshotHeight}: its accounts are the state at height ${tipHeight}, not at the snapshot. Use the database as it was at height ${snapshotHeight} (Lisk Core 3.1 checkpoints it to data/backup at the snapshot height).`,
+        `The Lisk Core v3 database ends at height ${tipHeight}, above the snapshot height ${snapshotHeight}: its accounts are the state at height ${tipHeight}, not at the snapshot. Use the database as it was at height ${snapshotHeight} (Lisk Core 3.1 checkpoints it to data/backup at the snapshot height), or pass --rollback-to-snapshot to undo the blocks above it with the database's own state diffs (the files are not changed).`,
       );
     }
     onProgress?.({ phase: 'scan', done: 0 });

@@ -15,6 +15,7 @@
 import { createRequire } from 'node:module';
 import { codec } from '../../src/codec/index.js';
 import { sha256 } from '../../src/crypto/index.js';
+import { legacyTransactionRoot } from '../../src/legacy-chain/legacy-block.js';
 import { heightBytes, V3_PREFIX, v3Key } from '../../src/migration/v3/v3-keys.js';
 import {
   type V3Account,
@@ -157,7 +158,8 @@ export class V3DatabaseWriter {
       timestamp: input.timestamp ?? V3_GENESIS_TIMESTAMP + input.height * V3_BLOCK_TIME,
       height: input.height,
       previousBlockID: input.previousBlockID ?? (input.height === 0 ? Buffer.alloc(0) : this.previousID),
-      transactionRoot: sha256(Buffer.concat(transactionIDs)),
+      // LIP 0032: the Merkle root of the transaction IDs, so the blocks pass a legacy import.
+      transactionRoot: legacyTransactionRoot(transactionIDs),
       generatorPublicKey: input.generatorPublicKey,
       reward: 500_000_000n,
       asset: Buffer.alloc(0),

@@ -12,7 +12,7 @@ import { cloneConfigValue, mergeConfigLayers } from '../../config/merge-config.j
 import { defaultNodeConfig } from '../../config/config-defaults.js';
 import { loadNetworkPreset } from '../../config/presets.js';
 import { nodeConfigProblems } from '../../config/validate-config.js';
-import { MigrationStepError } from '../migration-step-error.js';
+import { MigrationError } from '../migration-error.js';
 
 export type MigrationNetworkName = 'mainnet' | 'testnet';
 
@@ -145,12 +145,12 @@ export function migrateV3Config(
 
 /**
  * Checks a migrated config the way a node would load it (over Basalt's defaults, against the
- * node config schema). Throws MigrationStepError with the migrator's message and every problem.
+ * node config schema). Throws MigrationError with the migrator's message and every problem.
  */
 export function validateMigratedConfig(config: JsonObject): void {
   const problems = nodeConfigProblems(mergeConfigLayers(defaultNodeConfig(), config));
   if (problems.length > 0) {
-    throw new MigrationStepError('MIGRATION_CONFIG_INVALID', `Migrated user configuration is invalid.\n  ${problems.join('\n  ')}`, 1);
+    throw new MigrationError('MIGRATION_CONFIG_INVALID', `Migrated user configuration is invalid.\n  ${problems.join('\n  ')}`);
   }
 }
 
@@ -159,10 +159,10 @@ function readJsonObject(path: string, what: string): JsonObject {
   try {
     value = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new MigrationStepError('MIGRATION_CONFIG_UNREADABLE', `Cannot read the ${what} ${path}: ${(error as Error).message}`);
+    throw new MigrationError('MIGRATION_CONFIG_UNREADABLE', `Cannot read the ${what} ${path}: ${(error as Error).message}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new MigrationStepError('MIGRATION_CONFIG_UNREADABLE', `The ${what} ${path} is not a JSON object.`);
+    throw new MigrationError('MIGRATION_CONFIG_UNREADABLE', `The ${what} ${path} is not a JSON object.`);
   }
   return value as JsonObject;
 }

@@ -11,7 +11,7 @@
  * plain JSON-RPC over a socket Basalt's `ws` dependency already speaks, and works across hosts.
  */
 import { WebSocket } from 'ws';
-import { MigrationStepError } from '../migration-step-error.js';
+import { MigrationError } from '../migration-error.js';
 
 /** The v3 node's default `rpc.port`. */
 export const V3_DEFAULT_RPC_PORT = 8080;
@@ -40,7 +40,7 @@ export class V3WsClient {
   ) {
     socket.on('message', (data) => this.onMessage(String(data)));
     socket.on('close', () =>
-      this.failAll(new MigrationStepError('MIGRATION_V3_CONNECTION', `The Lisk Core v3 node at ${url} closed the connection.`)),
+      this.failAll(new MigrationError('MIGRATION_V3_CONNECTION', `The Lisk Core v3 node at ${url} closed the connection.`)),
     );
     socket.on('error', () => undefined);
   }
@@ -54,7 +54,7 @@ export class V3WsClient {
         socket.on('error', () => undefined);
         socket.terminate();
         reject(
-          new MigrationStepError(
+          new MigrationError(
             'MIGRATION_V3_CONNECTION',
             `Cannot reach the Lisk Core v3 node at ${url} (${error.message}). It must run with rpc: { enable: true, mode: "ws" }.`,
             undefined,
@@ -79,7 +79,7 @@ export class V3WsClient {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(
-          new MigrationStepError('MIGRATION_V3_CONNECTION', `The Lisk Core v3 node did not answer ${method} within ${this.timeoutMs} ms.`),
+          new MigrationError('MIGRATION_V3_CONNECTION', `The Lisk Core v3 node did not answer ${method} within ${this.timeoutMs} ms.`),
         );
       }, this.timeoutMs);
       this.pending.set(id, { resolve: resolve as (result: unknown) => void, reject, timer });
@@ -87,7 +87,7 @@ export class V3WsClient {
         if (!error) return;
         clearTimeout(timer);
         this.pending.delete(id);
-        reject(new MigrationStepError('MIGRATION_V3_CONNECTION', `Cannot send ${method} to the Lisk Core v3 node: ${error.message}`));
+        reject(new MigrationError('MIGRATION_V3_CONNECTION', `Cannot send ${method} to the Lisk Core v3 node: ${error.message}`));
       });
     });
   }
@@ -105,7 +105,7 @@ export class V3WsClient {
 
   close(): Promise<void> {
     this.listeners.clear();
-    this.failAll(new MigrationStepError('MIGRATION_V3_CONNECTION', 'The connection to the Lisk Core v3 node was closed.'));
+    this.failAll(new MigrationError('MIGRATION_V3_CONNECTION', 'The connection to the Lisk Core v3 node was closed.'));
     if (this.socket.readyState === WebSocket.CLOSED) return Promise.resolve();
     return new Promise((resolve) => {
       this.socket.once('close', () => resolve());
@@ -144,7 +144,7 @@ export class V3WsClient {
     clearTimeout(pending.timer);
     if (message.error) {
       pending.reject(
-        new MigrationStepError(
+        new MigrationError(
           'MIGRATION_V3_RPC',
           `The Lisk Core v3 node answered an error: ${message.error.message ?? JSON.stringify(message.error)}`,
         ),

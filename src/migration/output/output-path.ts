@@ -5,7 +5,7 @@
  */
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { MigrationStepError } from '../migration-step-error.js';
+import { MigrationError } from '../migration-error.js';
 
 /** Lisk Core's default data path, the one the output must stay out of. */
 export const DEFAULT_LISK_CORE_PATH = '~/.lisk/lisk-core';
@@ -23,7 +23,7 @@ export function resolveMigrationPath(path: string, cwd = process.cwd(), home = h
  */
 export function verifyOutputPath(given: string, cwd = process.cwd(), home = homedir()): void {
   if (resolveMigrationPath(given, cwd, home).startsWith(resolveMigrationPath(DEFAULT_LISK_CORE_PATH, cwd, home))) {
-    throw new MigrationStepError(
+    throw new MigrationError(
       'MIGRATION_OUTPUT_PATH',
       `Output path '${given}' is not allowed. Please restart the migrator with a different output path.`,
     );

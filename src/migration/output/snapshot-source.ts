@@ -9,7 +9,7 @@ import { createReadStream, createWriteStream, mkdirSync, readdirSync, readFileSy
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { MigrationStepError } from '../migration-step-error.js';
+import { MigrationError } from '../migration-error.js';
 import { extractTarGz } from './tar.js';
 
 /** The folder, inside the output directory, that archives are extracted into. */
@@ -18,7 +18,7 @@ export const SNAPSHOT_EXTRACT_DIR = 'v3-snapshot';
 /** The migrator's rule for `--snapshot-url`, with its message. */
 export function checkSnapshotUrl(url: string): void {
   if (!url.startsWith('http') || !url.endsWith('tar.gz')) {
-    throw new MigrationStepError(
+    throw new MigrationError(
       'MIGRATION_SNAPSHOT_URL',
       `Expected --snapshot-url to begin with http(s) and end with 'tar.gz' instead received ${url}.`,
     );
@@ -38,12 +38,12 @@ async function download(url: string, target: string): Promise<void> {
   try {
     response = await fetch(url, { redirect: 'follow' });
   } catch (error) {
-    throw new MigrationStepError('MIGRATION_SNAPSHOT_DOWNLOAD', `Cannot download ${url}: ${(error as Error).message}`, undefined, {
+    throw new MigrationError('MIGRATION_SNAPSHOT_DOWNLOAD', `Cannot download ${url}: ${(error as Error).message}`, undefined, {
       cause: error,
     });
   }
   if (!response.ok || response.body === null) {
-    throw new MigrationStepError('MIGRATION_SNAPSHOT_DOWNLOAD', `Cannot download ${url}: HTTP ${response.status}.`);
+    throw new MigrationError('MIGRATION_SNAPSHOT_DOWNLOAD', `Cannot download ${url}: HTTP ${response.status}.`);
   }
   rmSync(target, { force: true });
   await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), createWriteStream(target));
@@ -69,7 +69,7 @@ export async function downloadSnapshot(url: string, dir: string): Promise<string
   const expected = readFileSync(`${archive}.SHA256`, 'utf8').trim().split(/\s+/)[0] ?? '';
   const actual = await sha256OfFile(archive);
   if (actual !== expected) {
-    throw new MigrationStepError('MIGRATION_SNAPSHOT_CHECKSUM', `File checksum: ${actual} mismatched with expected checksum: ${expected}`);
+    throw new MigrationError('MIGRATION_SNAPSHOT_CHECKSUM', `File checksum: ${actual} mismatched with expected checksum: ${expected}`);
   }
   return archive;
 }
@@ -84,11 +84,11 @@ export async function extractSnapshot(archive: string, extractDir: string): Prom
   try {
     await extractTarGz(archive, extractDir);
   } catch (error) {
-    throw new MigrationStepError('MIGRATION_SNAPSHOT_ARCHIVE', `Cannot extract ${archive}: ${(error as Error).message}`, undefined, {
+    throw new MigrationError('MIGRATION_SNAPSHOT_ARCHIVE', `Cannot extract ${archive}: ${(error as Error).message}`, undefined, {
       cause: error,
     });
   }
   const [first] = readdirSync(extractDir).sort();
-  if (first === undefined) throw new MigrationStepError('MIGRATION_SNAPSHOT_ARCHIVE', `The snapshot archive ${archive} is empty.`);
+  if (first === undefined) throw new MigrationError('MIGRATION_SNAPSHOT_ARCHIVE', `The snapshot archive ${archive} is empty.`);
   return join(extractDir, first);
 }

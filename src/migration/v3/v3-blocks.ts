@@ -6,6 +6,7 @@
  * each stored under `transactions:id:<txid>`.
  */
 import { MigrationError } from '../migration-error.js';
+import { readBlockHeaderAtHeight, readFirstHeight } from './v3-chain.js';
 import { V3Database } from './v3-database.js';
 import { heightBytes, logicalV3Key, V3_PREFIX, v3Key } from './v3-keys.js';
 
@@ -46,6 +47,25 @@ export async function* readV3Blocks(dbPath: string, fromHeight: number, toHeight
       }
     }
     if (expected !== toHeight + 1) throw corrupt(db, `has no block at height ${expected}`);
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * What names the v3 history of a migration: the ID of the snapshot block (the block at
+ * `snapshotHeight`, which must exist: MIGRATION_KEY_MISSING otherwise) and the lowest height the
+ * database holds, where the history starts.
+ */
+export async function readV3History(
+  dbPath: string,
+  snapshotHeight: number,
+): Promise<{ readonly snapshotBlock: { readonly id: Buffer; readonly height: number }; readonly firstHeight: number }> {
+  const db = await V3Database.open(dbPath);
+  try {
+    const firstHeight = await readFirstHeight(db);
+    const { id } = await readBlockHeaderAtHeight(db, snapshotHeight);
+    return { snapshotBlock: { id, height: snapshotHeight }, firstHeight };
   } finally {
     await db.close();
   }

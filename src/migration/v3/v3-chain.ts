@@ -30,16 +30,28 @@ const HEIGHT_LENGTH = 4;
  * `blocks:height:` key is not a Lisk Core 3 blockchain.db.
  */
 export async function readTipHeight(db: V3Database): Promise<number> {
-  const last = await db.first(v3Range(V3_PREFIX.blocksHeight, HEIGHT_LENGTH), true);
-  if (last === undefined) {
+  return readEdgeHeight(db, true);
+}
+
+/**
+ * The height of the lowest block in the database: the v3 genesis block's (Lisk Core 3 keeps every
+ * block from its genesis block on), where the legacy history of a migrated chain starts.
+ */
+export async function readFirstHeight(db: V3Database): Promise<number> {
+  return readEdgeHeight(db, false);
+}
+
+async function readEdgeHeight(db: V3Database, highest: boolean): Promise<number> {
+  const edge = await db.first(v3Range(V3_PREFIX.blocksHeight, HEIGHT_LENGTH), highest);
+  if (edge === undefined) {
     throw new MigrationError(
       'MIGRATION_DB_FOREIGN',
       `${db.path} is not a Lisk Core v3 blockchain database (it has no blocks:height: keys).`,
     );
   }
-  const suffix = logicalV3Key(last.key).subarray(V3_PREFIX.blocksHeight.length);
+  const suffix = logicalV3Key(edge.key).subarray(V3_PREFIX.blocksHeight.length);
   if (suffix.length !== HEIGHT_LENGTH) {
-    throw new MigrationError('MIGRATION_DB_CORRUPT', `${db.path} has a malformed height key ${logicalV3Key(last.key).toString('hex')}.`);
+    throw new MigrationError('MIGRATION_DB_CORRUPT', `${db.path} has a malformed height key ${logicalV3Key(edge.key).toString('hex')}.`);
   }
   return suffix.readUInt32BE(0);
 }

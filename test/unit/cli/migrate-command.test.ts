@@ -1,16 +1,16 @@
 /**
- * `basalt migrate` around a stand-in snapshot engine: the real engine (src/migration/migrate-snapshot.ts)
- * is exercised by its own tests and the end-to-end migration test; here the command's flags, modes,
- * messages, files and exit codes are.
+ * `basalt migrate` with the real snapshot engine on small synthetic Lisk Core 3 databases
+ * (test/support/v3-database-writer.ts): the command's flags, modes, messages, files and exit codes.
+ * The byte-equality with lisk-migrator's own outputs is test/integration/migrate-cli.test.ts.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMigrateCommand, type MigrateSnapshotEngine } from '../../../src/cli/commands/migrate.js';
+import { migrateCommand } from '../../../src/cli/commands/migrate.js';
 import { runCli } from '../../../src/cli/cli.js';
-import { BasaltError } from '../../../src/errors.js';
+import { V3DatabaseWriter, writeSyntheticV3Database } from '../../support/v3-database-writer.js';
 import { GENESIS_OUTPUT_FILES } from '../migration/migration-fixtures.js';
 import { SAMPLE_FORGING_STATUS, startFakeV3Node, type FakeV3Node } from '../migration/fake-v3-node.js';
 
@@ -34,35 +34,24 @@ function io(): { io: { stdout: PassThrough; stderr: PassThrough }; captured: Cap
   return { io: { stdout, stderr }, captured };
 }
 
-function stubEngine(
-  options: { fail?: Error; records?: Map<string, { height: number; maxHeightPrevoted: number; maxHeightPreviouslyForged: number }> } = {},
-) {
-  const calls: unknown[] = [];
-  const engine: MigrateSnapshotEngine = {
-    async migrateSnapshot(args) {
-      calls.push({ dbPath: args.dbPath, snapshotHeight: args.snapshotHeight, network: args.network, pageSize: args.pageSize });
-      args.onProgress?.({ phase: 'scan', done: 1, total: 2 });
-      args.onProgress?.({ phase: 'assets', done: 5 });
-      if (options.fail) throw options.fail;
-      return {
-        genesisAssetsJson: '{\n\t"assets": []\n}',
-        genesisBlock: Buffer.from('0a0b', 'hex'),
-        genesisBlockJson: '{\n  "header": {}\n}',
-      };
-    },
-    async readPreviouslyForged() {
-      return options.records ?? new Map();
-    },
-  };
-  return { engine, calls };
+/** A v3 blockchain.db whose tip is `tip` (110 accounts, a few transactions). */
+async function v3Database(path: string, tip = 309): Promise<string> {
+  mkdirSync(dirname(path), { recursive: true });
+  await writeSyntheticV3Database(path, { blocks: tip + 1, accounts: 110, transactions: 6 });
+  return path;
 }
 
-async function run(argv: string[], engine: MigrateSnapshotEngine, env: Record<string, string> = {}): Promise<Captured & { code: number }> {
+/** The flags of an online run at snapshot height 309, then `extra`. */
+function online(v3Data: string, url: string, output: string, ...extra: string[]): string[] {
+  return ['-s', '309', '-d', v3Data, '--lisk-core-v3-rpc-url', url, '-o', output, ...extra];
+}
+
+async function run(argv: string[], env: Record<string, string> = {}): Promise<Captured & { code: number }> {
   const { io: streams, captured } = io();
   const saved = { ...process.env };
   Object.assign(process.env, env);
   try {
-    const code = await createMigrateCommand(async () => engine).run(argv, streams);
+    const code = await migrateCommand.run(argv, streams);
     return { code, ...captured };
   } finally {
     process.env = saved;
@@ -70,8 +59,6 @@ async function run(argv: string[], engine: MigrateSnapshotEngine, env: Record<st
 }
 
 describe('basalt migrate: flags', () => {
-  const { engine } = stubEngine();
-
   it('is listed by the CLI and answers --help', async () => {
     const { io: streams, captured } = io();
     expect(await runCli(['migrate', '--help'], streams)).toBe(0);
@@ -101,71 +88,90 @@ describe('basalt migrate: flags', () => {
         "Expected --snapshot-url to begin with http(s) and end with 'tar.gz' instead received ftp://a/b.zip.",
       ],
       [
+        ['-s', '309', '-n', 'mainnet', '--snapshot-path', 'x', '--unsafe-skip-finality-wait'],
+        '--unsafe-skip-finality-wait= cannot also be provided when using --snapshot-path=',
+      ],
+      [
         ['-s', '309', '-n', 'mainnet', '--snapshot-path', 'x', '-o', '~/.lisk/lisk-core/out'],
         "Output path '~/.lisk/lisk-core/out' is not allowed. Please restart the migrator with a different output path.",
       ],
     ];
     for (const [argv, message] of cases) {
-      const result = await run(argv, engine);
+      const result = await run(argv);
       expect(result.code, argv.join(' ')).toBe(2);
       expect(result.stderr).toBe(`${message}\n`);
     }
   });
 
   it('takes the snapshot height and mode from the environment like the migrator', async () => {
-    const db = join(work, 'env-db');
-    mkdirSync(db);
-    const { engine: recording, calls } = stubEngine();
-    const result = await run(['-o', join(work, 'env-out'), '-p', '7'], recording, {
+    const db = await v3Database(join(work, 'env-db'));
+    const output = join(work, 'env-out');
+    const result = await run(['-o', output, '-p', '7'], {
       SNAPSHOT_HEIGHT: '309',
       SNAPSHOT_PATH: db,
       NETWORK: 'testnet',
     });
     expect(result.code).toBe(0);
-    expect(calls).toEqual([{ dbPath: db, snapshotHeight: 309, network: 'testnet', pageSize: 7 }]);
+    const block = JSON.parse(readFileSync(join(output, 'genesis_block.json'), 'utf8'));
+    expect(block.header.height).toBe(310);
+    // The testnet token ID in every token entry.
+    expect(readFileSync(join(output, 'genesis_assets.json'), 'utf8')).toContain('"tokenID": "0100000000000000"');
   });
 });
 
 describe('basalt migrate: offline', () => {
   it('writes the output files only after success, with JSON progress lines off a terminal', async () => {
-    const db = join(work, 'blockchain.db');
-    mkdirSync(db);
+    const db = await v3Database(join(work, 'blockchain.db'));
     const output = join(work, 'offline-out');
-    const { engine } = stubEngine();
-    const result = await run(['-s', '309', '-n', 'mainnet', '--snapshot-path', db, '-o', output], engine);
+    const result = await run(['-s', '309', '-n', 'mainnet', '--snapshot-path', db, '-o', output]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Successfully finished migration. Exiting!!!');
-    expect(
-      result.stderr
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line)),
-    ).toEqual([
-      { phase: 'scan', done: 1, total: 2 },
-      { phase: 'assets', done: 5 },
-    ]);
+    expect(result.stdout).toContain(
+      `Import the legacy (v3) blockchain information into Basalt: basalt legacy:import --v3-db ${db} --snapshot-height 309 --data-path `,
+    );
+    const progress = result.stderr
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    expect(progress[0]).toEqual({ phase: 'scan', done: 0 });
+    expect(progress.at(-1)).toEqual({ phase: 'genesis', done: 1, total: 1 });
     expect(readdirSync(output).sort()).toEqual(GENESIS_OUTPUT_FILES);
     expect(statSync(join(output, 'genesis_block.blob')).mode & 0o777).toBe(0o600);
   });
 
   it('adds forgingStatus.json and the validator commands from --forger-db and --v3-config', async () => {
-    const db = join(work, 'blockchain2.db');
-    mkdirSync(db);
+    const db = await v3Database(join(work, 'blockchain2.db'));
     const forgerDb = join(work, 'forger.db');
-    mkdirSync(forgerDb);
+    const forger = await V3DatabaseWriter.create(forgerDb);
+    await forger.putPreviouslyForged([
+      {
+        generatorAddress: Buffer.from('9cabee3d27426676b852ce6b804cb2fdff7cd0b5', 'hex'),
+        height: 261,
+        maxHeightPrevoted: 0,
+        maxHeightPreviouslyForged: 158,
+      },
+    ]);
+    await forger.close();
     const v3Config = join(work, 'v3-config.json');
     writeFileSync(
       v3Config,
       JSON.stringify({ forging: { force: true, delegates: [{ address: '9cabee3d27426676b852ce6b804cb2fdff7cd0b5' }] } }),
     );
-    const records = new Map([
-      ['9cabee3d27426676b852ce6b804cb2fdff7cd0b5', { height: 261, maxHeightPrevoted: 0, maxHeightPreviouslyForged: 158 }],
-    ]);
     const output = join(work, 'offline-forger');
-    const result = await run(
-      ['-s', '309', '-n', 'testnet', '--snapshot-path', db, '-o', output, '--forger-db', forgerDb, '--v3-config', v3Config],
-      stubEngine({ records }).engine,
-    );
+    const result = await run([
+      '-s',
+      '309',
+      '-n',
+      'testnet',
+      '--snapshot-path',
+      db,
+      '-o',
+      output,
+      '--forger-db',
+      forgerDb,
+      '--v3-config',
+      v3Config,
+    ]);
     expect(result.code).toBe(0);
     expect(JSON.parse(readFileSync(join(output, 'forgingStatus.json'), 'utf8'))).toEqual([
       {
@@ -183,11 +189,9 @@ describe('basalt migrate: offline', () => {
   });
 
   it('fails like the migrator: exit 2, the message, no files for an error without a code', async () => {
-    const db = join(work, 'blockchain3.db');
-    mkdirSync(db);
+    const db = await v3Database(join(work, 'blockchain3.db'), 59);
     const output = join(work, 'offline-fail');
-    const error = new Error('Delegate vote weights for round -1 (r-2) unavailable, cannot proceed.');
-    const result = await run(['-s', '59', '-n', 'mainnet', '--snapshot-path', db, '-o', output], stubEngine({ fail: error }).engine);
+    const result = await run(['-s', '59', '-n', 'mainnet', '--snapshot-path', db, '-o', output]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
       `Migrator could not finish execution successfully due to: Delegate vote weights for round -1 (r-2) unavailable, cannot proceed.\nPlease check the commands to be executed in the file: ${output}/commandsToExecute.txt\n`,
@@ -195,18 +199,31 @@ describe('basalt migrate: offline', () => {
     expect(existsSync(output) ? readdirSync(output) : []).toEqual([]);
   });
 
-  it('writes the recovery commands for a genesis block failure (code 2)', async () => {
-    const db = join(work, 'blockchain4.db');
-    mkdirSync(db);
-    const output = join(work, 'offline-genesis-fail');
-    const error = new BasaltError('MIGRATION_GENESIS_INVALID', 'Total balance for all legacy accounts is not equal to locked amount');
-    const result = await run(['-s', '309', '-n', 'mainnet', '--snapshot-path', db, '-o', output], stubEngine({ fail: error }).engine);
+  it('leaves genesis_assets.json, as the migrator does, when the snapshot block is missing (no commands: no code)', async () => {
+    const db = await v3Database(join(work, 'blockchain4.db'), 59);
+    const output = join(work, 'offline-key-missing');
+    const result = await run(['-s', '309', '-n', 'mainnet', '--snapshot-path', db, '-o', output]);
     expect(result.code).toBe(2);
-    const commands = readFileSync(join(output, 'commandsToExecute.txt'), 'utf8');
-    expect(commands).toContain('## Create the genesis block');
-    expect(commands).toContain(`basalt migrate --snapshot-path ${db} --network mainnet --snapshot-height 309 --output ${output}`);
-    expect(commands).toContain('## Lisk Core v4 start command - Please modify if necessary');
-    expect(readdirSync(output)).toEqual(['commandsToExecute.txt']);
+    expect(result.stderr).toContain(
+      `Migrator could not finish execution successfully due to: Specified key 626c6f636b733a6865696768743a00000135 does not exist\nPlease check the commands to be executed in the file: ${output}/commandsToExecute.txt\n`,
+    );
+    expect(readdirSync(output)).toEqual(['genesis_assets.json']);
+    expect(
+      JSON.parse(readFileSync(join(output, 'genesis_assets.json'), 'utf8')).assets.map((asset: { module: string }) => asset.module),
+    ).toContain('token');
+  });
+
+  it('refuses a database that ends above the snapshot height, naming --rollback-to-snapshot', async () => {
+    const db = await v3Database(join(work, 'blockchain5.db'), 320);
+    const output = join(work, 'offline-ahead');
+    const result = await run(['-s', '309', '-n', 'mainnet', '--snapshot-path', db, '-o', output]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('ends at height 320, above the snapshot height 309');
+    expect(result.stderr).toContain('--rollback-to-snapshot');
+    // Asked for, the rollback needs Lisk Core 3's state diffs, which this database lacks.
+    const rolled = await run(['-s', '309', '-n', 'mainnet', '--snapshot-path', db, '-o', output, '--rollback-to-snapshot']);
+    expect(rolled.code).toBe(2);
+    expect(rolled.stderr).toContain(`Cannot roll the Lisk Core v3 database ${db} back`);
   });
 });
 
@@ -216,7 +233,7 @@ describe('basalt migrate: online against a v3 node over WebSocket', () => {
   it('refuses a Lisk Core 3.0.3 node without the override, naming the missing backup height', async () => {
     node = await startFakeV3Node();
     node.nodeInfo = { version: '3.0.3', networkIdentifier: DEVNET_ID, height: 309, finalizedHeight: 0 };
-    const result = await run(['-s', '309', '--lisk-core-v3-rpc-url', node.url, '-d', join(work, 'nov3')], stubEngine().engine);
+    const result = await run(['-s', '309', '--lisk-core-v3-rpc-url', node.url, '-d', join(work, 'nov3')]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^The Lisk Core v3 node reports no backup height/);
     await node.close();
@@ -226,7 +243,7 @@ describe('basalt migrate: online against a v3 node over WebSocket', () => {
     node = await startFakeV3Node();
     const v3Data = join(work, 'lisk-core');
     mkdirSync(join(v3Data, 'config', 'mainnet'), { recursive: true });
-    mkdirSync(join(v3Data, 'data', 'backup'), { recursive: true });
+    const backup = await v3Database(join(v3Data, 'data', 'backup'));
     writeFileSync(
       join(v3Data, 'config', 'mainnet', 'config.json'),
       JSON.stringify({ logger: { fileLogLevel: 'debug' }, network: { port: 5000 } }),
@@ -237,17 +254,16 @@ describe('basalt migrate: online against a v3 node over WebSocket', () => {
       node.publishBlock(309);
       setTimeout(() => (node.nodeInfo = { ...node.nodeInfo, finalizedHeight: 309 }), 100);
     }, 200);
-    const { engine, calls } = stubEngine();
     const output = join(work, 'online-out');
-    const result = await run(
-      ['-s', '309', '-d', v3Data, '--lisk-core-v3-rpc-url', node.url, '-o', output, '--auto-migrate-config'],
-      engine,
-    );
+    const basaltData = join(work, 'basalt-mainnet');
+    const result = await run(online(v3Data, node.url, output, '--auto-migrate-config', '--basalt-data-path', basaltData));
     clearTimeout(timer);
     expect(result.stderr).not.toContain('Migrator could not');
     expect(result.code).toBe(0);
-    expect(calls).toEqual([{ dbPath: join(v3Data, 'data', 'backup'), snapshotHeight: 309, network: 'mainnet', pageSize: 100000 }]);
+    const genesis = JSON.parse(readFileSync(join(output, 'genesis_block.json'), 'utf8'));
     const config = JSON.parse(readFileSync(join(output, 'config.json'), 'utf8'));
+    // The v3 history from the database's lowest block to the snapshot block the genesis block follows.
+    expect(config.legacy.brackets).toEqual([{ startHeight: 0, snapshotHeight: 309, snapshotBlockID: genesis.header.previousBlockID }]);
     expect(config.system.logLevel).toBe('debug');
     expect(config.network.port).toBe(5000);
     expect(config.genesis.minimumCertifyHeight).toBe(71071);
@@ -256,7 +272,10 @@ describe('basalt migrate: online against a v3 node over WebSocket', () => {
     );
     expect(readFileSync(join(output, 'commandsToExecute.txt'), 'utf8')).toContain('--chainid 0');
     expect(result.stdout).toContain(
-      `Start Basalt with the new genesis block: basalt start --network mainnet --genesis ${output}/genesis_block.blob --config ${output}/config.json`,
+      `Start Basalt with the new genesis block: basalt start --network mainnet --genesis ${output}/genesis_block.blob --data-path ${basaltData} --config ${output}/config.json`,
+    );
+    expect(result.stdout).toContain(
+      `Import the legacy (v3) blockchain information into Basalt: basalt legacy:import --v3-db ${backup} --snapshot-height 309 --data-path ${basaltData}`,
     );
     await node.close();
   });
@@ -264,14 +283,10 @@ describe('basalt migrate: online against a v3 node over WebSocket', () => {
   it('under --unsafe-skip-v3-checks migrates a 3.0.3 devnet node from its live database once it stops', async () => {
     node = await startFakeV3Node();
     const v3Data = join(work, 'devnet-v3');
-    mkdirSync(join(v3Data, 'data', 'blockchain.db'), { recursive: true });
+    await v3Database(join(v3Data, 'data', 'blockchain.db'));
     node.nodeInfo = { version: '3.0.3', networkIdentifier: DEVNET_ID, height: 309, finalizedHeight: 309 };
-    const { engine, calls } = stubEngine();
     const output = join(work, 'unsafe-out');
-    const pending = run(
-      ['-s', '309', '-d', v3Data, '--lisk-core-v3-rpc-url', node.url, '-o', output, '--unsafe-skip-v3-checks', '-n', 'testnet'],
-      engine,
-    );
+    const pending = run(online(v3Data, node.url, output, '--unsafe-skip-v3-checks', '-n', 'testnet'));
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await node.close();
     const result = await pending;
@@ -279,24 +294,25 @@ describe('basalt migrate: online against a v3 node over WebSocket', () => {
     expect(result.stdout).toContain('Skipped check: backup height');
     expect(result.stdout).toContain('Skipped check: Lisk Core version (3.0.3 is below 3.1.0 or not a version).');
     expect(result.stdout).toContain('Lisk Core v3 stopped.');
-    expect(calls).toEqual([{ dbPath: join(v3Data, 'data', 'blockchain.db'), snapshotHeight: 309, network: 'testnet', pageSize: 100000 }]);
+    expect(result.stdout).toContain(`--v3-db ${join(v3Data, 'data', 'blockchain.db')} --snapshot-height 309`);
+    expect(readdirSync(output).sort()).toEqual(GENESIS_OUTPUT_FILES);
   });
 
   it('refuses the auto-start without a terminal unless --yes is given (recovery commands written)', async () => {
     node = await startFakeV3Node();
     const v3Data = join(work, 'auto-v3');
-    mkdirSync(join(v3Data, 'data', 'backup'), { recursive: true });
+    await v3Database(join(v3Data, 'data', 'backup'));
     node.nodeInfo = { version: '3.1.0', networkIdentifier: MAINNET_ID, height: 309, finalizedHeight: 309, backup: { height: 309 } };
     const output = join(work, 'auto-out');
-    const result = await run(
-      ['-s', '309', '-d', v3Data, '--lisk-core-v3-rpc-url', node.url, '-o', output, '--auto-start-lisk-core-v4'],
-      stubEngine().engine,
-    );
+    const result = await run(online(v3Data, node.url, output, '--auto-start-lisk-core-v4'));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('The auto-start asks for confirmations: run it on a terminal, or pass --yes.');
     const commands = readFileSync(join(output, 'commandsToExecute.txt'), 'utf8');
     expect(commands).toContain('## Lisk Core v4 start command - Please modify if necessary');
     expect(commands).not.toContain('## Backup Lisk Core v3 data directory');
+    // The node the auto-start would have started gets a config that names the v3 history.
+    expect(commands).toContain(`--config ${output}/config.json`);
+    expect(JSON.parse(readFileSync(join(output, 'config.json'), 'utf8')).legacy.brackets).toHaveLength(1);
     expect(existsSync(v3Data)).toBe(true);
     await node.close();
   });

@@ -114,10 +114,24 @@ describe('the auto-start hand-over', () => {
     expect(existsSync(`${opts.v3DataPath}-v3`)).toBe(true);
   });
 
-  it('gives up after three re-checks, with recovery code 3, leaving the data dir in place', async () => {
+  it('imports the v3 history from the moved data directory before the node starts', async () => {
+    const steps = scripted([true, true], []);
+    const opts = options('import');
+    const order: string[] = [];
+    steps.importLegacy = async (moved) => {
+      order.push(`import ${moved}`);
+    };
+    await autoStartBasalt(opts, steps, async () => {
+      order.push('start');
+      return 7;
+    });
+    expect(order).toEqual([`import ${opts.v3DataPath}-v3`, 'start']);
+  });
+
+  it('gives up after three re-checks, as an auto-start failure (recovery code 3), leaving the data dir in place', async () => {
     const opts = options('b');
     await expect(autoStartBasalt(opts, scripted([true, true, true, true], [true, true, true, true]), async () => 1)).rejects.toMatchObject({
-      recoveryCode: 3,
+      code: 'MIGRATION_AUTO_START',
       message: expect.stringMatching(/still running/),
     });
     expect(existsSync(opts.v3DataPath)).toBe(true);

@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recoveryCommands, renderCommandsFile, validatorCommands } from '../../../src/migration/commands-file.js';
+import { recoveryCodeOf, recoveryCommands, renderCommandsFile, validatorCommands } from '../../../src/migration/commands-file.js';
+import { MigrationError } from '../../../src/migration/migration-error.js';
 import {
   configuredDelegates,
   forgingStatusFromForgerDb,
   forgingStatusFromNode,
   renderForgingStatus,
   type ForgingStatusEntry,
-  type PreviouslyForgedRecord,
 } from '../../../src/migration/forging-status.js';
+import type { PreviouslyForged } from '../../../src/migration/v3/forger-db.js';
 import { MIGRATION_FIXTURES, migrationFixturesPresent } from './migration-fixtures.js';
 
 const OUTPUT = '/tmp/basalt-migration-output';
@@ -32,7 +33,7 @@ describe('commandsToExecute.txt', () => {
   });
 
   it('lists the recovery blocks of each error code in the migrator order', () => {
-    const options = { genesisCommand: 'G', backupDataDirCommand: 'MV', copyLegacyDbCommand: 'CP', startCommand: 'START' };
+    const options = { genesisCommand: 'G', backupDataDirCommand: 'MV', legacyImportCommand: 'CP', startCommand: 'START' };
     const commandsOf = (code: 0 | 1 | 2 | 3 | 4 | 5) =>
       recoveryCommands(code, options).filter((line) => ['G', 'MV', 'CP', 'START'].includes(line));
     expect(commandsOf(0)).toEqual(['G', 'MV', 'CP', 'START']);
@@ -41,6 +42,9 @@ describe('commandsToExecute.txt', () => {
     expect(commandsOf(4)).toEqual(['MV', 'CP', 'START']);
     expect(commandsOf(5)).toEqual(['CP', 'START']);
     expect(recoveryCommands(0, { ...options, genesisCommand: undefined })).toContain('undefined');
+    expect(recoveryCommands(5, options)).toContain(
+      '## NOTE: basalt imports the v3 blocks into its own legacy chain store instead of reading a copied legacy.db',
+    );
     const text = renderCommandsFile(recoveryCommands(3, options), []) as string;
     expect(text).toBe(
       [
@@ -56,6 +60,20 @@ describe('commandsToExecute.txt', () => {
         '\n',
       ].join('\n'),
     );
+  });
+});
+
+describe('recovery code of a failure', () => {
+  it('follows the migration error code; the uncoded failures of the migrator and foreign errors have none', () => {
+    const codeOf = (code: ConstructorParameters<typeof MigrationError>[0]) => recoveryCodeOf(new MigrationError(code, 'x'));
+    expect(codeOf('MIGRATION_CONFIG_INVALID')).toBe(1);
+    expect(codeOf('MIGRATION_GENESIS_FAILED')).toBe(2);
+    expect(codeOf('MIGRATION_AUTO_START')).toBe(3);
+    expect(codeOf('MIGRATION_V3_BACKUP')).toBe(4);
+    expect(codeOf('MIGRATION_LEGACY_IMPORT')).toBe(5);
+    expect(codeOf('MIGRATION_KEY_MISSING')).toBeUndefined();
+    expect(codeOf('MIGRATION_VOTE_WEIGHTS_MISSING')).toBeUndefined();
+    expect(recoveryCodeOf(Object.assign(new Error('x'), { code: 'MIGRATION_GENESIS_FAILED' }))).toBeUndefined();
   });
 });
 
@@ -76,7 +94,7 @@ describe('forgingStatus.json', () => {
   });
 
   it('builds offline entries with the record only for delegates that have one', () => {
-    const records = new Map<string, PreviouslyForgedRecord>([
+    const records = new Map<string, PreviouslyForged>([
       ['9cabee3d27426676b852ce6b804cb2fdff7cd0b5', { height: 261, maxHeightPrevoted: 0, maxHeightPreviouslyForged: 158 }],
     ]);
     const entries = forgingStatusFromForgerDb(

@@ -53,7 +53,7 @@ describe('online checks of the v3 node', () => {
     expect(() => checkV3Node({ ...info, backup: null }, options)).toThrow(/reports no backup height/);
   });
 
-  it('under --unsafe-skip-v3-checks skips the backup and version checks, naming each, and keeps the others', () => {
+  it('under --unsafe-skip-v3-checks skips the backup, round-multiple and version checks, naming each, and keeps the others', () => {
     const info = v31Info({ version: '3.0.3', backup: undefined, networkIdentifier: DEVNET_ID });
     const result = checkV3Node(info, { ...options, snapshotHeight: 309, unsafeSkipV3Checks: true });
     expect(result.network).toBeUndefined();
@@ -62,8 +62,8 @@ describe('online checks of the v3 node', () => {
       'Skipped check: backup height (the node reports no backup.height; the live blockchain.db is read once the node is stopped).',
       'Skipped check: Lisk Core version (3.0.3 is below 3.1.0 or not a version).',
     ]);
-    expect(() => checkV3Node(info, { ...options, snapshotHeight: 310, unsafeSkipV3Checks: true })).toThrow(
-      /exact multiple of round length/,
+    expect(checkV3Node(info, { ...options, snapshotHeight: 312, unsafeSkipV3Checks: true }).skipped).toContain(
+      'Skipped check: snapshot height (312 is not a multiple of the round length 103).',
     );
     expect(() => checkV3Node(v31Info({ backup: { height: 1 } }), { ...options, unsafeSkipV3Checks: true })).toThrow(
       /backup height mismatch/,
@@ -130,6 +130,17 @@ describe('talking to a v3 node over its WebSocket API', () => {
       { intervalMs: 1, onProgress: (progress) => seen.push(progress.finalizedHeight) },
     );
     expect(seen).toEqual([300, 305, 310]);
+  });
+
+  it('waits only for the snapshot block when finality is not awaited (a chain that never finalizes)', async () => {
+    const heights = [307, 308, 309, 310];
+    const seen: (number | undefined)[] = [];
+    await waitForFinality(async () => ({ height: heights.shift(), finalizedHeight: 0 }), 309, {
+      intervalMs: 1,
+      finalized: false,
+      onProgress: (progress) => seen.push(progress.height),
+    });
+    expect(seen).toEqual([307, 308, 309]);
   });
 
   it('tells whether a node answers, and fails to connect with a clear message', async () => {
