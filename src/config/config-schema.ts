@@ -132,6 +132,7 @@ export const nodeConfigSchema = {
     legacyApi: listener({
       configFile: { type: 'string', minLength: 1 },
       trustedProxyHeader: { type: 'string', pattern: '^[A-Za-z0-9-]{1,64}$' },
+      rateLimit: objectOf({ max: { type: 'integer', minimum: 0 }, windowMs: { type: 'integer', minimum: 1000, maximum: 86_400_000 } }),
     }),
     metrics: listener({}),
   },

@@ -110,6 +110,11 @@ export interface LegacyApiConfig {
    * unchanged could claim a whitelisted address: see README "Legacy forging API".
    */
   trustedProxyHeader?: string;
+  /**
+   * Forging toggles (PUT /api/node/status/forging, PATCH /api/forging) a client address may make
+   * per window; `max` 0 turns the limit off. Default: 30 per 60 000 ms.
+   */
+  rateLimit?: { max: number; windowMs: number };
 }
 
 /** Basalt: Prometheus metrics on `GET /metrics` at host:port (off by default). */

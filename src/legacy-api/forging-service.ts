@@ -15,15 +15,17 @@ import { addressFromPublicKey } from '../crypto/address.js';
 import { decodeHexField } from '../crypto/hex-input.js';
 import { parseEncryptedPassphraseV3 } from '../crypto/passphrase-v3.js';
 import { deriveLegacyValidatorKeys, type ValidatorKeys } from '../crypto/validator-keys.js';
+import type { BlockHeader } from '../chain/block-header.js';
 import type { GeneratorKeypair } from '../engine/generator/generator-keypair.js';
-import { NOT_SYNCED_MESSAGE } from '../engine/generator/generator-safety.js';
-import { ZERO_GENERATED_INFO, type GeneratorStore } from '../engine/generator/generator-store.js';
+import { isSyncedWith, NOT_SYNCED_MESSAGE, sameGeneratedInfo } from '../engine/generator/generator-safety.js';
+import { ZERO_GENERATED_INFO, type GeneratedInfo, type GeneratorStore } from '../engine/generator/generator-store.js';
 import type { Logger } from '../logger.js';
 import type { HashOnionStore } from '../modules/random/hash-onion-store.js';
 import type { StateReader } from '../state/state-view.js';
 import { laterInfo, type ForgerInfoFile } from './forger-info-file.js';
 import { installHashOnion } from './hash-onion-resume.js';
 import type { LegacyDelegate } from './legacy-config.js';
+import type { UpdateForgingRequest } from './validation-v3.js';
 
 const pbkdf2Async = promisify(pbkdf2);
 
@@ -50,6 +52,8 @@ export interface ForgingServiceOptions {
   readonly isValidator: (address: Buffer) => boolean;
   /** True while catching up with the network; a standalone node is synced. */
   readonly syncing: () => boolean;
+  /** The tip header: Lisk Core 3.x's enable checks the claimed heights against it. */
+  readonly tip?: () => BlockHeader | undefined;
   /** `forger_info.json` (copied from another node): resumed from on enable, rewritten after each toggle. */
   readonly forgerInfo?: Pick<ForgerInfoFile, 'get' | 'save'>;
   /** The random module's onion store and the chain state: a configured hashOnion becomes the seed-reveal source. */
@@ -135,6 +139,62 @@ export class ForgingService {
   }
 
   /**
+   * Lisk Core 3.x's `updateForgingStatus` (lisk-sdk v5 `framework/src/node/forger/forger.ts`):
+   * entry by address → decrypt → the derived address must match → disable, or enable with the
+   * operator's claim of what the delegate last forged (height, maxHeightPreviouslyForged,
+   * maxHeightPrevoted), which must lie behind the tip and equal the stored info (or be all zeros
+   * when none is stored) unless `overwrite`. The stored info is the v4 generator info
+   * (maxHeightGenerated is 3.x's maxHeightPreviouslyForged). Throws ToggleError with 3.x's texts.
+   */
+  async updateForgingStatus(request: UpdateForgingRequest): Promise<{ address: string; forging: boolean }> {
+    const { forger, logger } = this.options;
+    const address = Buffer.from(request.address, 'hex');
+    const hex = address.toString('hex');
+    const delegate = this.options.delegates.find((d) => addressOfEntry(d).equals(address));
+    if (delegate === undefined) throw new ToggleError(`Delegate with address: ${hex} not found`);
+    const passphrase = await decryptPassphrase(delegate.encryptedPassphrase, request.password);
+    if (passphrase === undefined) throw new ToggleError(INVALID_PASSWORD_MESSAGE);
+    const keys = deriveLegacyValidatorKeys(passphrase, this.options.chainIndex);
+    const derived = addressFromPublicKey(keys.publicKey);
+    if (!derived.equals(address)) {
+      throw new ToggleError(`Invalid keypair: ${derived.toString('hex')}  and address: ${hex} combination`);
+    }
+    // A registered validator is Basalt's own condition: v4 keys of a non-validator never forge.
+    if (!this.options.isValidator(address)) throw new ToggleError(`Delegate with address: ${hex} not found`);
+    if (!request.forging) {
+      forger.disable(address);
+      this.saveForgerInfo([address]);
+      logger.info({ address: hex }, 'Legacy API: forging disabled');
+      return { address: hex, forging: false };
+    }
+    const claimed: GeneratedInfo = {
+      height: request.height,
+      maxHeightGenerated: request.maxHeightPreviouslyForged,
+      maxHeightPrevoted: request.maxHeightPrevoted,
+    };
+    const tip = this.options.tip?.();
+    if (this.options.syncing() || tip === undefined || !isSyncedWith(tip, claimed.height, claimed.maxHeightPrevoted)) {
+      throw new ToggleError(NOT_SYNCED_MESSAGE);
+    }
+    const stored = laterInfo(this.options.store.getInfo(address), this.options.forgerInfo?.get(address));
+    if (request.overwrite !== true) {
+      if (stored !== undefined && !sameGeneratedInfo(stored, claimed)) {
+        const current = {
+          height: stored.height,
+          maxHeightPrevoted: stored.maxHeightPrevoted,
+          maxHeightPreviouslyForged: stored.maxHeightGenerated,
+        };
+        throw new ToggleError(`Failed to enable forging due to contradicting forger info. Current stored: ${JSON.stringify(current)}`);
+      }
+      if (stored === undefined && !sameGeneratedInfo(ZERO_GENERATED_INFO, claimed)) {
+        throw new ToggleError('Failed to enable forging due to missing forger info.');
+      }
+    }
+    this.enable(delegate, keys, address, request.overwrite === true || stored === undefined ? claimed : stored);
+    return { address: hex, forging: true };
+  }
+
+  /**
    * Auto-load (`force` with `defaultPassword`): every delegate is enabled at start; one that
    * does not decrypt to its own key, or is no validator, stops the start, as in Lisk Core.
    */
@@ -157,12 +217,13 @@ export class ForgingService {
     }
   }
 
-  private enable(delegate: LegacyDelegate, keys: ValidatorKeys, address: Buffer): void {
+  /** `info`: what generation resumes from, when the caller already settled it (3.x's enable). */
+  private enable(delegate: LegacyDelegate, keys: ValidatorKeys, address: Buffer, info?: GeneratedInfo): void {
     const { forger, store, logger } = this.options;
     // The v4 generator info resumes from the later of the store's and forger_info.json's
     // (a file copied from another node must not let this one sign below what that one signed);
     // with neither it starts at zero, as generator_updateStatus requires for a first enable.
-    const resumed = laterInfo(store.getInfo(address), this.options.forgerInfo?.get(address)) ?? ZERO_GENERATED_INFO;
+    const resumed = info ?? laterInfo(store.getInfo(address), this.options.forgerInfo?.get(address)) ?? ZERO_GENERATED_INFO;
     store.setInfo(address, resumed);
     const onion = delegate.hashOnion;
     if (onion !== undefined && this.options.hashOnions !== undefined) {

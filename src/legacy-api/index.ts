@@ -3,6 +3,7 @@
  * (docs/protocol/legacy-forging-api.md): reads their previous config, serves Core 2.x's forging
  * endpoints and switches block generation through the engine's Forger and GeneratorStore.
  */
+import type { BlockHeader } from '../chain/block-header.js';
 import type { LegacyApiConfig } from '../config/node-config.js';
 import type { Logger } from '../logger.js';
 import { ForgingService, ToggleError, type ForgerSwitch } from './forging-service.js';
@@ -25,6 +26,8 @@ export interface LegacyApiDependencies {
   readonly chainID: Buffer;
   readonly isValidator: (address: Buffer) => boolean;
   readonly status: NodeStatusSource;
+  /** The tip header, for Lisk Core 3.x's PATCH /api/forging sync check. */
+  readonly tip?: () => BlockHeader | undefined;
   /** The data directory: forger_info.json lives there. */
   readonly dataPath: string;
   readonly hashOnions?: { readonly store: HashOnionStore; readonly state: () => StateReader };
@@ -54,6 +57,7 @@ export async function startLegacyApi(config: LegacyApiConfig, deps: LegacyApiDep
     chainIndex: deps.chainID.readUInt8(0),
     isValidator: deps.isValidator,
     syncing: deps.status.syncing,
+    ...(deps.tip !== undefined ? { tip: deps.tip } : {}),
     forgerInfo: new ForgerInfoFile(deps.dataPath),
     ...(deps.hashOnions !== undefined ? { hashOnions: deps.hashOnions } : {}),
     logger: deps.logger,
@@ -67,6 +71,7 @@ export async function startLegacyApi(config: LegacyApiConfig, deps: LegacyApiDep
     apiWhitelist,
     forgingWhitelist,
     trustedProxyHeader: config.trustedProxyHeader?.toLowerCase(),
+    ...(config.rateLimit !== undefined ? { rateLimit: config.rateLimit } : {}),
     logger: deps.logger,
   });
   if (legacy.defaultPassword !== undefined) {

@@ -5,6 +5,12 @@
  * whitelist (403) → action (200 / 404). So a malformed body from a non-whitelisted address gets
  * 400, not 403. Answers use 2.x's envelope `{meta, data, links}`.
  *
+ * Lisk Core 3.x's `PATCH /api/forging` (its HTTP API plugin) is served beside them with 3.x's
+ * order and answers: rate limit (429) → forging whitelist (401 `{"errors":{"message":"Access
+ * Denied"}}`) → body size (413) → JSON and validation (400 `{"errors":[{message}]}`) → action
+ * (200 `{meta:{count:1}, data}`, or 500 with the forger's error as 3.x relayed it). Both toggles
+ * are rate limited per client address (rate-limit.ts).
+ *
  * The client address is the socket's peer, or, only when `trustedProxyHeader` is configured, the
  * first address in that header (a reverse proxy's X-Forwarded-For). No request body is logged.
  */
@@ -14,7 +20,9 @@ import { listenExclusive, listenSocketPort } from '../uws-listen.js';
 import { BasaltError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { type ForgingService, ToggleError } from './forging-service.js';
+import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitConfig, TOO_MANY_REQUESTS_MESSAGE } from './rate-limit.js';
 import { isValidationFailure, malformedBody, validatePublicKeyQuery, validateToggleBody } from './validation.js';
+import { isV3ErrorBody, v3Error, validateUpdateForgingBody } from './validation-v3.js';
 import { allowedBy, type Whitelist } from './whitelist.js';
 
 /** A toggle request is about 150 bytes; anything far above it is not one. */
@@ -43,6 +51,8 @@ export interface LegacyApiServerOptions {
   readonly forgingWhitelist: Whitelist;
   /** Lower-case header name whose value is the client address; undefined = the socket's peer. */
   readonly trustedProxyHeader?: string;
+  /** Limit of the toggle requests per client address; DEFAULT_RATE_LIMIT when absent. */
+  readonly rateLimit?: RateLimitConfig;
   readonly logger: Logger;
 }
 
@@ -54,15 +64,19 @@ const LISK_EPOCH_MS = Date.UTC(2016, 4, 24, 17, 0, 0);
 const STATUS_TEXT: Record<number, string> = {
   200: '200 OK',
   400: '400 Bad Request',
+  401: '401 Unauthorized',
   403: '403 Forbidden',
   404: '404 Not Found',
   413: '413 Payload Too Large',
+  429: '429 Too Many Requests',
   500: '500 Internal Server Error',
 };
 
 export const ACCESS_DENIED = { message: 'Access Denied' };
 export const API_ACCESS_DENIED = { message: 'API access denied', errors: ['API access blocked.'] };
 export const UNEXPECTED_ERROR = { message: 'An unexpected error occurred while handling this request' };
+/** 3.x's whitelist refusal: its error handler spread the error object, so `errors` is no array here. */
+export const V3_ACCESS_DENIED = { errors: { message: 'Access Denied' } };
 
 /** 2.x response formatter for array results. */
 const envelope = (data: unknown): unknown => ({ meta: {}, data, links: {} });
@@ -76,8 +90,11 @@ export class LegacyApiServer {
   private app: ClosableApp | undefined;
   private listenSocket: us_listen_socket | undefined;
   private boundPort = 0;
+  private readonly limiter: RateLimiter;
 
-  constructor(private readonly options: LegacyApiServerOptions) {}
+  constructor(private readonly options: LegacyApiServerOptions) {
+    this.limiter = new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
+  }
 
   get port(): number {
     return this.boundPort;
@@ -89,6 +106,7 @@ export class LegacyApiServer {
     app.get('/api/node/status', (res, req) => this.nodeStatus(res, req));
     app.get('/api/node/status/forging', (res, req) => this.forgingStatus(res, req));
     app.put('/api/node/status/forging', (res, req) => this.toggle(res, req));
+    app.patch('/api/forging', (res, req) => this.updateForging(res, req));
     app.any('/*', (res) => this.write({ res, aborted: false }, 404, { message: 'Route not found' }));
     const { host, port } = this.options;
     return new Promise((resolve, reject) => {
@@ -181,6 +199,14 @@ export class LegacyApiServer {
     this.write(exchange, 200, envelope(this.options.service.status(query)));
   }
 
+  /** Counts a toggle request; false (after answering 429) when its client is over the limit. */
+  private withinLimit(exchange: Exchange, address: string, tooMany: unknown): boolean {
+    const decision = this.limiter.take(address);
+    if (decision.allowed) return true;
+    this.write(exchange, 429, tooMany, { 'Retry-After': String(decision.retryAfterSeconds) });
+    return false;
+  }
+
   private toggle(res: HttpResponse, req: HttpRequest): void {
     const exchange: Exchange = { res, aborted: false };
     const address = this.clientAddress(res, req);
@@ -188,9 +214,30 @@ export class LegacyApiServer {
       this.write(exchange, 403, API_ACCESS_DENIED);
       return;
     }
+    if (!this.withinLimit(exchange, address, { message: TOO_MANY_REQUESTS_MESSAGE })) return;
+    this.readBody(exchange, req, { message: 'Request body too large' }, (text) => void this.answerToggle(exchange, address, text));
+  }
+
+  private updateForging(res: HttpResponse, req: HttpRequest): void {
+    const exchange: Exchange = { res, aborted: false };
+    const address = this.clientAddress(res, req);
+    if (!this.withinLimit(exchange, address, v3Error(TOO_MANY_REQUESTS_MESSAGE))) return;
+    if (!allowedBy(this.options.forgingWhitelist, address)) {
+      this.write(exchange, 401, V3_ACCESS_DENIED);
+      return;
+    }
+    this.readBody(exchange, req, v3Error('request entity too large'), (text) => void this.answerUpdateForging(exchange, text));
+  }
+
+  /**
+   * Reads the whole body (at most MAX_BODY_BYTES, else 413 `tooLarge`) and hands it to `then`.
+   * Must be called synchronously in the route handler, as `req` is read here.
+   */
+  private readBody(exchange: Exchange, req: HttpRequest, tooLarge: unknown, then: (text: string) => void): void {
+    const { res } = exchange;
     const lengthHeader = req.getHeader('content-length');
     if (lengthHeader !== '' && Number(lengthHeader) > MAX_BODY_BYTES) {
-      this.write(exchange, 413, { message: 'Request body too large' });
+      this.write(exchange, 413, tooLarge);
       return;
     }
     res.onAborted(() => {
@@ -204,14 +251,44 @@ export class LegacyApiServer {
       received += chunk.byteLength;
       if (received > MAX_BODY_BYTES) {
         done = true;
-        return this.write(exchange, 413, { message: 'Request body too large' });
+        return this.write(exchange, 413, tooLarge);
       }
       // uWS reuses the chunk's memory after this callback: copy it.
       chunks.push(Buffer.from(new Uint8Array(chunk)));
       if (!isLast) return;
       done = true;
-      void this.answerToggle(exchange, address, Buffer.concat(chunks).toString('utf8'));
+      then(Buffer.concat(chunks).toString('utf8'));
     });
+  }
+
+  private async answerUpdateForging(exchange: Exchange, text: string): Promise<void> {
+    let body: unknown;
+    // 3.x's JSON body parser left a missing body as `{}`, so schema errors name the fields.
+    if (text.trim() === '') body = {};
+    else {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return this.write(exchange, 400, v3Error('Request body is not valid JSON'));
+      }
+    }
+    const request = validateUpdateForgingBody(body);
+    if (isV3ErrorBody(request)) return this.write(exchange, 400, request);
+    try {
+      const result = await this.options.service.updateForgingStatus(request);
+      const { height, maxHeightPreviouslyForged, maxHeightPrevoted } = request;
+      this.write(exchange, 200, { meta: { count: 1 }, data: { ...result, height, maxHeightPreviouslyForged, maxHeightPrevoted } });
+    } catch (error) {
+      if (error instanceof ToggleError) {
+        // 3.x relayed the forger's error through its in-process action bus as a JSON-RPC error.
+        const { message } = error;
+        const response = { jsonrpc: '2.0', id: null, error: { message: 'Internal error', code: -32603, data: message } };
+        this.write(exchange, 500, { errors: [{ message, response }] });
+        return;
+      }
+      this.options.logger.error({ error: (error as Error).name }, 'Legacy API: forging update failed');
+      this.write(exchange, 500, v3Error(UNEXPECTED_ERROR.message));
+    }
   }
 
   private async answerToggle(exchange: Exchange, address: string, text: string): Promise<void> {
@@ -244,15 +321,14 @@ export class LegacyApiServer {
     }
   }
 
-  private write(exchange: Exchange, status: number, body: unknown): void {
+  private write(exchange: Exchange, status: number, body: unknown, headers: Record<string, string> = {}): void {
     if (exchange.aborted) return;
     const { res } = exchange;
     try {
       res.cork(() => {
-        res
-          .writeStatus(STATUS_TEXT[status] ?? `${status}`)
-          .writeHeader('Content-Type', 'application/json')
-          .end(JSON.stringify(body));
+        res.writeStatus(STATUS_TEXT[status] ?? `${status}`).writeHeader('Content-Type', 'application/json');
+        for (const [name, value] of Object.entries(headers)) res.writeHeader(name, value);
+        res.end(JSON.stringify(body));
       });
     } catch (error) {
       this.options.logger.warn({ error: (error as Error).name }, 'Legacy API: answer could not be written');

@@ -314,6 +314,7 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
             store: production.generatorStore,
             chainID: genesis.chainID,
             isValidator: (address) => validatorStore.get(chain.stateDb.moduleReader, address) !== undefined,
+            tip: () => chain.chainStore.getHeaderByHeight(chain.chainStore.tipHeight()),
             status: {
               height: () => chain.chainStore.tipHeight(),
               tipId: () => chain.chainStore.getHeaderByHeight(chain.chainStore.tipHeight())?.id.toString('hex') ?? '',

@@ -4,14 +4,19 @@
  * encryptPassphraseV3), and answers as docs/protocol/legacy-forging-api.md lists: enable/disable
  * with the right password, wrong password (no state change), unknown key, a non-validator, a
  * non-whitelisted remote address (simulated through legacyApi.trustedProxyHeader), a malformed
- * body. The switch is the engine's: generator_getStatus shows the same state.
+ * body. The switch is the engine's: generator_getStatus shows the same state. Lisk Core 3.x's
+ * PATCH /api/forging on the same delegate (by its address, with the generated info it resumes
+ * from), and a loop of malformed requests to this API and to the RPC that must get JSON answers
+ * and leave the node running.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateHashOnion } from '../../src/crypto/hash-onion.js';
+import { addressFromPublicKey } from '../../src/crypto/address.js';
 import { encryptPassphraseV3 } from '../../src/crypto/passphrase-v3.js';
+import { mulberry32 } from '../support/seeded-random.js';
 import { rpc, startBasaltNode, stopProcess, waitFor, waitForHeight, type NodeProcess } from '../support/node-process.js';
 
 // config/devnet/DEV_PASSPHRASES.md: public, devnet only.
@@ -95,7 +100,15 @@ describe('legacy forging HTTP API (devnet)', () => {
       config,
       JSON.stringify({
         rpc: { modes: ['ipc', 'ws', 'http'], allowedMethods: ['generator', 'random'] },
-        legacyApi: { enabled: true, host: '127.0.0.1', port: 0, configFile: legacyConfig, trustedProxyHeader: PROXY_HEADER },
+        legacyApi: {
+          enabled: true,
+          host: '127.0.0.1',
+          port: 0,
+          configFile: legacyConfig,
+          trustedProxyHeader: PROXY_HEADER,
+          // Off here, for the malformed-request loop below; the limit itself is tested in test/unit/legacy-api/server-v3.test.ts.
+          rateLimit: { max: 0, windowMs: 60_000 },
+        },
       }),
     );
     node = startBasaltNode(['--config', config, '--data-path', join(dir, 'data')]);
@@ -252,4 +265,155 @@ describe('legacy forging HTTP API (devnet)', () => {
     expect(file.forgerInfo.map((entry) => entry.address)).toContain(LEGACY_ADDRESS);
     expect(Object.keys(file.forgerInfo[0] as object)).toEqual(['address', 'height', 'maxHeightPrevoted', 'maxHeightPreviouslyForged']);
   });
+
+  const patch = (body: unknown, headers?: Record<string, string>): Promise<Answer> =>
+    call('PATCH', '/api/forging', typeof body === 'string' ? body : JSON.stringify(body), headers);
+  const LEGACY_HEX = addressFromPublicKey(Buffer.from(LEGACY_PUBLIC_KEY, 'hex')).toString('hex');
+
+  it('PATCH /api/forging (Lisk Core 3.x) enables by address with the stored forger info, refuses others, disables', async () => {
+    const { status } = await rpc<{ status: { address: string; height: number; maxHeightPrevoted: number; maxHeightGenerated: number }[] }>(
+      rpcPort,
+      'generator_getStatus',
+    );
+    const stored = status.find((entry) => entry.address === LEGACY_ADDRESS);
+    expect(stored).toBeDefined();
+    const { height, maxHeightPrevoted, maxHeightGenerated } = stored as NonNullable<typeof stored>;
+    const claim = { address: LEGACY_HEX, password: PASSWORD, height, maxHeightPreviouslyForged: maxHeightGenerated, maxHeightPrevoted };
+
+    // A claim that differs from the stored info in one height, which the sync check does not look at.
+    const wrong = await patch({ ...claim, forging: true, maxHeightPreviouslyForged: maxHeightGenerated + 1 });
+    expect(wrong.status).toBe(500);
+    const current = JSON.stringify({ height, maxHeightPrevoted, maxHeightPreviouslyForged: maxHeightGenerated });
+    const contradicting = `Failed to enable forging due to contradicting forger info. Current stored: ${current}`;
+    expect(wrong.body).toEqual({
+      errors: [
+        {
+          message: contradicting,
+          response: { jsonrpc: '2.0', id: null, error: { message: 'Internal error', code: -32603, data: contradicting } },
+        },
+      ],
+    });
+    expect((await patch({ ...claim, forging: true, password: 'not the password' })).body.errors[0].message).toBe(
+      'Invalid password and public key combination',
+    );
+    expect((await patch({ ...claim, forging: true, address: 'ab'.repeat(20) })).body.errors[0].message).toBe(
+      `Delegate with address: ${'ab'.repeat(20)} not found`,
+    );
+    expect(await generatorEnabled()).toBe(false);
+
+    const on = await patch({ ...claim, forging: true });
+    expect(on).toEqual({
+      status: 200,
+      body: {
+        meta: { count: 1 },
+        data: { address: LEGACY_HEX, forging: true, height, maxHeightPreviouslyForged: maxHeightGenerated, maxHeightPrevoted },
+      },
+    });
+    expect(await generatorEnabled()).toBe(true);
+    expect(await forgingOf(LEGACY_PUBLIC_KEY)).toBe(true);
+
+    const off = await patch({ ...claim, forging: false });
+    expect(off.status).toBe(200);
+    expect(off.body.data.forging).toBe(false);
+    expect(await generatorEnabled()).toBe(false);
+  });
+
+  it('PATCH /api/forging answers 3.x validation errors (400) and whitelist refusals (401)', async () => {
+    expect(await patch({ address: LEGACY_HEX, password: 1 })).toEqual({
+      status: 400,
+      body: {
+        errors: [
+          {
+            message:
+              "Lisk validator found 2 error[s]:\nMissing property, must have required property 'forging'\nProperty '.password' should be of type 'string'",
+          },
+        ],
+      },
+    });
+    expect(await patch({ address: 'zz', password: PASSWORD, forging: true })).toEqual({
+      status: 400,
+      body: { errors: [{ message: 'The address parameter should be a hex string.' }] },
+    });
+    expect((await patch({ address: LEGACY_HEX, password: PASSWORD, forging: true, height: 1 })).body.errors[0].message).toBe(
+      'The maxHeightPreviouslyForged, maxHeightPrevoted, height parameter must be specified and greater than or equal to 0.',
+    );
+    expect(await patch({ address: LEGACY_HEX, password: PASSWORD, forging: false }, { [PROXY_HEADER]: '10.9.9.9' })).toEqual({
+      status: 401,
+      body: { errors: { message: 'Access Denied' } },
+    });
+  });
+
+  it('answers 2,000 malformed requests to the legacy API and the RPC with JSON errors and keeps running', async () => {
+    const random = mulberry32(0x5eed);
+    const bodies = malformedBodies(random);
+    const targets = [
+      { method: 'PUT', url: `http://127.0.0.1:${apiPort}/api/node/status/forging` },
+      { method: 'PATCH', url: `http://127.0.0.1:${apiPort}/api/forging` },
+      { method: 'GET', url: `http://127.0.0.1:${apiPort}/api/node/status/forging?publicKey=` },
+      { method: 'POST', url: `http://127.0.0.1:${rpcPort}/rpc` },
+    ];
+    let answered = 0;
+    const notJson: string[] = [];
+    for (let i = 0; i < 2_000; i += 1) {
+      const target = targets[i % targets.length] as (typeof targets)[number];
+      const body = bodies[Math.floor(random() * bodies.length)] as string;
+      const get = target.method === 'GET';
+      const response = await fetch(get ? `${target.url}${encodeURIComponent(body.slice(0, 80))}` : target.url, {
+        method: target.method,
+        headers: { 'content-type': 'application/json' },
+        ...(get ? {} : { body }),
+      });
+      const text = await response.text();
+      try {
+        JSON.parse(text);
+        // An error answer: an HTTP error status from the legacy API, a JSON-RPC error from the RPC.
+        const isError = target.method === 'POST' ? text.includes('"error"') : response.status >= 400 || get;
+        if (!isError) notJson.push(`${target.method} ${body} -> ${response.status} ${text.slice(0, 80)}`);
+      } catch {
+        notJson.push(`${target.method} ${body} -> ${response.status} ${text.slice(0, 80)}`);
+      }
+      answered += 1;
+    }
+    console.log(
+      `malformed requests: ${answered} answered, ${notJson.length} without a JSON error answer, node exit code ${node.child.exitCode}`,
+    );
+    expect(notJson).toEqual([]);
+    expect(node.child.exitCode).toBeNull();
+    expect((await call('GET', '/api/node/status')).status).toBe(200);
+    expect(await rpc(rpcPort, 'system_getNodeInfo')).toBeDefined();
+  }, 120_000);
 });
+
+/** Bodies that are not valid requests: broken JSON, wrong shapes and types, odd text. */
+function malformedBodies(random: () => number): string[] {
+  const values = ['null', 'true', '-1', '1e309', '"x"', '[]', '{}', '"\\u0000"', '1.5', `"${'a'.repeat(300)}"`, '{"a":{"b":[[]]}}'];
+  const pick = (): string => values[Math.floor(random() * values.length)] as string;
+  const fixed = [
+    '',
+    '{',
+    '}',
+    '[',
+    'null',
+    '[1,2,3]',
+    '"string"',
+    '{"jsonrpc":"2.0"}',
+    '{"jsonrpc":"2.0","id":1,"method":null}',
+    '{"jsonrpc":"2.0","id":{},"method":"system_getNodeInfo","params":[]}',
+    '{"jsonrpc":"2.0","id":1,"method":"token_getBalance","params":{"address":1}}',
+    '{"jsonrpc":"2.0","id":1,"method":"chain_getBlockByHeight","params":{"height":-1}}',
+    '[{"jsonrpc":"2.0"},{}]',
+    '\u0000\u0001',
+    '\xff\xfe',
+    '{"publicKey":"zz","password":null,"forging":"yes"}',
+    '{"address":"","password":"","forging":true,"height":-5,"maxHeightPreviouslyForged":null,"maxHeightPrevoted":"1"}',
+    '{"__proto__":{"forging":true}}',
+  ];
+  const generated = Array.from({ length: 60 }, () => {
+    const keys = ['publicKey', 'password', 'forging', 'address', 'height', 'jsonrpc', 'method', 'params', 'id', 'overwrite'];
+    const entries = Array.from({ length: 1 + Math.floor(random() * 4) }, () => `"${keys[Math.floor(random() * keys.length)]}":${pick()}`);
+    const json = `{${entries.join(',')}}`;
+    // Some are cut short, to be invalid JSON.
+    return random() < 0.3 ? json.slice(0, Math.floor(random() * json.length)) : json;
+  });
+  return [...fixed, ...generated];
+}
