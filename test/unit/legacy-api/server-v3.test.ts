@@ -60,7 +60,7 @@ describe('legacy API server: PATCH /api/forging and the toggle rate limit', () =
       headers: { 'content-type': 'application/json' },
       body,
     });
-    return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() };
+    return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as any };
   };
 
   it('answers a granted update with the request heights, as 3.x did', async () => {
