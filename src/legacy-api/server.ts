@@ -11,8 +11,9 @@
  * (200 `{meta:{count:1}, data}`, or 500 with the forger's error as 3.x relayed it). Both toggles
  * are rate limited per client address (rate-limit.ts).
  *
- * The client address is the socket's peer, or, only when `trustedProxyHeader` is configured, the
- * first address in that header (a reverse proxy's X-Forwarded-For). No request body is logged.
+ * The client address is the socket's peer, or, when `trustedProxyHeader` is configured and the
+ * peer is a loopback proxy, the last address in that header (the one the proxy appended to
+ * X-Forwarded-For). No request body is logged.
  */
 import uWS from 'uWebSockets.js';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
@@ -23,7 +24,7 @@ import { type ForgingService, ToggleError } from './forging-service.js';
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitConfig, TOO_MANY_REQUESTS_MESSAGE } from './rate-limit.js';
 import { isValidationFailure, malformedBody, validatePublicKeyQuery, validateToggleBody } from './validation.js';
 import { isV3ErrorBody, v3Error, validateUpdateForgingBody } from './validation-v3.js';
-import { allowedBy, type Whitelist } from './whitelist.js';
+import { allowedBy, isLoopback, type Whitelist } from './whitelist.js';
 
 /** A toggle request is about 150 bytes; anything far above it is not one. */
 export const MAX_BODY_BYTES = 8 * 1024;
@@ -136,14 +137,14 @@ export class LegacyApiServer {
 
   /** Must run synchronously in the route handler: uWS invalidates `req` afterwards. */
   private clientAddress(res: HttpResponse, req: HttpRequest): string {
+    const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
     const header = this.options.trustedProxyHeader;
-    if (header !== undefined) {
-      const value = req.getHeader(header);
-      // X-Forwarded-For: "client, proxy1, proxy2": the first is the original client.
-      const first = value.split(',')[0]?.trim();
-      if (first) return first;
-    }
-    return Buffer.from(res.getRemoteAddressAsText()).toString();
+    // Only a proxy on this machine may name the client: a remote caller's header is ignored, or
+    // anyone could claim a whitelisted address. The proxy appends the address it saw, so the
+    // last entry is the one it vouches for; earlier entries come from the client.
+    if (header === undefined || !isLoopback(peer)) return peer;
+    const last = req.getHeader(header).split(',').at(-1)?.trim();
+    return last ? last : peer;
   }
 
   /** General API gate: forging endpoints pass it too, unless public. */

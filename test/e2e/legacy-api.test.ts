@@ -253,6 +253,11 @@ describe('legacy forging HTTP API (devnet)', () => {
     });
     const whitelisted = await call('GET', '/api/node/status/forging', undefined, { [PROXY_HEADER]: '10.1.2.3' });
     expect(whitelisted.status).toBe(200);
+    // The proxy appends the address it saw: an entry the client wrote before it grants nothing.
+    const spoofed = { [PROXY_HEADER]: '10.1.2.3, 192.168.7.7' };
+    expect((await call('GET', '/api/node/status/forging', undefined, spoofed)).status).toBe(403);
+    const appended = { [PROXY_HEADER]: '192.168.7.7, 10.1.2.3' };
+    expect((await call('GET', '/api/node/status/forging', undefined, appended)).status).toBe(200);
   });
 
   it('disables with the right password', async () => {
