@@ -38,6 +38,8 @@ export interface ChainConfig {
   readonly genesisBlockBlob: Buffer | undefined;
   /** The `modules` section: raw per-module configs, by module name. */
   readonly modules: Readonly<Record<string, Record<string, unknown>>>;
+  /** `system.keepEventsForHeights`; absent: every event is kept. */
+  readonly keepEventsForHeights?: number;
 }
 
 /**
@@ -87,5 +89,17 @@ export function parseChainConfig(raw: unknown, baseDir: string): ChainConfig {
       block.fromFile === undefined ? undefined : isAbsolute(block.fromFile) ? block.fromFile : resolve(baseDir, block.fromFile),
     genesisBlockBlob: block.blob === undefined ? undefined : Buffer.from(block.blob, 'hex'),
     modules,
+    keepEventsForHeights: systemInteger(config.system, 'keepEventsForHeights', -1),
   };
+}
+
+/** An integer of the `system` section (at least `minimum`), or undefined when the section or key is absent. */
+function systemInteger(system: unknown, key: string, minimum: number): number | undefined {
+  if (typeof system !== 'object' || system === null) return undefined;
+  const value = (system as Record<string, unknown>)[key];
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || (value as number) < minimum) {
+    throw new ConfigError(`.system.${key}: must be an integer of at least ${minimum}`);
+  }
+  return value as number;
 }

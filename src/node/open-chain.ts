@@ -85,6 +85,7 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
       now: options.now,
       signatureVerifier: options.signatureVerifier,
       onBlockTimed: options.onBlockTimed,
+      keepEventsForHeights: options.config.keepEventsForHeights,
     });
     await processor.initGenesis(options.genesisBlock);
     const legacyStore = new LegacyChainStore(env);
