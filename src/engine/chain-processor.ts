@@ -83,6 +83,9 @@ export class ChainProcessor {
   /** Events are gone at and below this height (-1: none dropped since the store was opened). */
   private eventsPrunedUpTo = -1;
   private readonly eventsPrunedListeners: ((height: number) => void)[] = [];
+  private readonly blockStoredListeners: ((header: BlockHeader) => Promise<void> | void)[] = [];
+  /** What block-stored listeners asked the next commit to wait for (a backup being copied). */
+  private commitGates: Promise<void>[] = [];
   private readonly writer: TipWriter = {
     processBlock: (block) => this.applyBlock(block),
     revertTip: (keepIn) => this.revertTip(keepIn),
@@ -110,6 +113,15 @@ export class ChainProcessor {
    */
   onEventsPruned(listener: (height: number) => void): void {
     this.eventsPrunedListeners.push(listener);
+  }
+
+  /**
+   * Calls `listener` after each applied block is committed. A promise it returns holds back the
+   * commit of the next block (its execution runs meanwhile) until it settles: a backup of the
+   * store at this height (system.backup.height) holds exactly this height that way.
+   */
+  onBlockStored(listener: (header: BlockHeader) => Promise<void> | void): void {
+    this.blockStoredListeners.push(listener);
   }
 
   tipHeader(): BlockHeader {
@@ -182,6 +194,12 @@ export class ChainProcessor {
     const rootsStarted = timed === undefined ? 0 : performance.now();
     const { stateUpdate, encodedEvents } = await this.checkRoots(executed);
     this.requireTip(tipChanges, header.height);
+    if (this.commitGates.length > 0) {
+      const gates = this.commitGates;
+      this.commitGates = [];
+      await Promise.allSettled(gates);
+      this.requireTip(tipChanges, header.height);
+    }
     const finalizedHeight = Math.max(finalizedBefore, bft.getHeights(executed.engineState).maxHeightPrecommitted);
 
     const pruneUpTo = eventsPrunableUpTo(this.options.keepEventsForHeights ?? KEEP_ALL_EVENTS, header.height, finalizedHeight);
@@ -200,6 +218,10 @@ export class ChainProcessor {
     if (eventsPrunedUpTo !== undefined) {
       this.eventsPrunedUpTo = eventsPrunedUpTo;
       for (const listener of this.eventsPrunedListeners) listener(eventsPrunedUpTo);
+    }
+    for (const listener of this.blockStoredListeners) {
+      const gate = listener(header);
+      if (gate !== undefined) this.commitGates.push(gate);
     }
     if (timed !== undefined) {
       const committed = performance.now();
