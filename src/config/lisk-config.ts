@@ -38,6 +38,10 @@ export interface ChainConfig {
   readonly genesisBlockBlob: Buffer | undefined;
   /** The `modules` section: raw per-module configs, by module name. */
   readonly modules: Readonly<Record<string, Record<string, unknown>>>;
+  /** `system.keepEventsForHeights`; absent: every event is kept. */
+  readonly keepEventsForHeights?: number;
+  /** `system.backup.height`: the height whose store is copied to `<dataPath>/backup`; absent or 0, none. */
+  readonly backupHeight?: number;
 }
 
 /**
@@ -87,5 +91,18 @@ export function parseChainConfig(raw: unknown, baseDir: string): ChainConfig {
       block.fromFile === undefined ? undefined : isAbsolute(block.fromFile) ? block.fromFile : resolve(baseDir, block.fromFile),
     genesisBlockBlob: block.blob === undefined ? undefined : Buffer.from(block.blob, 'hex'),
     modules,
+    keepEventsForHeights: systemInteger(config.system, 'keepEventsForHeights', -1),
+    backupHeight: systemInteger((config.system as { backup?: unknown } | undefined)?.backup, 'height', 0, '.system.backup'),
   };
+}
+
+/** An integer of a `system` section (at least `minimum`), or undefined when the section or key is absent. */
+function systemInteger(section: unknown, key: string, minimum: number, where = '.system'): number | undefined {
+  if (typeof section !== 'object' || section === null) return undefined;
+  const value = (section as Record<string, unknown>)[key];
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || (value as number) < minimum) {
+    throw new ConfigError(`${where}.${key}: must be an integer of at least ${minimum}`);
+  }
+  return value as number;
 }

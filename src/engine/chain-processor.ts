@@ -13,6 +13,7 @@ import type { SignatureVerifier } from '../crypto/signature-verifier.js';
 import { aggregateCommitVerdict } from './consensus/aggregate-commit.js';
 import type { Bft } from './consensus/bft/bft.js';
 import type { BlockExecutor, ExecutedBlock } from './block-executor.js';
+import { eventsPrunableUpTo, KEEP_ALL_EVENTS } from './event-retention.js';
 
 export interface ChainProcessorOptions {
   readonly chainStore: ChainStore;
@@ -30,6 +31,11 @@ export interface ChainProcessorOptions {
   readonly signatureVerifier?: SignatureVerifier;
   /** Told how long each phase of a committed block took (the node's metrics); rejected blocks are not timed. */
   readonly onBlockTimed?: (phases: BlockPhaseTimes) => void;
+  /**
+   * `system.keepEventsForHeights` (src/engine/event-retention.ts): events older than this many
+   * heights, and finalized, are dropped as blocks are stored. -1 (the default) keeps them all.
+   */
+  readonly keepEventsForHeights?: number;
 }
 
 /**
@@ -74,6 +80,12 @@ export class ChainProcessor {
   private lockTail: Promise<unknown> = Promise.resolve();
   /** Counts stored and deleted blocks: a block executed against an older tip is never committed. */
   private tipChanges = 0;
+  /** Events are gone at and below this height (-1: none dropped since the store was opened). */
+  private eventsPrunedUpTo = -1;
+  private readonly eventsPrunedListeners: ((height: number) => void)[] = [];
+  private readonly blockStoredListeners: ((header: BlockHeader) => Promise<void> | void)[] = [];
+  /** What block-stored listeners asked the next commit to wait for (a backup being copied). */
+  private commitGates: Promise<void>[] = [];
   private readonly writer: TipWriter = {
     processBlock: (block) => this.applyBlock(block),
     revertTip: (keepIn) => this.revertTip(keepIn),
@@ -93,6 +105,23 @@ export class ChainProcessor {
     const run = this.lockTail.then(() => task(this.writer));
     this.lockTail = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * Calls `listener` with the height at and below which events were just dropped, after the
+   * commit that dropped them (caches of events, such as the RPC's, forget theirs).
+   */
+  onEventsPruned(listener: (height: number) => void): void {
+    this.eventsPrunedListeners.push(listener);
+  }
+
+  /**
+   * Calls `listener` after each applied block is committed. A promise it returns holds back the
+   * commit of the next block (its execution runs meanwhile) until it settles: a backup of the
+   * store at this height (system.backup.height) holds exactly this height that way.
+   */
+  onBlockStored(listener: (header: BlockHeader) => Promise<void> | void): void {
+    this.blockStoredListeners.push(listener);
   }
 
   tipHeader(): BlockHeader {
@@ -165,15 +194,35 @@ export class ChainProcessor {
     const rootsStarted = timed === undefined ? 0 : performance.now();
     const { stateUpdate, encodedEvents } = await this.checkRoots(executed);
     this.requireTip(tipChanges, header.height);
+    if (this.commitGates.length > 0) {
+      const gates = this.commitGates;
+      this.commitGates = [];
+      await Promise.allSettled(gates);
+      this.requireTip(tipChanges, header.height);
+    }
     const finalizedHeight = Math.max(finalizedBefore, bft.getHeights(executed.engineState).maxHeightPrecommitted);
+
+    const pruneUpTo = eventsPrunableUpTo(this.options.keepEventsForHeights ?? KEEP_ALL_EVENTS, header.height, finalizedHeight);
+    const eventsPrunedUpTo = pruneUpTo > this.eventsPrunedUpTo ? pruneUpTo : undefined;
 
     const commitStarted = timed === undefined ? 0 : performance.now();
     stateDb.transaction(() => {
       stateDb.commit(header.height, executed.moduleState.changes(), executed.engineState.changes(), stateUpdate);
       chainStore.saveBlock(block, executed.events, finalizedHeight, encodedEvents);
       stateDb.pruneDiffsUpTo(finalizedHeight);
+      // lisk-sdk drops old events in a write after the block's; here they go in the block's own
+      // transaction, so a crash leaves either both or neither.
+      if (eventsPrunedUpTo !== undefined) chainStore.deleteEventsUpTo(eventsPrunedUpTo);
     });
     this.tipChanges += 1;
+    if (eventsPrunedUpTo !== undefined) {
+      this.eventsPrunedUpTo = eventsPrunedUpTo;
+      for (const listener of this.eventsPrunedListeners) listener(eventsPrunedUpTo);
+    }
+    for (const listener of this.blockStoredListeners) {
+      const gate = listener(header);
+      if (gate !== undefined) this.commitGates.push(gate);
+    }
     if (timed !== undefined) {
       const committed = performance.now();
       timed({

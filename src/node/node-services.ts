@@ -222,7 +222,7 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
     moduleState: () => chain.stateDb.moduleReader,
     publish,
   });
-  const { registry } = buildRegistry({
+  const built = buildRegistry({
     chain,
     chainID: genesis.chainID,
     metrics,
@@ -266,6 +266,9 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
     ],
     events: [...NODE_EVENTS, ...(options.p2p === true ? NETWORK_EVENTS : []), ...pluginRpc.events],
   });
+  const { registry } = built;
+  // Pruned events must not outlive their rows in the answers chain_getEvents keeps as JSON.
+  chain.processor.onEventsPruned((height) => built.dropEventsUpTo(height));
   if (options.rpc !== false) {
     rpc = new RpcServer(
       {

@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { open, type RootDatabase } from 'lmdb';
 import type { Block } from '../chain/block.js';
+import { backupDataPath, backupEnvironment, backupTipHeight } from '../chain/chain-backup.js';
 import { ChainStore } from '../chain/chain-store.js';
 import { CHAIN_ENV_OPTIONS, chainEnvPath } from '../chain/lmdb-environment.js';
 import type { ChainConfig } from '../config/lisk-config.js';
@@ -85,10 +86,17 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
       now: options.now,
       signatureVerifier: options.signatureVerifier,
       onBlockTimed: options.onBlockTimed,
+      keepEventsForHeights: options.config.keepEventsForHeights,
     });
     await processor.initGenesis(options.genesisBlock);
     const legacyStore = new LegacyChainStore(env);
-    return { env, chainStore, legacyStore, stateDb, bft, modules, stateMachine, processor, close: () => env.close() };
+    const backups = backupAtHeight(env, processor, options.dataPath, options.config.backupHeight ?? 0, logger);
+    const close = async (): Promise<void> => {
+      // A copy still running reads the environment: it ends first.
+      await backups.settled();
+      await env.close();
+    };
+    return { env, chainStore, legacyStore, stateDb, bft, modules, stateMachine, processor, close };
   } catch (error) {
     await env.close();
     throw error;
@@ -101,4 +109,29 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
  */
 export function createBlockExecutor(chain: Pick<OpenChain, 'stateMachine' | 'bft'>, signatureVerifier?: SignatureVerifier): BlockExecutor {
   return new BlockExecutor(chain.stateMachine, chain.bft, signatureVerifier);
+}
+
+/**
+ * `system.backup.height`: once the block at `height` is stored, its environment is copied to
+ * `<dataPath>/backup` (src/chain/chain-backup.ts) off this thread; the next block executes
+ * meanwhile, and its commit waits for the copy. A failed backup is logged, as lisk-sdk does, and
+ * the node goes on.
+ */
+function backupAtHeight(env: RootDatabase, processor: ChainProcessor, dataPath: string, height: number, logger: Logger) {
+  let running: Promise<void> = Promise.resolve();
+  if (height > 0) {
+    processor.onBlockStored((header) => {
+      if (header.height !== height) return undefined;
+      const path = backupDataPath(dataPath);
+      const started = performance.now();
+      running = (async () => {
+        await backupEnvironment(env, dataPath);
+        const copied = await backupTipHeight(dataPath);
+        if (copied !== height) throw new Error(`the copy holds height ${copied}, not ${height}`);
+        logger.info({ height, path, ms: Math.round(performance.now() - started) }, 'Backup of the data directory written');
+      })().catch((error: unknown) => logger.error({ err: error, height, path }, 'Failed to write the backup'));
+      return running;
+    });
+  }
+  return { settled: () => running };
 }

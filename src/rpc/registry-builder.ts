@@ -59,6 +59,8 @@ export interface BuiltRegistry {
   readonly registry: RpcRegistry;
   /** See ChainEndpoints.dropCacheAbove: call after rewriting stored blocks above `height`. */
   dropCacheAbove(height: number): void;
+  /** See ChainEndpoints.dropEventsUpTo: call after pruning stored events at and below `height`. */
+  dropEventsUpTo(height: number): void;
 }
 
 /**
@@ -101,5 +103,9 @@ export function buildRegistry(options: BuildRegistryOptions): BuiltRegistry {
   for (const method of methods) registry.register(method);
   registerDiscover(registry, options.nodeInfo.version);
   for (const event of options.events ?? NODE_EVENTS) registry.registerEvent(event);
-  return { registry, dropCacheAbove: (height) => chain.dropCacheAbove(height) };
+  return {
+    registry,
+    dropCacheAbove: (height) => chain.dropCacheAbove(height),
+    dropEventsUpTo: (height) => chain.dropEventsUpTo(height),
+  };
 }

@@ -137,7 +137,7 @@ export class ChainJsonReader {
 
   /**
    * eventsAt as chain_getEvents answers it; finalized heights from the cache. Whoever prunes
-   * events (keepEventsForHeights; nothing does yet) must call dropEventsUpTo for what it pruned.
+   * events (keepEventsForHeights: the node, after each commit) calls dropEventsUpTo for them.
    */
   eventsJsonAt(height: number): string {
     const cached = this.events.get(height);
