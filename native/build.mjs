@@ -103,7 +103,6 @@ if (prebuild) {
       'build',
       '--platform',
       '--release',
-      '--strip',
       '--no-js',
       '--manifest-path',
       join(crateDir, 'Cargo.toml'),
