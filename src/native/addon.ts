@@ -12,3 +12,6 @@ export const nativeAvailable: boolean = loaded.addon !== undefined;
 
 /** One line saying whether the addon is used and why (log it once at start). */
 export const nativeStatus: string = loaded.status;
+
+/** Each place the loader looked at and what it found there (logged at debug level). */
+export const nativeSearch: readonly string[] = loaded.tried;

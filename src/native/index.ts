@@ -5,8 +5,8 @@
  * imports no other room but errors: crypto takes its SHA-256 from here, and the addon-backed
  * sparse Merkle trees live in src/merkle/native, above both.
  */
-export { nativeAddon, nativeAvailable, nativeStatus } from './addon.js';
+export { nativeAddon, nativeAvailable, nativeSearch, nativeStatus } from './addon.js';
 export { sha256, sha256Into, sha256Many } from './sha256.js';
-export { loadAddon, DEFAULT_ADDON_PATH, NATIVE_DISABLE_ENV, NATIVE_PATH_ENV } from './load-addon.js';
-export type { AddonLoadResult } from './load-addon.js';
+export { loadAddon, platformTriple, DEFAULT_ADDON_PATH, NATIVE_DISABLE_ENV, NATIVE_PATH_ENV, PREBUILDS_DIR } from './load-addon.js';
+export type { AddonLoadResult, AddonSource } from './load-addon.js';
 export type { NativeAddon, NativeNodeReader } from './native-addon.js';

@@ -6,7 +6,7 @@
  */
 import type { SignatureVerifier } from '../crypto/signature-verifier.js';
 import type { Logger } from '../logger.js';
-import { nativeAvailable, nativeStatus } from '../native/index.js';
+import { nativeAvailable, nativeSearch, nativeStatus } from '../native/index.js';
 import type { StateTreeUpdater } from '../state/state-db.js';
 import { openWorkerPool, PoolSignatureVerifier, PoolStateTreeUpdater, WORKERS_ENV, type WorkerPool } from '../workers/index.js';
 
@@ -70,6 +70,7 @@ export function openNodeWorkers(
     workers = { pool, ...offThreadWork(pool, tuning, logger), close: async () => {} };
   }
   // Once per node: which SHA-256 and SMT it hashes with (native/README.md).
+  logger.debug({ search: nativeSearch }, 'native addon search');
   logger.info({ native: nativeAvailable }, nativeStatus);
   return workers;
 }

@@ -11,7 +11,17 @@ import { describe, expect, it } from 'vitest';
 import { FormatError, InvalidParamsError, NotFoundError } from '../../../src/errors.js';
 import { EMPTY_HASH, sha256 as merkleSha256 } from '../../../src/merkle/hash.js';
 import { InMemorySmtNodeStore, SparseMerkleTree } from '../../../src/merkle/smt/index.js';
-import { NATIVE_DISABLE_ENV, NATIVE_PATH_ENV, loadAddon, nativeAddon, nativeAvailable, nativeStatus } from '../../../src/native/index.js';
+import {
+  NATIVE_DISABLE_ENV,
+  NATIVE_PATH_ENV,
+  PREBUILDS_DIR,
+  loadAddon,
+  nativeAddon,
+  nativeAvailable,
+  nativeSearch,
+  nativeStatus,
+  platformTriple,
+} from '../../../src/native/index.js';
 import {
   NativeSmtNodeStore,
   NativeSparseMerkleTree,
@@ -59,6 +69,27 @@ describe('native addon loader', () => {
     expect(tree instanceof NativeSparseMerkleTree).toBe(nativeAvailable);
     expect(createInMemoryNodeStore() instanceof NativeSmtNodeStore).toBe(nativeAvailable);
     expect(nativeStatus.startsWith('native addon loaded')).toBe(nativeAvailable);
+  });
+
+  it('names the platform as napi-rs names prebuilds and per-platform packages', () => {
+    expect(platformTriple('darwin', 'arm64')).toBe('darwin-arm64');
+    expect(platformTriple('win32', 'x64')).toBe('win32-x64-msvc');
+    expect(platformTriple('linux', 'arm64')).toMatch(/^linux-arm64-(gnu|musl)$/);
+  });
+
+  it('looks at the local build, then the shipped prebuild, then the per-platform package', () => {
+    const places = nativeSearch.map((line) => line.split(':')[0]);
+    if (process.env[NATIVE_DISABLE_ENV] === '0') {
+      expect(places).toEqual([]);
+      return;
+    }
+    if (nativeAvailable) {
+      expect(['local build', 'prebuild', 'platform package']).toContain(places.at(-1));
+    } else {
+      expect(places).toEqual(['local build', 'prebuild', 'platform package']);
+      expect(nativeSearch[1]).toContain(`${PREBUILDS_DIR}basalt-native.${platformTriple()}.node`);
+    }
+    expect(places[0]).toBe(process.env[NATIVE_PATH_ENV] === undefined ? 'local build' : 'path');
   });
 });
 
