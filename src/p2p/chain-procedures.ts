@@ -13,21 +13,20 @@
  * - getTransactions `{transactionIds}?`: without data up to 100 processable pool transactions;
  *   with IDs (1–100, unique) the known ones. Undecodable: error answer; invalid or duplicates: 100.
  */
+import { BLOCKS_PER_ANSWER, encodeBlocksFromIdAnswer } from '../chain/blocks-from-id.js';
 import { codec, validate } from '../codec/index.js';
 import { PENALTY_BAN } from './constants.js';
 import { EncodedPayload } from './envelopes.js';
 import type { P2pCallContext, ProcedureHandler, ServedProcedure } from './handlers.js';
 import {
   getBlocksFromIdRequestSchema,
-  getBlocksFromIdResponseSchema,
   getHighestCommonBlockRequestSchema,
   getHighestCommonBlockResponseSchema,
   getTransactionsRequestSchema,
   getTransactionsResponseSchema,
 } from './schemas.js';
 
-/** Blocks after the requested one per getBlocksFromId answer (about 1.5 MB of 15 kB blocks). */
-export const BLOCKS_PER_ANSWER = 103;
+export { BLOCKS_PER_ANSWER };
 /** Transactions per getTransactions answer (lisk-sdk DEFAULT_RELEASE_LIMIT). */
 export const TRANSACTIONS_PER_ANSWER = 100;
 
@@ -102,8 +101,7 @@ export function chainProcedures(
     const height = await chain.heightOf(blockId);
     if (height === undefined) throw new Error(`Block ${key} does not exist`);
     const last = height + BLOCKS_PER_ANSWER;
-    const blocks = await chain.blocksBetween(height + 1, last);
-    const answer = codec.encode(getBlocksFromIdResponseSchema, { blocks: [...blocks].reverse() });
+    const answer = encodeBlocksFromIdAnswer(await chain.blocksBetween(height + 1, last));
     if (chain.finalizedHeight === undefined || last > chain.finalizedHeight()) return answer;
     const encoded = new EncodedPayload(answer.toString('base64'));
     finalizedAnswers.set(key, encoded);

@@ -1,5 +1,5 @@
+import { encodedBlockAt, encodedBlocksBetween } from '../../chain/blocks-from-id.js';
 import type { ChainStore } from '../../chain/chain-store.js';
-import { StoreError } from '../../errors.js';
 import type { TransactionPool } from '../../engine/txpool/transaction-pool.js';
 import type { P2pChainSource, P2pTransactionSource } from '../chain-procedures.js';
 
@@ -13,22 +13,8 @@ export function chainStoreSource(chainStore: ChainStore): P2pChainSource {
     lastBlock: () => encodedBlockAt(chainStore, chainStore.tipHeight()),
     heightOf: (blockId) => chainStore.getHeightById(blockId),
     finalizedHeight: () => chainStore.finalizedHeight(),
-    blocksBetween: (from, to) => {
-      const blocks: Uint8Array[] = [];
-      const last = Math.min(to, chainStore.tipHeight());
-      for (let height = Math.max(from, chainStore.genesisHeight()); height <= last; height += 1) {
-        blocks.push(encodedBlockAt(chainStore, height));
-      }
-      return blocks;
-    },
+    blocksBetween: (from, to) => encodedBlocksBetween(chainStore, from, to),
   };
-}
-
-/** The encoded block at `height`, from the stored bytes; a missing one is a store inconsistency. */
-export function encodedBlockAt(chainStore: ChainStore, height: number): Buffer {
-  const bytes = chainStore.getEncodedBlockByHeight(height);
-  if (!bytes) throw new StoreError(`Store inconsistency: the block at height ${height} is missing.`);
-  return bytes;
 }
 
 /**
