@@ -13,7 +13,7 @@ import type { BlockReceiver } from '../engine/block-receiver.js';
 import { Synchronizer, type SyncListener } from '../engine/sync/index.js';
 import type { TransactionPool } from '../engine/txpool/transaction-pool.js';
 import type { Logger } from '../logger.js';
-import { chainProcedures, P2pNetwork, p2pOptionsFromConfig } from '../p2p/index.js';
+import { type BlocksFromIdReader, chainProcedures, P2pNetwork, p2pOptionsFromConfig } from '../p2p/index.js';
 import { PeerStore, SAVE_PEERS_INTERVAL_MS } from '../p2p/peer-store.js';
 import type { CommitPool } from '../engine/consensus/commit-pool.js';
 import { BlockGossip } from '../p2p/endpoints/block-gossip.js';
@@ -38,6 +38,8 @@ export interface NodeNetworkContext {
    */
   readonly chainListener: SyncListener;
   readonly logger: Logger;
+  /** Builds getBlocksFromId answers off the network thread (absent: built on it). */
+  readonly blocksFromIdReader?: BlocksFromIdReader;
   /** Unix seconds. */
   readonly now?: () => number;
   /** network_newBlock / network_newTransaction. */
@@ -117,7 +119,9 @@ export class NodeNetwork {
       secret: this.peerStore.secret(),
       previousPeers: this.peerStore.triedPeers(),
       handlers: {
-        procedures: chainProcedures(chainStoreSource(chain.chainStore), poolTransactionSource(pool, chain.chainStore)),
+        procedures: chainProcedures(chainStoreSource(chain.chainStore), poolTransactionSource(pool, chain.chainStore), {
+          blocksFromIdReader: this.context.blocksFromIdReader,
+        }),
         messages: {
           postBlock: (data, call) => this.gossip?.onPostBlock(data, call),
           postTransactionsAnnouncement: this.transactions.onAnnouncement,

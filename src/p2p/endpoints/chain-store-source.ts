@@ -6,7 +6,8 @@ import type { P2pChainSource, P2pTransactionSource } from '../chain-procedures.j
 /**
  * The node's chain store as the blocks peers ask for (lisk-sdk
  * `framework/src/engine/consensus/network_endpoint.ts` reads them from its storage the same way).
- * Reads run on the main thread; an answer is at most 103 blocks.
+ * These reads run on the main thread; a node with a worker pool builds getBlocksFromId answers in
+ * a worker instead (`BlocksFromIdReader`), and comes here when the pool cannot.
  */
 export function chainStoreSource(chainStore: ChainStore): P2pChainSource {
   return {
