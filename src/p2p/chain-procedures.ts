@@ -44,6 +44,12 @@ export interface P2pChainSource {
    * so they are kept in their base64 form and served again from memory. Without it nothing is kept.
    */
   finalizedHeight?(): number;
+  /**
+   * The tip block's ID. With it, getBlocksFromId answers above the finalized height are kept too,
+   * as long as the tip they were built at is the tip: an ID names its whole chain, so the answer
+   * is the same while the tip is. Without it they are built for every request.
+   */
+  tipId?(): Buffer;
 }
 
 /**
@@ -62,6 +68,11 @@ export interface ChainProceduresOptions {
 
 /** Base64 text kept for finalized getBlocksFromId answers (many peers sync through the same ranges). */
 const ANSWER_CACHE_CHARS = 64 * 1024 * 1024;
+/**
+ * Base64 text kept for answers above the finalized height, dropped whenever the tip changes: the
+ * ranges up to the tip are a few, but a peer may ask from any block.
+ */
+const TIP_ANSWER_CACHE_CHARS = 16 * 1024 * 1024;
 
 export interface P2pTransactionSource {
   /** Up to `limit` encoded transactions the pool would include in a block. */
@@ -106,6 +117,8 @@ export function chainProcedures(
 ): Record<ServedProcedure, ProcedureHandler | undefined> {
   const getLastBlock: ProcedureHandler = () => chain.lastBlock();
   const finalizedAnswers = new AnswerCache(ANSWER_CACHE_CHARS);
+  const tipAnswers = new AnswerCache(TIP_ANSWER_CACHE_CHARS);
+  let answersTip = '';
 
   const getBlocksFromId: ProcedureHandler = async (data, context) => {
     const { blockId } = decodeOrThrow<{ blockId: Buffer }>(getBlocksFromIdRequestSchema, data, context, PENALTY_BAN);
@@ -113,17 +126,25 @@ export function chainProcedures(
     const key = blockId.toString('hex');
     const kept = finalizedAnswers.get(key);
     if (kept) return kept;
+    // Both read before the answer is built: the chain may grow while a worker builds it, and an
+    // answer cut at the tip it saw must be kept neither as the final one nor for a later tip.
+    const tip = chain.tipId?.().toString('hex');
+    if (tip !== undefined && tip !== answersTip) {
+      tipAnswers.clear();
+      answersTip = tip;
+    }
+    const recent = tip === undefined ? undefined : tipAnswers.get(key);
+    if (recent) return recent;
     const height = await chain.heightOf(blockId);
     if (height === undefined) throw new Error(`Block ${key} does not exist`);
     const last = height + BLOCKS_PER_ANSWER;
-    // Decided before the answer is built: the chain may grow while a worker builds it, and an
-    // answer cut at the tip it saw must not be kept as the final one.
     const final = chain.finalizedHeight !== undefined && last <= chain.finalizedHeight();
     const answer =
       (await options.blocksFromIdReader?.(blockId, height)) ?? encodeBlocksFromIdAnswer(await chain.blocksBetween(height + 1, last));
-    if (!final) return answer;
+    if (!final && tip === undefined) return answer;
     const encoded = answer instanceof EncodedPayload ? answer : new EncodedPayload(answer.toString('base64'));
-    finalizedAnswers.set(key, encoded);
+    if (final) finalizedAnswers.set(key, encoded);
+    else if (tip === answersTip) tipAnswers.set(key, encoded);
     return encoded;
   };
 
@@ -171,6 +192,11 @@ class AnswerCache {
       this.entries.set(key, entry);
     }
     return entry;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.chars = 0;
   }
 
   set(key: string, entry: EncodedPayload): void {

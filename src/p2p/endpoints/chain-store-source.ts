@@ -1,5 +1,6 @@
 import { encodedBlockAt, encodedBlocksBetween } from '../../chain/blocks-from-id.js';
 import type { ChainStore } from '../../chain/chain-store.js';
+import { StoreError } from '../../errors.js';
 import type { TransactionPool } from '../../engine/txpool/transaction-pool.js';
 import type { P2pChainSource, P2pTransactionSource } from '../chain-procedures.js';
 
@@ -14,6 +15,11 @@ export function chainStoreSource(chainStore: ChainStore): P2pChainSource {
     lastBlock: () => encodedBlockAt(chainStore, chainStore.tipHeight()),
     heightOf: (blockId) => chainStore.getHeightById(blockId),
     finalizedHeight: () => chainStore.finalizedHeight(),
+    tipId: () => {
+      const header = chainStore.getHeaderByHeight(chainStore.tipHeight());
+      if (!header) throw new StoreError('Store inconsistency: the tip header is missing.');
+      return header.id;
+    },
     blocksBetween: (from, to) => encodedBlocksBetween(chainStore, from, to),
   };
 }
