@@ -14,12 +14,13 @@ import { Synchronizer, type SyncListener } from '../engine/sync/index.js';
 import type { TransactionPool } from '../engine/txpool/transaction-pool.js';
 import type { Logger } from '../logger.js';
 import { LegacyChainSync } from '../legacy-chain/index.js';
-import { chainProcedures, legacyBlocksFromIdHandler, P2pNetwork, p2pOptionsFromConfig } from '../p2p/index.js';
+import { type BlocksFromIdReader, chainProcedures, legacyBlocksFromIdHandler, P2pNetwork, p2pOptionsFromConfig } from '../p2p/index.js';
 import { PeerStore, SAVE_PEERS_INTERVAL_MS } from '../p2p/peer-store.js';
 import type { CommitPool } from '../engine/consensus/commit-pool.js';
 import { BlockGossip } from '../p2p/endpoints/block-gossip.js';
 import { CommitGossip } from '../p2p/endpoints/commit-gossip.js';
-import { chainStoreSource, encodedBlockAt, poolTransactionSource } from '../p2p/endpoints/chain-store-source.js';
+import { encodedBlockAt } from '../chain/blocks-from-id.js';
+import { chainStoreSource, poolTransactionSource } from '../p2p/endpoints/chain-store-source.js';
 import { P2pLegacySyncNetwork } from '../p2p/endpoints/p2p-legacy-sync-network.js';
 import { P2pSyncNetwork } from '../p2p/endpoints/p2p-sync-network.js';
 import { TransactionGossip } from '../p2p/endpoints/transaction-gossip.js';
@@ -39,6 +40,8 @@ export interface NodeNetworkContext {
    */
   readonly chainListener: SyncListener;
   readonly logger: Logger;
+  /** Builds getBlocksFromId answers off the network thread (absent: built on it). */
+  readonly blocksFromIdReader?: BlocksFromIdReader;
   /** Unix seconds. */
   readonly now?: () => number;
   /** network_newBlock / network_newTransaction. */
@@ -120,7 +123,9 @@ export class NodeNetwork {
       previousPeers: this.peerStore.triedPeers(),
       handlers: {
         procedures: {
-          ...chainProcedures(chainStoreSource(chain.chainStore), poolTransactionSource(pool, chain.chainStore)),
+          ...chainProcedures(chainStoreSource(chain.chainStore), poolTransactionSource(pool, chain.chainStore), {
+            blocksFromIdReader: this.context.blocksFromIdReader,
+          }),
           getLegacyBlocksFromId: legacyBlocksFromIdHandler(chain.legacyStore),
         },
         messages: {

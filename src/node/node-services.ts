@@ -51,6 +51,7 @@ import type { RpcRegistry } from '../rpc/registry.js';
 import { RpcServer } from '../rpc/server.js';
 import { createChainForger } from './chain-forger.js';
 import { NodeNetwork } from './node-network.js';
+import { pooledBlocksFromIdReader } from './pooled-blocks-from-id.js';
 import type { NodeWorkers } from './node-workers.js';
 import type { OpenChain } from './open-chain.js';
 
@@ -201,6 +202,8 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
       commitPool: production?.commitPool,
       chainListener,
       logger,
+      // Answers to syncing peers (up to 103 blocks each) are built in the pool.
+      blocksFromIdReader: workers && pooledBlocksFromIdReader({ pool: workers.pool, dataPath, tip: () => chain.processor.tipHeader() }),
       now: context.now,
       onNetworkBlock: (block) => publish(NETWORK_NEW_BLOCK, blockHeaderEventPayload(block.header)),
       onTransactionsAnnounced: (ids) => publish(NETWORK_NEW_TRANSACTION, transactionAnnouncementPayload(ids)),

@@ -13,21 +13,20 @@
  * - getTransactions `{transactionIds}?`: without data up to 100 processable pool transactions;
  *   with IDs (1–100, unique) the known ones. Undecodable: error answer; invalid or duplicates: 100.
  */
+import { BLOCKS_PER_ANSWER, encodeBlocksFromIdAnswer } from '../chain/blocks-from-id.js';
 import { codec, validate } from '../codec/index.js';
 import { PENALTY_BAN } from './constants.js';
 import { EncodedPayload } from './envelopes.js';
 import type { P2pCallContext, ProcedureHandler, ServedProcedure } from './handlers.js';
 import {
   getBlocksFromIdRequestSchema,
-  getBlocksFromIdResponseSchema,
   getHighestCommonBlockRequestSchema,
   getHighestCommonBlockResponseSchema,
   getTransactionsRequestSchema,
   getTransactionsResponseSchema,
 } from './schemas.js';
 
-/** Blocks after the requested one per getBlocksFromId answer (about 1.5 MB of 15 kB blocks). */
-export const BLOCKS_PER_ANSWER = 103;
+export { BLOCKS_PER_ANSWER };
 /** Transactions per getTransactions answer (lisk-sdk DEFAULT_RELEASE_LIMIT). */
 export const TRANSACTIONS_PER_ANSWER = 100;
 
@@ -45,10 +44,35 @@ export interface P2pChainSource {
    * so they are kept in their base64 form and served again from memory. Without it nothing is kept.
    */
   finalizedHeight?(): number;
+  /**
+   * The tip block's ID. With it, getBlocksFromId answers above the finalized height are kept too,
+   * as long as the tip they were built at is the tip: an ID names its whole chain, so the answer
+   * is the same while the tip is. Without it they are built for every request.
+   */
+  tipId?(): Buffer;
+}
+
+/**
+ * Builds getBlocksFromId answers away from the network thread: up to 103 blocks of some 15 kB
+ * read, encoded and turned into base64 would otherwise hold up everything else the thread serves.
+ * `blockId` is known, at `height`, when it is called. Undefined means it could not (the chain
+ * moved under it, no worker was available): the procedure then builds the answer itself, so the
+ * peer gets the same answer either way.
+ */
+export type BlocksFromIdReader = (blockId: Buffer, height: number) => Promise<EncodedPayload | undefined>;
+
+export interface ChainProceduresOptions {
+  /** Without it, getBlocksFromId answers are built on the calling thread. */
+  readonly blocksFromIdReader?: BlocksFromIdReader;
 }
 
 /** Base64 text kept for finalized getBlocksFromId answers (many peers sync through the same ranges). */
 const ANSWER_CACHE_CHARS = 64 * 1024 * 1024;
+/**
+ * Base64 text kept for answers above the finalized height, dropped whenever the tip changes: the
+ * ranges up to the tip are a few, but a peer may ask from any block.
+ */
+const TIP_ANSWER_CACHE_CHARS = 16 * 1024 * 1024;
 
 export interface P2pTransactionSource {
   /** Up to `limit` encoded transactions the pool would include in a block. */
@@ -89,9 +113,12 @@ const hasDuplicates = (ids: readonly Buffer[]): boolean => new Set(ids.map((id) 
 export function chainProcedures(
   chain: P2pChainSource,
   transactions: P2pTransactionSource = emptyTransactionSource,
+  options: ChainProceduresOptions = {},
 ): Record<ServedProcedure, ProcedureHandler | undefined> {
   const getLastBlock: ProcedureHandler = () => chain.lastBlock();
   const finalizedAnswers = new AnswerCache(ANSWER_CACHE_CHARS);
+  const tipAnswers = new AnswerCache(TIP_ANSWER_CACHE_CHARS);
+  let answersTip = '';
 
   const getBlocksFromId: ProcedureHandler = async (data, context) => {
     const { blockId } = decodeOrThrow<{ blockId: Buffer }>(getBlocksFromIdRequestSchema, data, context, PENALTY_BAN);
@@ -99,14 +126,25 @@ export function chainProcedures(
     const key = blockId.toString('hex');
     const kept = finalizedAnswers.get(key);
     if (kept) return kept;
+    // Both read before the answer is built: the chain may grow while a worker builds it, and an
+    // answer cut at the tip it saw must be kept neither as the final one nor for a later tip.
+    const tip = chain.tipId?.().toString('hex');
+    if (tip !== undefined && tip !== answersTip) {
+      tipAnswers.clear();
+      answersTip = tip;
+    }
+    const recent = tip === undefined ? undefined : tipAnswers.get(key);
+    if (recent) return recent;
     const height = await chain.heightOf(blockId);
     if (height === undefined) throw new Error(`Block ${key} does not exist`);
     const last = height + BLOCKS_PER_ANSWER;
-    const blocks = await chain.blocksBetween(height + 1, last);
-    const answer = codec.encode(getBlocksFromIdResponseSchema, { blocks: [...blocks].reverse() });
-    if (chain.finalizedHeight === undefined || last > chain.finalizedHeight()) return answer;
-    const encoded = new EncodedPayload(answer.toString('base64'));
-    finalizedAnswers.set(key, encoded);
+    const final = chain.finalizedHeight !== undefined && last <= chain.finalizedHeight();
+    const answer =
+      (await options.blocksFromIdReader?.(blockId, height)) ?? encodeBlocksFromIdAnswer(await chain.blocksBetween(height + 1, last));
+    if (!final && tip === undefined) return answer;
+    const encoded = answer instanceof EncodedPayload ? answer : new EncodedPayload(answer.toString('base64'));
+    if (final) finalizedAnswers.set(key, encoded);
+    else if (tip === answersTip) tipAnswers.set(key, encoded);
     return encoded;
   };
 
@@ -154,6 +192,11 @@ class AnswerCache {
       this.entries.set(key, entry);
     }
     return entry;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.chars = 0;
   }
 
   set(key: string, entry: EncodedPayload): void {

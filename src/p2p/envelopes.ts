@@ -87,6 +87,14 @@ export function rpcAnswerPayload(data: Uint8Array | EncodedPayload | undefined, 
   return text === undefined ? { peerId } : { data: text, peerId };
 }
 
+/**
+ * The JSON text of `rpcAnswerPayload(data, peerId)`, in ASCII pieces for `answerFrameBytes`: the
+ * base64 goes into the frame as it is, never through JSON.stringify.
+ */
+export function rpcAnswerJson(data: EncodedPayload, peerId: string): string[] {
+  return ['{"data":"', data.base64, `","peerId":${JSON.stringify(peerId)}}`];
+}
+
 /** Reads a successful answer; undefined when it is not `{data?: string, peerId?: string}`. */
 export function parseRpcAnswer(value: unknown): RpcAnswerEnvelope | undefined {
   if (!isPlainObject(value)) return undefined;

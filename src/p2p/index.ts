@@ -16,7 +16,9 @@ export {
 } from './handlers.js';
 export {
   BLOCKS_PER_ANSWER,
+  type BlocksFromIdReader,
   chainProcedures,
+  type ChainProceduresOptions,
   emptyTransactionSource,
   type P2pChainSource,
   type P2pTransactionSource,

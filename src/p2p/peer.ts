@@ -18,7 +18,7 @@ import {
   WS_MAX_MESSAGE_RATE_PENALTY,
 } from './constants.js';
 import {
-  type EncodedPayload,
+  EncodedPayload,
   INVALID_RPC_REQUEST,
   parseRemoteMessage,
   parseRpcAnswer,
@@ -26,6 +26,7 @@ import {
   REMOTE_MESSAGE_EVENT,
   RPC_REQUEST_EVENT,
   remoteMessagePayload,
+  rpcAnswerJson,
   rpcAnswerPayload,
   rpcRequestPayload,
 } from './envelopes.js';
@@ -205,7 +206,8 @@ export class Peer extends EventEmitter<PeerEvents> {
   }
 
   private onEvent(name: string, data: unknown, respond: ScResponder | undefined): void {
-    if (name === RPC_REQUEST_EVENT) this.onRequest(data, respond ?? { end: () => undefined, error: () => undefined });
+    if (name === RPC_REQUEST_EVENT)
+      this.onRequest(data, respond ?? { end: () => undefined, endJson: () => undefined, error: () => undefined });
     else if (name === REMOTE_MESSAGE_EVENT) this.onMessage(data);
   }
 
@@ -249,7 +251,9 @@ export class Peer extends EventEmitter<PeerEvents> {
       data,
       peerId: this.id,
       respond: (bytes) => {
-        if (settle(true)) respond.end(rpcAnswerPayload(bytes, this.id));
+        if (!settle(true)) return;
+        if (bytes instanceof EncodedPayload) respond.endJson(rpcAnswerJson(bytes, this.id));
+        else respond.end(rpcAnswerPayload(bytes, this.id));
       },
       fail: (message) => {
         if (settle(false)) respond.error(message);

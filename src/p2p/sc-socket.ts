@@ -19,6 +19,7 @@ import { CloseCode, SERVER_PING_TIMEOUT } from './constants.js';
 import { P2pConnectionClosedError, P2pRemoteError, P2pTimeoutError } from './errors.js';
 import {
   answerFrame,
+  answerFrameBytes,
   disconnectFrame,
   errorFrame,
   eventFrame,
@@ -51,6 +52,8 @@ export interface ScSocketOptions {
 /** Answers one received request; the first call wins. */
 export interface ScResponder {
   end(data: unknown): void;
+  /** `end` with `data` given as its JSON text, in ASCII pieces (`answerFrameBytes`). */
+  endJson(dataJson: readonly string[]): void;
   error(message: string): void;
 }
 
@@ -252,6 +255,11 @@ export class ScSocket extends EventEmitter<ScSocketEvents> {
         if (answered) return;
         answered = true;
         this.sendText(answerFrame(cid, data));
+      },
+      endJson: (dataJson) => {
+        if (answered) return;
+        answered = true;
+        if (this.ws.readyState === WebSocket.OPEN) this.ws.send(answerFrameBytes(cid, dataJson), { binary: false });
       },
       error: (message) => {
         if (answered) return;

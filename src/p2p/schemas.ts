@@ -64,8 +64,8 @@ export const getBlocksFromIdRequestSchema = bytesSchema('/lisk/getBlocksFromIdRe
   maxLength: ID_LENGTH,
 });
 
-/** Also the answer of getLegacyBlocksFromId. */
-export const getBlocksFromIdResponseSchema = listSchema('/lisk/getBlocksFromIdResponse', 'blocks', bytesList(1));
+/** Also the answer of getLegacyBlocksFromId; defined with the chain store, whose worker tasks build it too. */
+export { getBlocksFromIdResponseSchema } from '../chain/blocks-from-id.js';
 
 export const getHighestCommonBlockRequestSchema = listSchema('/lisk/getHighestCommonBlockRequest', 'ids', idList(1, { minItems: 1 }));
 

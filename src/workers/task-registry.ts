@@ -3,6 +3,7 @@
  * refuses names that are not in it, so a task exists in exactly one place.
  */
 import { chainReadBlocks } from './tasks/chain-read-blocks.js';
+import { chainReadBlocksFromId } from './tasks/chain-read-blocks-from-id.js';
 import { chainReadEventProof } from './tasks/chain-read-event-proof.js';
 import { blsAggregateTask } from './tasks/bls-aggregate.js';
 import { blsVerifyBatchTask } from './tasks/bls-verify-batch.js';
@@ -17,6 +18,7 @@ export const WORKER_TASKS: readonly WorkerTask<never, unknown>[] = [
   blsVerifyBatchTask,
   blsAggregateTask,
   chainReadBlocks,
+  chainReadBlocksFromId,
   chainReadEventProof,
   stateReadProve,
   stateTreeUpdate,

@@ -8,11 +8,10 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventToJSON } from '../../src/chain/event.js';
-import { BlockReceiver } from '../../src/engine/block-receiver.js';
 import type { OpenChain } from '../../src/node.js';
 import { createChainEndpoints } from '../../src/rpc/endpoints/chain-endpoints.js';
 import { dispatcherFor, type CallAnswer } from '../unit/endpoints/support.js';
-import { config, forkedDevChain, openDevChain, type ForkedDevChain } from './chain-read-support.js';
+import { blockReceiverFor, forkedDevChain, openDevChain, type ForkedDevChain } from './chain-read-support.js';
 
 describe('chain endpoint caches across a fork switch', () => {
   let forked: ForkedDevChain;
@@ -38,12 +37,7 @@ describe('chain endpoint caches across a fork switch', () => {
   it('serves the new tip and none of the reverted block after B replaces A', async () => {
     const { blockA, blockB, transfersA, transferB } = forked;
     const text = (value: { toJSON(): unknown }) => JSON.stringify(value.toJSON());
-    const receiver = new BlockReceiver({
-      processor: chain.processor,
-      chainStore: chain.chainStore,
-      clock: chain.bft,
-      maxTransactionsSize: config.genesis.maxTransactionsSize,
-    });
+    const receiver = blockReceiverFor(chain);
     const height = blockA.header.height;
     const previousTip = (await call('chain_getLastBlock')).resultText;
     expect(JSON.parse(previousTip as string).header.height).toBe(height - 1);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Block } from '../../src/chain/block.js';
 import type { Transaction } from '../../src/chain/transaction.js';
+import { BlockReceiver } from '../../src/engine/block-receiver.js';
 import type { GeneratorKeypair } from '../../src/engine/generator/generator-keypair.js';
 import { feePriority } from '../../src/engine/txpool/fee-priority.js';
 import { createChainForger, openChain, type OpenChain } from '../../src/node.js';
@@ -36,6 +37,16 @@ export interface ForkedDevChain {
 /** Opens `dataPath` with the test clock of `forked`. */
 export function openDevChain(forked: ForkedDevChain, dataPath = forked.dataPath): Promise<OpenChain> {
   return openChain({ dataPath, config, genesisBlock: devGenesisBlock(), now: () => forked.clock });
+}
+
+/** Where A and B enter `chain`: fork choice, then apply or switch (LIP 0014 case 4 for B after A). */
+export function blockReceiverFor(chain: OpenChain): BlockReceiver {
+  return new BlockReceiver({
+    processor: chain.processor,
+    chainStore: chain.chainStore,
+    clock: chain.bft,
+    maxTransactionsSize: config.genesis.maxTransactionsSize,
+  });
 }
 
 /** Replays the dev chain into a new directory and generates the competitors A and B. */

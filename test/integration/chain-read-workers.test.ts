@@ -9,7 +9,6 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventSmtLeaves } from '../../src/chain/event.js';
-import { BlockReceiver } from '../../src/engine/block-receiver.js';
 import { smtKeyFromStateKey } from '../../src/merkle/index.js';
 import type { OpenChain } from '../../src/node.js';
 import { createChainEndpoints } from '../../src/rpc/endpoints/chain-endpoints.js';
@@ -18,7 +17,7 @@ import { createStateEndpoints } from '../../src/rpc/endpoints/state-endpoints.js
 import { chainReadBlocks } from '../../src/workers/tasks/chain-read-blocks.js';
 import { WorkerPool } from '../../src/workers/worker-pool.js';
 import { dispatcherFor, type CallAnswer } from '../unit/endpoints/support.js';
-import { config, forkedDevChain, openDevChain, type ForkedDevChain } from './chain-read-support.js';
+import { blockReceiverFor, forkedDevChain, openDevChain, type ForkedDevChain } from './chain-read-support.js';
 
 type Call = (method: string, params?: Record<string, unknown>) => Promise<CallAnswer>;
 
@@ -118,12 +117,7 @@ describe('chain reads in the worker pool', () => {
 
   it('sees blocks stored after the workers opened their views, and never a reverted one', async () => {
     const { blockA, blockB } = forked;
-    const receiver = new BlockReceiver({
-      processor: chain.processor,
-      chainStore: chain.chainStore,
-      clock: chain.bft,
-      maxTransactionsSize: config.genesis.maxTransactionsSize,
-    });
+    const receiver = blockReceiverFor(chain);
     const height = blockA.header.height;
     const recent = { from: height - 15, to: height };
     const text = JSON.stringify(blockA.toJSON());

@@ -38,6 +38,8 @@ export class Synchronizer {
   private readonly now: () => number;
   private readonly random: () => number;
   private running: Promise<void> | undefined;
+  /** A peer's last block being fetched by `syncToPeer`, the step before a run. */
+  private fetchingLastBlock = false;
   private stopped = false;
 
   constructor(private readonly options: SynchronizerOptions) {
@@ -98,15 +100,23 @@ export class Synchronizer {
   /**
    * Basalt also syncs without a pushed block: when a peer's node info announces a tip with
    * priority, its last block is fetched and synced to (a Lisk node waits for the next postBlock).
+   * Nothing is fetched while a run is going or another peer's last block is on its way (peers
+   * ahead announce their tips together, and one run serves them all), and a block that arrives
+   * after a run has started is dropped undecoded.
    */
   async syncToPeer(peerId: string): Promise<void> {
-    if (this.running || this.stopped) return;
+    if (this.running || this.stopped || this.fetchingLastBlock) return;
+    this.fetchingLastBlock = true;
     let block: Block;
     try {
-      block = Block.fromBytes(await this.options.network.getLastBlock(peerId));
+      const bytes = await this.options.network.getLastBlock(peerId);
+      if (this.running || this.stopped) return;
+      block = Block.fromBytes(bytes);
     } catch (error) {
       this.logger.debug({ err: error, peerId }, 'Could not fetch the last block of a peer ahead of us');
       return;
+    } finally {
+      this.fetchingLastBlock = false;
     }
     if (isDifferentChain(this.options.processor.tipHeader(), block.header)) await this.run(block, peerId);
   }

@@ -1,3 +1,4 @@
+import { encodedBlockAt, encodedBlocksBetween } from '../../chain/blocks-from-id.js';
 import type { ChainStore } from '../../chain/chain-store.js';
 import { StoreError } from '../../errors.js';
 import type { TransactionPool } from '../../engine/txpool/transaction-pool.js';
@@ -6,29 +7,21 @@ import type { P2pChainSource, P2pTransactionSource } from '../chain-procedures.j
 /**
  * The node's chain store as the blocks peers ask for (lisk-sdk
  * `framework/src/engine/consensus/network_endpoint.ts` reads them from its storage the same way).
- * Reads run on the main thread; an answer is at most 103 blocks.
+ * These reads run on the main thread; a node with a worker pool builds getBlocksFromId answers in
+ * a worker instead (`BlocksFromIdReader`), and comes here when the pool cannot.
  */
 export function chainStoreSource(chainStore: ChainStore): P2pChainSource {
   return {
     lastBlock: () => encodedBlockAt(chainStore, chainStore.tipHeight()),
     heightOf: (blockId) => chainStore.getHeightById(blockId),
     finalizedHeight: () => chainStore.finalizedHeight(),
-    blocksBetween: (from, to) => {
-      const blocks: Uint8Array[] = [];
-      const last = Math.min(to, chainStore.tipHeight());
-      for (let height = Math.max(from, chainStore.genesisHeight()); height <= last; height += 1) {
-        blocks.push(encodedBlockAt(chainStore, height));
-      }
-      return blocks;
+    tipId: () => {
+      const header = chainStore.getHeaderByHeight(chainStore.tipHeight());
+      if (!header) throw new StoreError('Store inconsistency: the tip header is missing.');
+      return header.id;
     },
+    blocksBetween: (from, to) => encodedBlocksBetween(chainStore, from, to),
   };
-}
-
-/** The encoded block at `height`, from the stored bytes; a missing one is a store inconsistency. */
-export function encodedBlockAt(chainStore: ChainStore, height: number): Buffer {
-  const bytes = chainStore.getEncodedBlockByHeight(height);
-  if (!bytes) throw new StoreError(`Store inconsistency: the block at height ${height} is missing.`);
-  return bytes;
 }
 
 /**

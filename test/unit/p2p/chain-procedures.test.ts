@@ -81,6 +81,68 @@ describe('getBlocksFromId', () => {
     expect(open).not.toBeInstanceOf(EncodedPayload);
   });
 
+  it('keeps answers above the finalized height while the tip they were built at is the tip', async () => {
+    let tip = chain.idAt(420);
+    const asked: number[] = [];
+    const source = Object.assign(Object.create(chain) as MemoryChain, {
+      finalizedHeight: () => 300,
+      tipId: () => tip,
+      blocksBetween: (from: number, to: number) => {
+        asked.push(from - 1);
+        return chain.blocksBetween(from, to);
+      },
+    });
+    const kept = chainProcedures(source);
+    const context: P2pCallContext = { peerId: 'p', penalize: () => undefined };
+    const first = await kept.getBlocksFromId!(blocksFrom(chain.idAt(350)), context);
+    expect(first).toBeInstanceOf(EncodedPayload);
+    expect(await kept.getBlocksFromId!(blocksFrom(chain.idAt(350)), context)).toBe(first);
+    expect(await kept.getBlocksFromId!(blocksFrom(chain.idAt(250)), context)).toBe(
+      await kept.getBlocksFromId!(blocksFrom(chain.idAt(250)), context),
+    );
+    expect(asked).toEqual([350, 250]);
+    // The same bytes as the answer built afresh.
+    expect((await call(kept.getBlocksFromId, blocksFrom(chain.idAt(350)))).answer).toEqual(
+      (await call(procedures.getBlocksFromId, blocksFrom(chain.idAt(350)))).answer,
+    );
+    // Another tip: every answer above the finalized height is built again, once.
+    tip = chain.idAt(419);
+    const second = await kept.getBlocksFromId!(blocksFrom(chain.idAt(350)), context);
+    expect(second).not.toBe(first);
+    expect(await kept.getBlocksFromId!(blocksFrom(chain.idAt(350)), context)).toBe(second);
+    expect(asked).toEqual([350, 250, 350]);
+  });
+
+  it('serves what a BlocksFromIdReader builds, keeps it when finalized, and builds the answer itself when the reader cannot', async () => {
+    const finalizing = Object.assign(Object.create(chain) as MemoryChain, { finalizedHeight: () => 300 });
+    const asked: number[] = [];
+    const built = new EncodedPayload('AAEC');
+    const reading = chainProcedures(finalizing, undefined, {
+      blocksFromIdReader: async (blockId, height) => {
+        expect(blockId).toEqual(chain.idAt(height));
+        asked.push(height);
+        return height === 100 ? undefined : built;
+      },
+    });
+    const context: P2pCallContext = { peerId: 'p', penalize: () => undefined };
+    // Finalized (heights 1-103): the reader's answer is served and kept.
+    expect(await reading.getBlocksFromId!(blocksFrom(chain.idAt(0)), context)).toBe(built);
+    expect(await reading.getBlocksFromId!(blocksFrom(chain.idAt(0)), context)).toBe(built);
+    expect(asked).toEqual([0]);
+    // Past the finalized height: asked every time.
+    expect(await reading.getBlocksFromId!(blocksFrom(chain.idAt(250)), context)).toBe(built);
+    expect(await reading.getBlocksFromId!(blocksFrom(chain.idAt(250)), context)).toBe(built);
+    // No answer from the reader: the procedure's own, the same as without a reader.
+    expect((await call(reading.getBlocksFromId, blocksFrom(chain.idAt(100)))).answer).toEqual(
+      (await call(procedures.getBlocksFromId, blocksFrom(chain.idAt(100)))).answer,
+    );
+    expect(asked).toEqual([0, 250, 250, 100]);
+    // An unknown ID never reaches the reader: the same error, no penalty.
+    const unknown = await call(reading.getBlocksFromId, blocksFrom(Buffer.alloc(32, 7)));
+    expect(unknown).toEqual({ error: `Block ${'07'.repeat(32)} does not exist`, penalties: [] });
+    expect(asked).toHaveLength(4);
+  });
+
   it('an unknown ID is an error answer without penalty; undecodable or invalid requests cost 100', async () => {
     const unknown = await call(procedures.getBlocksFromId, blocksFrom(Buffer.alloc(32, 7)));
     expect(unknown.error).toMatch(/does not exist/);

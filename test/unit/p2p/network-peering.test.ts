@@ -109,6 +109,22 @@ describe('requests and messages', () => {
     expect(blocks.map((bytes) => Block.fromBytes(bytes).header.height)).toEqual(Array.from({ length: 103 }, (_, i) => 420 - i));
   });
 
+  it('sends answers kept in base64 as the same frames as answers built afresh', async () => {
+    const finalized = Object.assign(Object.create(chain) as typeof chain, { finalizedHeight: () => chain.tipHeight });
+    const fresh = chainProcedures(chain).getBlocksFromId!;
+    const a = await servingNode('127.0.0.2', { handlers: { procedures: chainProcedures(finalized) } });
+    const { b, bSeesA } = await pair(a, '127.0.0.3');
+    for (const height of [0, 317, 420]) {
+      const request = codec.encode(getBlocksFromIdRequestSchema, { blockId: chain.idAt(height) });
+      const expected = Buffer.from((await fresh(request, { peerId: 'p', penalize: () => undefined })) as Uint8Array);
+      for (let i = 0; i < 2; i += 1) {
+        const answer = await b.request('getBlocksFromId', request, { peerId: bSeesA.peerId });
+        expect(answer.data).toEqual(expected);
+        expect(answer.peerId).toBe(bSeesA.peerId);
+      }
+    }
+  });
+
   it('reports error answers, timeouts and misuse with typed errors', async () => {
     const slow = new Promise<Uint8Array>(() => undefined);
     const a = await servingNode('127.0.0.2', { handlers: { procedures: { ...chainProcedures(chain), getTransactions: () => slow } } });

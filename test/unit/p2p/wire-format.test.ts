@@ -3,11 +3,20 @@
  * nodes put them on the wire), socketcluster frames and the server's frame filter, the
  * rpc-request / remote-message envelopes, the connection URL and the inbound admission checks.
  */
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { codec } from '../../../src/codec/index.js';
 import { admitInbound } from '../../../src/p2p/admission.js';
 import { connectionUrl, parseConnectionQuery } from '../../../src/p2p/connection-query.js';
-import { parseRemoteMessage, parseRpcAnswer, parseRpcRequest, rpcAnswerPayload, rpcRequestPayload } from '../../../src/p2p/envelopes.js';
+import {
+  EncodedPayload,
+  parseRemoteMessage,
+  parseRpcAnswer,
+  parseRpcRequest,
+  rpcAnswerJson,
+  rpcAnswerPayload,
+  rpcRequestPayload,
+} from '../../../src/p2p/envelopes.js';
 import { P2pProtocolError } from '../../../src/p2p/errors.js';
 import { decodeNodeInfo, emptyNodeInfoOptions, encodeNodeInfo, incompatibility, type NodeInfo } from '../../../src/p2p/node-info.js';
 import {
@@ -18,7 +27,15 @@ import {
   singleCommitSchema,
   singleCommitsMessageSchema,
 } from '../../../src/p2p/schemas.js';
-import { answerFrame, clientFrameProblem, disconnectFrame, errorFrame, eventFrame, parseFrame } from '../../../src/p2p/socketcluster.js';
+import {
+  answerFrame,
+  answerFrameBytes,
+  clientFrameProblem,
+  disconnectFrame,
+  errorFrame,
+  eventFrame,
+  parseFrame,
+} from '../../../src/p2p/socketcluster.js';
 
 const hex = (text: string): Buffer => Buffer.from(text.replace(/\s+/g, ''), 'hex');
 const ascii = (text: string): string => Buffer.from(text).toString('hex');
@@ -168,6 +185,20 @@ describe('lisk-p2p envelopes', () => {
     expect(rpcAnswerPayload(Buffer.from(JSON.stringify('pong')), 'p').data).toBe('InBvbmci');
     expect(parseRpcAnswer({ data: 'InBvbmci', peerId: 'p' })).toEqual({ data: Buffer.from('"pong"'), peerId: 'p' });
     expect(parseRpcAnswer({ data: 1 })).toBeUndefined();
+  });
+
+  it('an answer kept in base64 is framed into the bytes JSON.stringify gives, with the base64 copied once', () => {
+    for (const bytes of [Buffer.alloc(0), Buffer.from('0a03010203', 'hex'), randomBytes(300_001)]) {
+      const payload = new EncodedPayload(bytes.toString('base64'));
+      for (const [rid, peerId] of [
+        [1, '127.0.0.1:7667'],
+        [4_294_967_296, '[::1]:7667'],
+      ] as const) {
+        const frame = answerFrameBytes(rid, rpcAnswerJson(payload, peerId));
+        expect(frame.toString('utf8')).toBe(answerFrame(rid, rpcAnswerPayload(payload, peerId)));
+        expect(frame.toString('utf8')).toBe(answerFrame(rid, rpcAnswerPayload(bytes, peerId)));
+      }
+    }
   });
 });
 
