@@ -4,6 +4,8 @@
  * a child of its own). GNU time (`/usr/bin/time`) reports that peak exactly from the kernel's
  * accounting when it is installed; without it the process tree's VmHWM (/proc/<pid>/status) is
  * sampled every 100 ms, which can miss a short-lived descendant's peak and is then a lower bound.
+ * GNU time also gives the tree's CPU time (user + system), which a busy neighbour does not inflate
+ * the way it stretches the wall time.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -27,6 +29,8 @@ export interface MeasuredRun {
   readonly timedOut: boolean;
   /** Peak RSS of the largest process of the tree, in MiB; null when it could not be read. */
   readonly peakRssMiB: number | null;
+  /** User + system CPU seconds of the whole tree (GNU time only; null without it). */
+  readonly cpuSeconds: number | null;
   /** How the peak was read. */
   readonly rssSource: 'GNU time' | '/proc sampling' | 'none';
   /** The last few KiB of stdout and stderr, for error messages. */
@@ -37,7 +41,7 @@ export async function measuredRun(command: string, args: readonly string[], opti
   const withTime = existsSync(GNU_TIME);
   const scratch = mkdtempSync(join(tmpdir(), 'basalt-bench-time-'));
   const timeFile = join(scratch, 'maxrss');
-  const [file, argv] = withTime ? [GNU_TIME, ['-f', '%M', '-o', timeFile, command, ...args]] : [command, [...args]];
+  const [file, argv] = withTime ? [GNU_TIME, ['-f', '%M %U %S', '-o', timeFile, command, ...args]] : [command, [...args]];
   const started = performance.now();
   // Its own process group, so that a timeout ends the whole tree and nothing else.
   const child = spawn(file, argv, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -73,16 +77,18 @@ export async function measuredRun(command: string, args: readonly string[], opti
     const wallMs = performance.now() - started;
     if (partial !== '') options.onStderrLine?.(partial, wallMs);
     let peakRssMiB: number | null = null;
+    let cpuSeconds: number | null = null;
     let rssSource: MeasuredRun['rssSource'] = 'none';
     if (withTime && existsSync(timeFile)) {
-      // GNU time writes "Command exited with non-zero status N" before the figure on failures.
-      const kib = Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop());
-      if (Number.isFinite(kib) && kib > 0) [peakRssMiB, rssSource] = [kib / 1024, 'GNU time'];
+      // GNU time writes "Command exited with non-zero status N" before the figures on failures.
+      const [kib, user, system] = (readFileSync(timeFile, 'utf8').trim().split('\n').pop() ?? '').split(' ').map(Number);
+      if (kib !== undefined && Number.isFinite(kib) && kib > 0) [peakRssMiB, rssSource] = [kib / 1024, 'GNU time'];
+      if (user !== undefined && system !== undefined && Number.isFinite(user + system)) cpuSeconds = user + system;
     } else if (sampledKiB > 0) {
       [peakRssMiB, rssSource] = [sampledKiB / 1024, '/proc sampling'];
     }
     // Under GNU time the command's own exit code is time's.
-    return { wallMs, exitCode, timedOut, peakRssMiB, rssSource, outputTail: tail };
+    return { wallMs, exitCode, timedOut, peakRssMiB, cpuSeconds, rssSource, outputTail: tail };
   } finally {
     clearTimeout(timer);
     if (sampler !== undefined) clearInterval(sampler);

@@ -55,6 +55,8 @@ function label(scale: Scale): string {
 /** When Basalt's progress lines (JSON on a pipe) arrived, in ms since its spawn. */
 interface PhaseTimes {
   scanStart?: number;
+  /** The last `scan` line: headers and transactions read by then. */
+  lastScan?: { readonly at: number; readonly done: number };
   /** The first `assets` line and the accounts done by then (10,000, or all of them). */
   firstAssets?: { readonly at: number; readonly done: number };
   accounts?: number;
@@ -72,7 +74,10 @@ function phaseRecorder(times: PhaseTimes): (line: string, at: number) => void {
       return;
     }
     const done = progress.done ?? 0;
-    if (progress.phase === 'scan') times.scanStart ??= at;
+    if (progress.phase === 'scan') {
+      times.scanStart ??= at;
+      if (done > 0) times.lastScan = { at, done };
+    }
     if (progress.phase === 'assets') {
       times.firstAssets ??= { at, done };
       times.accounts = done;
@@ -83,12 +88,14 @@ function phaseRecorder(times: PhaseTimes): (line: string, at: number) => void {
 }
 
 /**
- * The scan (blocks + transactions) and the accounts part (assets + genesis execution), in ms.
- * The first `assets` line comes only after 10,000 accounts, so their share, at the rate of the
- * remaining accounts, is moved from the scan to the accounts part.
+ * The scan (every block header and transaction) and the accounts part (assets + genesis
+ * execution), in ms. The lines are at most one a second, so the end of the scan is estimated: the
+ * first `assets` line comes only after 10,000 accounts, whose share is taken off at the rate of the
+ * remaining accounts; when there are no more accounts than that, the scan's own rate up to its
+ * last line is carried to all `entries` instead.
  */
-function splitPhases(times: PhaseTimes): { scanMs: number; accountsMs: number } {
-  const { scanStart, firstAssets, accounts, genesisStart, genesisEnd } = times;
+function splitPhases(times: PhaseTimes, entries: number): { scanMs: number; accountsMs: number } {
+  const { scanStart, lastScan, firstAssets, accounts, genesisStart, genesisEnd } = times;
   if (
     scanStart === undefined ||
     firstAssets === undefined ||
@@ -97,9 +104,15 @@ function splitPhases(times: PhaseTimes): { scanMs: number; accountsMs: number } 
     genesisEnd === undefined
   )
     throw new Error('basalt migrate printed no complete set of progress lines (scan, assets, genesis).');
-  const perAccount = accounts > firstAssets.done ? (genesisStart - firstAssets.at) / (accounts - firstAssets.done) : 0;
-  const scanMs = firstAssets.at - scanStart - firstAssets.done * perAccount;
-  return { scanMs, accountsMs: genesisEnd - scanStart - scanMs };
+  let scanEnd = firstAssets.at;
+  if (accounts > firstAssets.done) {
+    const perAccount = (genesisStart - firstAssets.at) / (accounts - firstAssets.done);
+    scanEnd -= firstAssets.done * perAccount;
+  } else if (lastScan !== undefined) {
+    scanEnd = scanStart + ((lastScan.at - scanStart) * entries) / lastScan.done;
+  }
+  scanEnd = Math.min(firstAssets.at, Math.max(lastScan?.at ?? scanStart, scanEnd));
+  return { scanMs: scanEnd - scanStart, accountsMs: genesisEnd - scanEnd };
 }
 
 function blobDigest(outputDir: string): string {
@@ -117,6 +130,22 @@ class DifferentGenesisError extends Error {}
 
 function failure(what: string, run: MeasuredRun): Error {
   return new Error(`${what} exited with ${run.exitCode}:\n${run.outputTail}`);
+}
+
+function describe(run: MeasuredRun): string {
+  const rss = run.peakRssMiB === null ? 'peak RSS unknown' : `peak RSS ${run.peakRssMiB.toFixed(0)} MiB (${run.rssSource})`;
+  return `${(run.wallMs / 1000).toFixed(1)} s, ${run.cpuSeconds === null ? '' : `CPU ${run.cpuSeconds.toFixed(1)} s, `}${rss}`;
+}
+
+/** Peak RSS and CPU time of a run, when known; the CPU row compared with `cpuBaseline`'s. */
+function resourceRows(row: string, run: MeasuredRun, cpuBaseline?: string): Measurement[] {
+  const rows: Measurement[] = [];
+  if (run.peakRssMiB !== null) rows.push({ name: `${row}, peak RSS`, value: run.peakRssMiB, unit: 'MiB' });
+  if (run.cpuSeconds !== null) {
+    const baseline = cpuBaseline === undefined ? {} : { baseline: `${cpuBaseline}, CPU time (user + sys)` };
+    rows.push({ name: `${row}, CPU time (user + sys)`, value: run.cpuSeconds, unit: 's', ...baseline });
+  }
+  return rows;
 }
 
 async function runScale(
@@ -147,42 +176,40 @@ async function runScale(
   if (block.header.height !== tipHeight + 1)
     throw new Error(`basalt migrate wrote a genesis block at height ${block.header.height}, not ${tipHeight + 1}.`);
   const basaltDigest = blobDigest(basaltOut);
-  const { scanMs, accountsMs } = splitPhases(times);
+  const { scanMs, accountsMs } = splitPhases(times, scale.blocks + scale.transactions);
   const restMs = basalt.wallMs - scanMs - accountsMs;
   const extrapolatedMs = basalt.wallMs + scanMs * (MAINNET_BLOCKS / scale.blocks - 1);
   progress(
-    `migration ${name}: basalt ${(basalt.wallMs / 1000).toFixed(1)} s (scan ${(scanMs / 1000).toFixed(1)} s, accounts ${(accountsMs / 1000).toFixed(1)} s, start-up and output files ${(restMs / 1000).toFixed(1)} s), peak RSS ${basalt.peakRssMiB?.toFixed(0) ?? '?'} MiB (${basalt.rssSource}), blob ${basaltDigest}`,
+    `migration ${name}: basalt ${describe(basalt)}; scan ${(scanMs / 1000).toFixed(1)} s, accounts ${(accountsMs / 1000).toFixed(1)} s, start-up and output files ${(restMs / 1000).toFixed(1)} s; blob ${basaltDigest}`,
   );
 
-  const results: Measurement[] = [];
   const basaltRow = `basalt migrate ${name}`;
+  const reference: Measurement[] = [];
   let baseline: string | undefined;
+  let cpuBaseline: string | undefined;
   if (migrator !== undefined) {
     const migratorOut = join(work, `lisk-migrator-${scale.blocks}`);
     progress(`migration ${name}: lisk-migrator 2.0.1 (time limit ${MIGRATOR_TIMEOUT_S} s)`);
-    const reference = await measuredRun(process.execPath, [migrator.bin, ...offlineArgs(dbPath, tipHeight, migratorOut)], {
+    const run = await measuredRun(process.execPath, [migrator.bin, ...offlineArgs(dbPath, tipHeight, migratorOut)], {
       cwd: work,
       env: migrator.env,
       timeoutMs: MIGRATOR_TIMEOUT_S * 1000,
     });
     const row = `lisk-migrator 2.0.1 (with stand-ins) migrate ${name}`;
-    const rss = reference.peakRssMiB === null ? [] : [{ name: `${row}, peak RSS`, value: reference.peakRssMiB, unit: 'MiB' as const }];
-    if (reference.timedOut) {
+    if (run.timedOut) {
       // Still a measurement: it needs more than this, so Basalt's ratio is a lower bound.
-      const bound = `${row} (stopped at the ${MIGRATOR_TIMEOUT_S} s limit: an upper bound)`;
-      results.push({ name: bound, value: scale.blocks / MIGRATOR_TIMEOUT_S, unit: 'blocks/s' });
-      results.push({ name: `${row}, wall time (stopped at the limit: a lower bound)`, value: reference.wallMs / 1000, unit: 's' }, ...rss);
-      baseline = bound;
-      progress(
-        `migration ${name}: lisk-migrator stopped after ${(reference.wallMs / 1000).toFixed(0)} s, peak RSS so far ${reference.peakRssMiB?.toFixed(0) ?? '?'} MiB`,
+      baseline = `${row} (stopped at the ${MIGRATOR_TIMEOUT_S} s limit: an upper bound)`;
+      reference.push(
+        { name: baseline, value: scale.blocks / MIGRATOR_TIMEOUT_S, unit: 'blocks/s' },
+        { name: `${row}, wall time (stopped at the limit: a lower bound)`, value: run.wallMs / 1000, unit: 's' },
+        ...resourceRows(`${row} (stopped at the limit)`, run),
       );
-    } else if (reference.exitCode !== 0) {
-      progress(`migration ${name}: lisk-migrator failed (exit ${reference.exitCode}), no baseline at this size:\n${reference.outputTail}`);
+      progress(`migration ${name}: lisk-migrator stopped at the limit: ${describe(run)}`);
+    } else if (run.exitCode !== 0) {
+      progress(`migration ${name}: lisk-migrator failed (exit ${run.exitCode}), no baseline at this size:\n${run.outputTail}`);
     } else {
       const referenceDigest = blobDigest(migratorOut);
-      progress(
-        `migration ${name}: lisk-migrator ${(reference.wallMs / 1000).toFixed(1)} s, peak RSS ${reference.peakRssMiB?.toFixed(0) ?? '?'} MiB (${reference.rssSource}), blob ${referenceDigest}`,
-      );
+      progress(`migration ${name}: lisk-migrator ${describe(run)}; blob ${referenceDigest}`);
       if (referenceDigest !== basaltDigest) {
         const sameAssets = readFileSync(join(migratorOut, 'genesis_assets.json')).equals(
           readFileSync(join(basaltOut, 'genesis_assets.json')),
@@ -192,23 +219,24 @@ async function runScale(
         );
       }
       progress(`migration ${name}: same genesis_block.blob SHA-256 from both`);
-      results.push(
-        { name: row, value: (scale.blocks / reference.wallMs) * 1000, unit: 'blocks/s' },
-        { name: `${row}, wall time`, value: reference.wallMs / 1000, unit: 's' },
-        ...rss,
+      reference.push(
+        { name: row, value: (scale.blocks / run.wallMs) * 1000, unit: 'blocks/s' },
+        { name: `${row}, wall time`, value: run.wallMs / 1000, unit: 's' },
+        ...resourceRows(row, run),
       );
       baseline = row;
+      if (run.cpuSeconds !== null) cpuBaseline = row;
     }
   }
-  results.unshift(
+  return [
     { name: basaltRow, value: (scale.blocks / basalt.wallMs) * 1000, unit: 'blocks/s', ...(baseline === undefined ? {} : { baseline }) },
     { name: `${basaltRow}, wall time`, value: basalt.wallMs / 1000, unit: 's' },
-    ...(basalt.peakRssMiB === null ? [] : [{ name: `${basaltRow}, peak RSS`, value: basalt.peakRssMiB, unit: 'MiB' as const }]),
+    ...resourceRows(basaltRow, basalt, cpuBaseline),
     { name: `${basaltRow}, scan of blocks + tx`, value: scanMs / 1000, unit: 's' },
     { name: `${basaltRow}, accounts: assets + genesis execution`, value: accountsMs / 1000, unit: 's' },
     { name: `${basaltRow}, extrapolated to ${count(MAINNET_BLOCKS)} blocks`, value: extrapolatedMs / 1000, unit: 's' },
-  );
-  return results;
+    ...reference,
+  ];
 }
 
 export const migrationSuite: Suite = {
