@@ -64,10 +64,20 @@ export async function measuredRun(command: string, args: readonly string[], opti
     : setInterval(() => {
         if (child.pid !== undefined) sampledKiB = Math.max(sampledKiB, treePeakKiB(child.pid));
       }, 100);
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
+    } catch {
+      // The group ended on its own meanwhile.
+    }
+  };
   let timedOut = false;
+  let killer: NodeJS.Timeout | undefined;
   const timer = setTimeout(() => {
     timedOut = true;
-    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    // GNU time ignores SIGINT, so it outlives the command and still reports its peak and CPU time.
+    signalGroup('SIGINT');
+    killer = setTimeout(() => signalGroup('SIGKILL'), 5000);
   }, options.timeoutMs);
   try {
     const exitCode = await new Promise<number | null>((resolve, reject) => {
@@ -91,6 +101,7 @@ export async function measuredRun(command: string, args: readonly string[], opti
     return { wallMs, exitCode, timedOut, peakRssMiB, cpuSeconds, rssSource, outputTail: tail };
   } finally {
     clearTimeout(timer);
+    clearTimeout(killer);
     if (sampler !== undefined) clearInterval(sampler);
     rmSync(scratch, { recursive: true, force: true });
   }
