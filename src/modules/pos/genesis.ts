@@ -227,19 +227,14 @@ export function finalizePosGenesisState(
     }
   }
 
-  // Each staker is decoded as it is checked: decoding them all first (a migrated mainnet has
-  // hundreds of thousands) kept them alive long enough to reach V8's old generation, the largest
-  // share of the migration's peak memory.
-  const stakerRange = { gte: stakerStore.stateKey(Buffer.alloc(20, 0)), lte: stakerStore.stateKey(Buffer.alloc(20, 0xff)) };
-  for (const { key, value } of context.state.iterate(stakerRange)) {
-    const address = key.subarray(stakerStore.prefix.length);
-    const staker = codec.decode<StakerData>(stakerStore.schema, value);
+  // Each staker is decoded as it is checked (a migrated mainnet has hundreds of thousands).
+  stakerStore.forEach(context.state, { gte: Buffer.alloc(20, 0), lte: Buffer.alloc(20, 0xff) }, (address, staker) => {
     let staked = 0n;
     for (const stake of staker.stakes) staked += stake.amount;
     for (const unlock of staker.pendingUnlocks) staked += unlock.amount;
     const locked = deps.token.getLockedAmount(context, address, config.posTokenID, POS_MODULE_NAME);
     if (locked !== staked) throw new GenesisStateError('Staked amount is not locked');
-  }
+  });
 
   const initValidators = [...asset.genesisData.initValidators].sort((a, b) => a.compare(b));
   setBftValidators(
