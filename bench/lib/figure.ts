@@ -4,8 +4,8 @@
  * measurement of the same run) into a ratio.
  */
 
-/** Units in use. Rates ("…/s") are better when higher; times are better when lower. */
-export type Unit = 'µs/op' | 'ms/op' | 'ms' | 's' | 'updates/s' | 'blocks/s' | 'tx/s' | 'req/s';
+/** Units in use. Rates ("…/s") are better when higher; times and memory are better when lower. */
+export type Unit = 'µs/op' | 'ms/op' | 'ms' | 's' | 'updates/s' | 'blocks/s' | 'tx/s' | 'req/s' | 'MiB';
 
 export interface Measurement {
   readonly name: string;

@@ -4,6 +4,7 @@ import { blockApplySuite } from './block-apply.js';
 import { blsSuite } from './bls.js';
 import { codecSuite } from './codec.js';
 import { ed25519Suite } from './ed25519.js';
+import { migrationSuite } from './migration.js';
 import { nativeSuite } from './native.js';
 import { replaySuite } from './replay.js';
 import { rmtSuite } from './rmt.js';
@@ -26,4 +27,5 @@ export const SUITES: readonly Suite[] = [
   blockApplySuite,
   rpcLoadSuite,
   syncSuite,
+  migrationSuite,
 ];

@@ -17,14 +17,8 @@ import { Bft } from '../engine/consensus/bft/bft.js';
 import { StateMachine } from '../engine/state-machine/state-machine.js';
 import { BasaltError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
-import {
-  computeEventRoot,
-  InMemorySmtNodeStore,
-  SparseMerkleTree,
-  smtKeyFromStateKey,
-  smtValueFromStateValue,
-  STATE_KEY_LENGTH,
-} from '../merkle/index.js';
+import { smtKeyFromStateKey, smtValueFromStateValue, STATE_KEY_LENGTH } from '../merkle/index.js';
+import { computeEventRoot, createInMemoryNodeStore, createSparseMerkleTree } from '../merkle/native/index.js';
 import { createMainchainModules } from '../modules/mainchain.js';
 import { MemoryState } from '../state/memory-state.js';
 import type { StateChange } from '../state/overlay-state.js';
@@ -145,11 +139,15 @@ function encodeAssets(inputs: readonly GenesisAssetInput[]): BlockAssets {
   return assets;
 }
 
-/** The state tree root over the genesis state (LIP 0040), from the empty tree. */
+/**
+ * The state tree root over the genesis state (LIP 0040), from the empty tree. A migrated mainnet
+ * state is about a million leaves: the native tree (when the addon is loaded) computes the same
+ * root several times faster than the TypeScript one.
+ */
 function stateRootOf(changes: readonly StateChange[]): Buffer {
   const written = changes.filter((change) => change.value !== undefined);
   if (written.length === 0) return EMPTY_HASH;
-  const tree = new SparseMerkleTree(new InMemorySmtNodeStore(), STATE_KEY_LENGTH);
+  const tree = createSparseMerkleTree(createInMemoryNodeStore(), STATE_KEY_LENGTH);
   return tree.update(
     EMPTY_HASH,
     written.map((change) => smtKeyFromStateKey(change.key)),

@@ -227,14 +227,14 @@ export function finalizePosGenesisState(
     }
   }
 
-  const stakers = stakerStore.iterate(context.state, { gte: Buffer.alloc(20, 0), lte: Buffer.alloc(20, 0xff) });
-  for (const { key: address, value: staker } of stakers) {
+  // Each staker is decoded as it is checked (a migrated mainnet has hundreds of thousands).
+  stakerStore.forEach(context.state, { gte: Buffer.alloc(20, 0), lte: Buffer.alloc(20, 0xff) }, (address, staker) => {
     let staked = 0n;
     for (const stake of staker.stakes) staked += stake.amount;
     for (const unlock of staker.pendingUnlocks) staked += unlock.amount;
     const locked = deps.token.getLockedAmount(context, address, config.posTokenID, POS_MODULE_NAME);
     if (locked !== staked) throw new GenesisStateError('Staked amount is not locked');
-  }
+  });
 
   const initValidators = [...asset.genesisData.initValidators].sort((a, b) => a.compare(b));
   setBftValidators(

@@ -175,14 +175,15 @@ function checkTotalSupplies(state: StateWriter, ownChainID: Buffer): void {
     gte: Buffer.alloc(ADDRESS_LENGTH + TOKEN_ID_LENGTH, 0),
     lte: Buffer.alloc(ADDRESS_LENGTH + TOKEN_ID_LENGTH, 0xff),
   };
-  for (const { key, value } of userStore.iterate(state, userRange)) {
+  // Decoded one account at a time: a migrated state has hundreds of thousands.
+  userStore.forEach(state, userRange, (key, value) => {
     const tokenID = key.subarray(ADDRESS_LENGTH);
-    if (!tokenChainID(tokenID).equals(ownChainID)) continue;
+    if (!tokenChainID(tokenID).equals(ownChainID)) return;
     add(
       tokenID,
       value.lockedBalances.reduce((sum, locked) => sum + locked.amount, value.availableBalance),
     );
-  }
+  });
   const escrowRange = {
     gte: Buffer.alloc(CHAIN_ID_LENGTH + TOKEN_ID_LENGTH, 0),
     lte: Buffer.alloc(CHAIN_ID_LENGTH + TOKEN_ID_LENGTH, 0xff),
