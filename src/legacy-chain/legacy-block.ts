@@ -10,18 +10,9 @@ import { sha256 } from '../crypto/index.js';
 import { merkleRoot } from '../merkle/index.js';
 import { legacyBlockHeaderSchema, legacyBlockSchema, legacyTransactionSchema } from './schemas.js';
 
-/** The decoded v3 header (the fields the store and the checks read; JSON shows them all). */
-export interface LegacyBlockHeader {
-  readonly version: number;
-  readonly timestamp: number;
-  readonly height: number;
-  readonly previousBlockID: Buffer;
-  readonly transactionRoot: Buffer;
-  readonly generatorPublicKey: Buffer;
-  readonly reward: bigint;
-  readonly asset: Buffer;
-  readonly signature: Buffer;
-}
+import type { V3BlockHeader as LegacyBlockHeader } from '../chain/v3-block-formats.js';
+
+export type { LegacyBlockHeader };
 
 /** A stored v3 block: its ID, the header bytes as v3 encoded them and its transactions' bytes. */
 export interface LegacyBlock {

@@ -7,6 +7,13 @@
  */
 import type { Schema } from '../../codec/index.js';
 
+export {
+  type V3BlockHeader,
+  type V3Transaction,
+  v3BlockHeaderSchema,
+  v3TransactionSchema,
+} from '../../chain/v3-block-formats.js';
+
 const bytes = (fieldNumber: number) => ({ dataType: 'bytes', fieldNumber }) as const;
 const uint32 = (fieldNumber: number) => ({ dataType: 'uint32', fieldNumber }) as const;
 const uint64 = (fieldNumber: number) => ({ dataType: 'uint64', fieldNumber }) as const;
@@ -89,58 +96,6 @@ export const v3AccountSchema: Schema = {
         },
       },
     },
-  },
-};
-
-export interface V3BlockHeader {
-  readonly version: number;
-  readonly timestamp: number;
-  readonly height: number;
-  readonly previousBlockID: Buffer;
-  readonly transactionRoot: Buffer;
-  readonly generatorPublicKey: Buffer;
-  readonly reward: bigint;
-  readonly asset: Buffer;
-  readonly signature: Buffer;
-}
-
-export const v3BlockHeaderSchema: Schema = {
-  $id: '/v3/blockHeader',
-  type: 'object',
-  properties: {
-    version: uint32(1),
-    timestamp: uint32(2),
-    height: uint32(3),
-    previousBlockID: bytes(4),
-    transactionRoot: bytes(5),
-    generatorPublicKey: bytes(6),
-    reward: uint64(7),
-    asset: bytes(8),
-    signature: bytes(9),
-  },
-};
-
-export interface V3Transaction {
-  readonly moduleID: number;
-  readonly assetID: number;
-  readonly nonce: bigint;
-  readonly fee: bigint;
-  readonly senderPublicKey: Buffer;
-  readonly asset: Buffer;
-  readonly signatures: readonly Buffer[];
-}
-
-export const v3TransactionSchema: Schema = {
-  $id: '/v3/transaction',
-  type: 'object',
-  properties: {
-    moduleID: uint32(1),
-    assetID: uint32(2),
-    nonce: uint64(3),
-    fee: uint64(4),
-    senderPublicKey: bytes(5),
-    asset: bytes(6),
-    signatures: { type: 'array', fieldNumber: 7, items: { dataType: 'bytes' } },
   },
 };
 
