@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { recoveryCodeOf, recoveryCommands, renderCommandsFile, validatorCommands } from '../../../src/migration/commands-file.js';
 import { MigrationError } from '../../../src/migration/migration-error.js';
 import {
@@ -117,8 +117,13 @@ describe('forgingStatus.json', () => {
 });
 
 describe.skipIf(!migrationFixturesPresent)('against the real lisk-migrator 2.0.1 outputs (dev case, snapshot 309)', () => {
-  const capture = readFileSync(join(MIGRATION_FIXTURES, 'dev', 'capture', 'forgingStatus.json'), 'utf8');
-  const captured = JSON.parse(capture) as ForgingStatusEntry[];
+  // Read in beforeAll: a skipped describe still runs its body, and the file is absent then.
+  let capture = '';
+  let captured: ForgingStatusEntry[] = [];
+  beforeAll(() => {
+    capture = readFileSync(join(MIGRATION_FIXTURES, 'dev', 'capture', 'forgingStatus.json'), 'utf8');
+    captured = JSON.parse(capture) as ForgingStatusEntry[];
+  });
 
   it('rebuilds forgingStatus.json byte for byte, online (from the node answer) and offline (forger.db records + config delegates)', () => {
     const nodeAnswer = captured.map(({ lskAddress: _lsk, ...status }) => status);

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultNodeConfig } from '../../../src/config/config-defaults.js';
 import { mergeConfigLayers } from '../../../src/config/merge-config.js';
 import { validateNodeConfig } from '../../../src/config/validate-config.js';
@@ -115,15 +115,19 @@ describe('v3 -> v4 config migration', () => {
 });
 
 describe.skipIf(!migrationFixturesPresent)('against the config.json of the real lisk-migrator 2.0.1 (dev h309)', () => {
-  const work = mkdtempSync(join(tmpdir(), 'basalt-migrate-config-'));
+  // In beforeAll: a skipped describe still runs its body, and the tarball is absent then.
+  let work = '';
   afterAll(() => rmSync(work, { recursive: true, force: true }));
-  execFileSync('tar', [
-    'xzf',
-    join(MIGRATION_FIXTURES, 'dev', 'lisk-core-3.0.3-devnet-h309.tgz'),
-    '-C',
-    work,
-    'data/config/devnet/config.json',
-  ]);
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'basalt-migrate-config-'));
+    execFileSync('tar', [
+      'xzf',
+      join(MIGRATION_FIXTURES, 'dev', 'lisk-core-3.0.3-devnet-h309.tgz'),
+      '-C',
+      work,
+      'data/config/devnet/config.json',
+    ]);
+  });
   const customConfig = join(MIGRATION_FIXTURES, '..', '..', 'tools', 'lisk-v3-peer', 'local-config.json');
 
   for (const network of ['mainnet', 'testnet'] as const) {
