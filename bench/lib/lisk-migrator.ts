@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export const LISK_MIGRATOR_SKIPPED =
-  'skipped: set LISK_MIGRATOR_DIR and LISK_CORE4_DIR to builds made as ../shared/tools/lisk-migrator/README.md describes';
+  'skipped: set LISK_MIGRATOR_DIR and LISK_CORE4_DIR to builds of lisk-migrator v2.0.1 and Lisk Core 4.0.3 over the interop tools\' lisk-db stand-ins (bench/README.md, "migration")';
 
 export interface LiskMigratorTool {
   /** `node <bin> --snapshot-path …`: the migrator's oclif entry point. */
