@@ -18,11 +18,15 @@ import {
   type ChainReadBlocksFromIdInput,
   type ChainReadBlocksFromIdOutput,
 } from '../workers/tasks/chain-read-blocks-from-id.js';
-import { WorkerPoolError } from '../workers/worker-pool.js';
+import { type FallbackReason, WorkerPoolError } from '../workers/worker-pool.js';
 
 export interface PooledBlocksFromIdOptions {
   /** Runs a registered worker task (WorkerPool). */
-  readonly pool: { run(name: string, input: unknown): Promise<unknown> };
+  readonly pool: {
+    run(name: string, input: unknown): Promise<unknown>;
+    /** Counts the answers the network thread builds instead, as the other pooled paths do. */
+    recordFallback?(task: string, reason: FallbackReason): void;
+  };
   /** The data directory whose LMDB environment the workers open read-only. */
   readonly dataPath: string;
   /** The node's tip as the request finds it. */
@@ -67,7 +71,10 @@ async function buildInWorker(
   } catch (error) {
     // The pool failed, not the task: the network thread can still answer. A failing task (a
     // store inconsistency) fails the request as it would have on the network thread.
-    if (error instanceof WorkerPoolError) return undefined;
+    if (error instanceof WorkerPoolError) {
+      pool.recordFallback?.(chainReadBlocksFromId.name, 'pool_failed');
+      return undefined;
+    }
     throw error;
   }
   return output.status === 'answered' ? new EncodedPayload(output.base64) : undefined;

@@ -132,6 +132,7 @@ describe('getBlocksFromId answers built in the worker pool', () => {
     const from = idAt(200);
     expect(await reader(from, 200)).toBeUndefined();
     expect(await ask(withPool(reader), from)).toEqual(await ask(onMainThread(), from));
+    expect(closed.fallbackCounts.get('chain-read-blocks-from-id/pool_failed')?.count).toBe(2);
   });
 
   it('never answers from a reverted tip: the task says stale, the network thread answers, nothing kept is served', async () => {
