@@ -5,6 +5,7 @@
  * error only ever as the generic answer. Also the tally the tests print at the end.
  */
 import { answerProblem } from '../unit/rpc/json-rpc-shape.js';
+import { shownBody, type FuzzCase } from './rpc-fuzz-input.js';
 
 /** The one message an internal error (-32603) may carry. */
 export const GENERIC_INTERNAL_MESSAGE = 'Internal error.';
@@ -16,7 +17,7 @@ export const GENERIC_INTERNAL_MESSAGE = 'Internal error.';
 const LEAK_SIGNS: readonly RegExp[] = [
   /\bat [\w$.<>]+ \(/, // a stack frame "at fn (file:line:col)"
   /\n\s+at /,
-  /(?:file:\/\/|\/(?:src|node_modules|work|home|tmp|usr)\/)[\w.-]+/,
+  /(?:file:\/\/|\/(?:src|srv|node_modules|work|home|root|tmp|usr|var|opt)\/)[\w.-]+/,
   /\.(?:ts|js|mjs|cjs):\d+/,
   /\b(?:Type|Reference|Range|Syntax|Eval|URI|Aggregate)Error\b/,
   /Cannot read propert|is not a function|is not iterable|undefined is not|Maximum call stack|Unexpected token/,
@@ -53,6 +54,9 @@ export class FuzzTally {
   readonly kinds = new Map<string, number>();
   readonly failures: string[] = [];
 
+  /** `secrets`: texts the server holds that no answer may show (what a test method throws, say). */
+  constructor(private readonly secrets: readonly string[] = []) {}
+
   static add(map: Map<string, number>, key: string, count = 1): void {
     map.set(key, (map.get(key) ?? 0) + count);
   }
@@ -72,7 +76,7 @@ export class FuzzTally {
    * Returns the response objects it holds, or undefined when it failed a check.
    */
   checkAnswer(where: string, answer: string, request: string): { result?: unknown; error?: ErrorShape }[] | undefined {
-    const problem = answerProblem(answer);
+    const problem = answerProblem(answer) ?? (this.secrets.some((secret) => answer.includes(secret)) ? 'a secret leaked' : undefined);
     if (problem !== undefined) {
       this.fail(`${where}: ${problem}: ${request.slice(0, 200)} → ${answer.slice(0, 300)}`);
       return undefined;
@@ -91,6 +95,40 @@ export class FuzzTally {
     return responses;
   }
 
+  /**
+   * Checks the HTTP answer to a POST of `fuzzCase`: a JSON-RPC answer with 200, nothing with 204
+   * (notifications only), 413 exactly when the body is over the limit.
+   */
+  checkHttp(where: string, fuzzCase: FuzzCase, status: number, text: string): void {
+    const shown = shownBody(fuzzCase.body);
+    if (status === 200) this.checkAnswer(where, text, requestText(fuzzCase.body));
+    else {
+      FuzzTally.add(this.outcomes, `http ${status}`);
+      if (status === 204) {
+        if (text !== '') this.fail(`${where}: 204 with a body: ${shown}`);
+      } else if (!(status === 413 && fuzzCase.oversized)) {
+        this.fail(`${where}: unexpected status ${status}: ${shown} → ${text.slice(0, 200)}`);
+      }
+    }
+    if (fuzzCase.oversized && status !== 413) this.fail(`${where}: oversized body got ${status}`);
+  }
+
+  /** POSTs `fuzzCase` to `url` and checks the answer (checkHttp); resolves with the status, undefined when the request failed. */
+  async postHttp(url: string, where: string, fuzzCase: FuzzCase): Promise<number | undefined> {
+    let status: number;
+    let text: string;
+    try {
+      const response = await fetch(url, { method: 'POST', body: fuzzCase.body });
+      status = response.status;
+      text = await response.text();
+    } catch (error) {
+      this.fail(`${where}: request failed: ${String(error)}: ${shownBody(fuzzCase.body)}`);
+      return undefined;
+    }
+    this.checkHttp(where, fuzzCase, status, text);
+    return status;
+  }
+
   /** The figures as lines of text. */
   report(): string {
     const line = (map: Map<string, number>): string =>
@@ -105,4 +143,9 @@ export class FuzzTally {
       `other outcomes: ${line(this.outcomes) || 'none'}`,
     ].join('\n');
   }
+}
+
+/** A body as text, for the leak check (bytes as Latin-1, one character per byte). */
+export function requestText(body: string | Uint8Array): string {
+  return typeof body === 'string' ? body : Buffer.from(body).toString('latin1');
 }

@@ -406,8 +406,13 @@ export class RpcFuzzer {
     return bytes;
   }
 
-  /** A batch of requests, near-requests and junk; sometimes past the server's batch limit. */
+  /** A batch of requests, near-requests and junk; sometimes past the server's batch limit, sometimes far past it. */
   batch(): unknown[] {
+    // Thousands of tiny members: the batch limit must be checked before any member is looked at.
+    if (this.chance(0.03)) {
+      const member = this.pick<unknown>([{}, 1, null, [], { jsonrpc: '2.0', method: 'x' }]);
+      return Array.from({ length: 1_000 + this.int(10_000) }, () => member);
+    }
     const length = this.chance(0.1)
       ? this.limits.maxBatchSize + 1 + this.int(this.limits.maxBatchSize)
       : this.int(this.limits.maxBatchSize + 2);
