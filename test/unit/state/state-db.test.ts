@@ -22,6 +22,7 @@ import {
 } from '../../../src/merkle/index.js';
 import { nativeAvailable } from '../../../src/native/index.js';
 import type { StateChange } from '../../../src/state/overlay-state.js';
+import { LMDB_MAX_KEY_BYTES } from '../../../src/state/lmdb-reader.js';
 import { StateDb } from '../../../src/state/state-db.js';
 import { packBytes } from '../../../src/workers/tasks/packed-bytes.js';
 import { stateReadProve } from '../../../src/workers/tasks/state-read-prove.js';
@@ -93,6 +94,20 @@ describe('StateDb', () => {
     // And it moves on from there like the tree it replaced.
     block([[keys[100] as Buffer, randomBytes(3)]]);
     expect(stateDb.root().equals(rootOf(expected))).toBe(true);
+  });
+
+  it('answers "absent" for keys longer than LMDB can store, which lmdb-js would throw on', () => {
+    const key = stateKey();
+    block([[key, Buffer.from('01', 'hex')]]);
+    for (const length of [LMDB_MAX_KEY_BYTES + 1, 5_000, 64 * 1024]) {
+      const long = Buffer.concat([key, Buffer.alloc(length - key.length, 0xab)]);
+      for (const reader of [stateDb.moduleReader, stateDb.engineReader]) {
+        expect(reader.get(long)).toBeUndefined();
+        expect(reader.has(long)).toBe(false);
+      }
+    }
+    expect(stateDb.moduleReader.get(key)?.toString('hex')).toBe('01');
+    expect(stateDb.moduleReader.has(key)).toBe(true);
   });
 
   it('leaves disk and tree at the previous block when the write transaction fails', () => {
