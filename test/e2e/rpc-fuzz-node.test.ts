@@ -6,13 +6,20 @@
  *
  * - the node never exited and still answers a plain call on each transport;
  * - every answer is well-formed JSON-RPC 2.0 (or a documented HTTP status / WebSocket close);
- * - no answer shows internal detail, and an internal error is only ever the generic one;
+ * - no error shows internal detail, and no request meets an internal error at all (a real node
+ *   has a specific answer for every client mistake; the RpcServer-level fuzz proves the generic
+ *   answer for methods that throw);
  * - the node's heap after a forced GC is within 10 % of what it was after the warm-up. The heap
  *   is read inside the node through the V8 inspector (the node runs with `--inspect` on a
  *   loopback address): `HeapProfiler.collectGarbage`, then `Runtime.getHeapUsage`.
  *
+ * Over WebSocket and IPC a cheap sentinel request follows each case, and its answer marks the
+ * case as handled (a notification gets no answer to wait for). IPC bodies stay within the limit:
+ * ZeroMQ drops a peer that sends more, without an answer.
+ *
  * Methods that would change the node when they succeed (its generator keys and status, its hash
- * onion) are called without one of their required params, so only their params checks run.
+ * onion) are called without one of their required params, so only their params checks run;
+ * the generator keys, the hash onion seeds and the generation flags are compared before and after.
  *
  * BASALT_FUZZ_REQUESTS sets the count (5,000 by default; `npm run test:soak` sends 100,000),
  * BASALT_FUZZ_SEED the seed; both are printed with the figures so that a run can be replayed
