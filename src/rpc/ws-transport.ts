@@ -28,7 +28,7 @@ const SHUTDOWN_REASON = 'The node is shutting down.';
 const SEND_DROPPED = 2;
 
 export interface WsTransportOptions {
-  /** Largest message accepted from a client; uWS closes the socket (1009) above it. */
+  /** Largest message accepted from a client; above it uWS drops the connection without a close frame (clients see 1006). */
   readonly maxMessageBytes: number;
   /** Bytes a socket may have waiting to be sent before it is cut off. */
   readonly maxBufferedBytes: number;
