@@ -214,12 +214,14 @@ export async function extractTarGz(archive: string, destination: string, options
   let collecting: 'L' | 'x' | undefined;
   let files = 0;
   let ended = false;
+  let writeError: Error | undefined;
 
   const finishEntry = async (): Promise<void> => {
     if (out) {
       const stream = out;
       out = undefined;
       await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+      if (writeError !== undefined) throw writeError;
     }
     if (collect && collecting) {
       const data = Buffer.concat(collect);
@@ -266,7 +268,12 @@ export async function extractTarGz(archive: string, destination: string, options
       return;
     }
     mkdirSync(dirname(target), { recursive: true });
-    out = createWriteStream(target, { mode: readNumber(block, 100, 8) & 0o777 || 0o644 });
+    const stream = createWriteStream(target, { mode: readNumber(block, 100, 8) & 0o777 || 0o644 });
+    // A write error (a full disk) fails the entry when it ends, or its 'drain' wait; never the process.
+    stream.on('error', (error) => {
+      writeError ??= error;
+    });
+    out = stream;
     files += 1;
   };
 
