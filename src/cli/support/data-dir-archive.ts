@@ -16,7 +16,7 @@
  * it beside the target, checks every block and recomputes the state root, and only then swaps the
  * stores by rename.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { ArchiveError } from '../../archive/archive-error.js';
@@ -43,6 +43,8 @@ const ENTRY_LIMITS: ReadonlyMap<string, number> = new Map([
   [CONFIG_ENTRY, 16 * 2 ** 20],
   [GENESIS_ENTRY, 1024 * 2 ** 20],
 ]);
+/** The work directory of an import, inside the target data directory. */
+const WORK_PREFIX = '.import-';
 const BINARY_DB = { keyEncoding: 'binary', encoding: 'binary' } as const;
 const DIRECTORY_ENTRIES: ReadonlySet<string> = new Set(['.', 'config']);
 
@@ -58,12 +60,11 @@ export type DataDirImportErrorCode =
 
 /** Why an archive was not imported, after it was read: its chain, its state, or the target. */
 export class DataDirImportError extends BasaltError {
-  constructor(
-    override readonly code: DataDirImportErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(code, message, options);
+  declare readonly code: DataDirImportErrorCode;
+
+  /** `cause`: the store's own error behind a damaged chain or state. */
+  constructor(code: DataDirImportErrorCode, message: string, cause?: unknown) {
+    super(code, message, cause === undefined ? undefined : { cause });
   }
 }
 
@@ -194,7 +195,7 @@ async function verifyExtractedStore(storePath: string, genesisFiles: { target: s
     try {
       tip = verifyStoredChain(chainStore);
     } catch (error) {
-      throw new DataDirImportError('ERR_IMPORT_CHAIN', `The archived chain is damaged: ${(error as Error).message}`, { cause: error });
+      throw new DataDirImportError('ERR_IMPORT_CHAIN', `The archived chain is damaged: ${(error as Error).message}`, error);
     }
     checkGenesisFile(
       chainStore,
@@ -207,7 +208,7 @@ async function verifyExtractedStore(storePath: string, genesisFiles: { target: s
       root = new StateDb(env).root();
     } catch (error) {
       if (!(error instanceof StoreError)) throw error;
-      throw new DataDirImportError('ERR_IMPORT_STATE', `The archived state is damaged: ${error.message}`, { cause: error });
+      throw new DataDirImportError('ERR_IMPORT_STATE', `The archived state is damaged: ${error.message}`, error);
     }
     if (!root.equals(tip.stateRoot)) {
       throw new DataDirImportError(
@@ -253,9 +254,10 @@ export interface ImportResult extends ArchivedTip {
 /**
  * Imports the archive `archive` into `dataPath`. Refuses a data directory with a chain store
  * unless `force`, and one a running node holds. The archive is extracted into a work directory
- * inside `dataPath` (so the final moves are renames on one filesystem) and verified there; only
- * then is the old store moved aside, the new one moved in, and the old one removed. A failure at
- * any step before that leaves the data directory as it was (less the work directory, removed).
+ * inside `dataPath` (so the final move is a rename on one filesystem) and verified there; only
+ * then does the new store replace the old one, in one rename, while a second name of the old one
+ * in the work directory keeps it until the work directory is removed. A failure at any step before
+ * that leaves the data directory as it was (less the work directory, removed).
  * The config and genesis block of the archive are installed when the data directory has none.
  */
 export async function importDataDirArchive(archive: string, dataPath: string, force: boolean): Promise<ImportResult> {
@@ -266,7 +268,10 @@ export async function importDataDirArchive(archive: string, dataPath: string, fo
   }
   if (!existsSync(archive)) throw new NotFoundError(`No archive at ${archive}.`);
   const lock = DataDirLock.acquire(dataPath);
-  const work = mkdtempSync(join(dataPath, '.import-'));
+  // Work directories of an import that was killed: only copies, never the data directory's store.
+  for (const name of readdirSync(dataPath))
+    if (name.startsWith(WORK_PREFIX)) rmSync(join(dataPath, name), { recursive: true, force: true });
+  const work = mkdtempSync(join(dataPath, WORK_PREFIX));
   try {
     await extractTarGz(archive, work, { links: 'refuse', admit: admitOnlyDataDirEntries(archive) });
     const extracted = join(work, STORE_ENTRY);
@@ -277,18 +282,13 @@ export async function importDataDirArchive(archive: string, dataPath: string, fo
 
     if (replaced) {
       await carryGeneratorStore(storePath, extracted);
-      const aside = join(work, 'replaced.lmdb');
-      renameSync(storePath, aside);
-      rmSync(`${storePath}-lock`, { force: true });
-      try {
-        renameSync(extracted, storePath);
-      } catch (error) {
-        renameSync(aside, storePath);
-        throw error;
-      }
-    } else {
-      renameSync(extracted, storePath);
+      // The old store keeps a second name in the work directory until the new one has its place.
+      linkSync(storePath, join(work, 'replaced.lmdb'));
     }
+    // One rename replaces the file: at every moment the data directory holds the old store or the new one.
+    renameSync(extracted, storePath);
+    // The old environment's reader table; no process has it open (the data directory lock says so).
+    rmSync(`${storePath}-lock`, { force: true });
     if (!existsSync(target.configFile) && existsSync(join(work, CONFIG_ENTRY))) {
       mkdirSync(target.dir, { recursive: true, mode: 0o700 });
       if (existsSync(join(work, GENESIS_ENTRY)) && !existsSync(target.genesisFile))
