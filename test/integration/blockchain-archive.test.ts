@@ -99,6 +99,15 @@ describe('basalt blockchain:export --format tar.gz and blockchain:import', () =>
       await chain.close();
     }
 
+    // Flags that do not go with the format are usage errors, and nothing is written.
+    const badFormat = await runBasalt(['blockchain:export', '-d', devData, '--format', 'zip', '-o', join(workDir, 'x.zip')]);
+    expect(badFormat.code).toBe(1);
+    expect(badFormat.stderr).toContain('--format must be ndjson or tar.gz, got "zip"');
+    const range = await runBasalt(['blockchain:export', '-d', devData, '-o', join(workDir, 'x.tar.gz'), '--from', '1']);
+    expect(range.code).toBe(1);
+    expect(range.stderr).toContain('--from and --to apply to the ndjson format only');
+    expect(existsSync(join(workDir, 'x.zip')) || existsSync(join(workDir, 'x.tar.gz'))).toBe(false);
+
     // The same again with --force replaces the store, which ends the same.
     const again = await runBasalt(['blockchain:import', archive, '-d', imported.target, '--force']);
     expect(again.code).toBe(0);
