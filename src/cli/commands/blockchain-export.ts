@@ -34,7 +34,9 @@ Ends with one JSON line {"from":N,"to":N,"blocks":N,"output":"…"} on stdout.
 tar.gz: the data directory's store (basalt.lmdb, compacted) and, when present, its
 config/config.json and config/genesis_block.blob, for blockchain:import on another machine. The
 generator store (validator keys, signed heights) and keys files are left out, as Lisk Core leaves
-out its generator database. Ends with one JSON line
+out its generator database. The store is copied twice (a snapshot, then its compacted copy) into
+a work directory beside the output before it is archived: that directory's filesystem needs room
+for both. Ends with one JSON line
 {"format":"tar.gz","height":N,"id":"…","stateRoot":"…","bytes":N,"output":"…"} on stdout: the
 tip the archive holds and the archive's size.
 
