@@ -1,5 +1,6 @@
 import { EXIT_NODE_ERROR, EXIT_USAGE, UsageError, type CliCommand, type CliIO } from './command.js';
 import { exportCommand } from './commands/blockchain-export.js';
+import { importCommand } from './commands/blockchain-import.js';
 import { replayCommand } from './commands/blockchain-replay.js';
 import { genesisCreateCommand } from './commands/genesis-create.js';
 import { startCommand } from './commands/start.js';
@@ -31,6 +32,7 @@ const commands: readonly CliCommand[] = [
   startCommand,
   replayCommand,
   exportCommand,
+  importCommand,
   genesisCreateCommand,
   keysCreateCommand,
   keysImportCommand,

@@ -147,6 +147,9 @@ const storedKeysSchema: Schema = {
   properties: { type: { dataType: 'string', fieldNumber: 1 }, data: { dataType: 'bytes', fieldNumber: 2 } },
 };
 
+/** The named database of the node's LMDB environment that holds the generator store. */
+export const GENERATOR_DB_NAME = 'generator';
+
 /** lisk-sdk generator.db key prefixes: generated info and keys, each followed by the address. */
 const INFO_PREFIX = Buffer.from([0, 0, 0, 0]);
 const KEYS_PREFIX = Buffer.from([0, 0, 0, 1]);
@@ -160,7 +163,7 @@ export class GeneratorStore {
   private readonly db: Database<Buffer, Buffer>;
 
   constructor(private readonly env: RootDatabase) {
-    this.db = env.openDB<Buffer, Buffer>('generator', { keyEncoding: 'binary', encoding: 'binary' });
+    this.db = env.openDB<Buffer, Buffer>(GENERATOR_DB_NAME, { keyEncoding: 'binary', encoding: 'binary' });
   }
 
   getInfo(address: Buffer): GeneratedInfo | undefined {

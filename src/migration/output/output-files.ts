@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants, gzipSync } from 'node:zlib';
-import { tarOneFile } from './tar.js';
+import { tarOneFile } from '../../archive/tar.js';
 
 export interface OutputFile {
   readonly name: string;

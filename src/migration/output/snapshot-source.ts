@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { MigrationError } from '../migration-error.js';
-import { extractTarGz } from './tar.js';
+import { extractTarGz } from '../../archive/tar.js';
 
 /** The folder, inside the output directory, that archives are extracted into. */
 export const SNAPSHOT_EXTRACT_DIR = 'v3-snapshot';

@@ -31,7 +31,7 @@ interface Rule {
 
 const RULES: readonly Rule[] = [
   {
-    from: ['codec', 'crypto', 'merkle', 'chain', 'state', 'native'],
+    from: ['codec', 'crypto', 'merkle', 'chain', 'state', 'native', 'archive'],
     notTo: ['modules', ...ABOVE_MODULES],
     why: 'the stores and the byte-level rooms are the floor: they know no protocol logic above them',
   },

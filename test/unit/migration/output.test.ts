@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { genesisOutputFiles, writeOutputFiles } from '../../../src/migration/output/output-files.js';
 import { outputDirectory, resolveMigrationPath, verifyOutputPath } from '../../../src/migration/output/output-path.js';
 import { checkSnapshotUrl, downloadSnapshot, extractSnapshot } from '../../../src/migration/output/snapshot-source.js';
-import { extractTarGz, tarOneFile } from '../../../src/migration/output/tar.js';
+import { extractTarGz, tarOneFile } from '../../../src/archive/tar.js';
 import { GENESIS_OUTPUT_FILES, MIGRATION_FIXTURES, migrationFixturesPresent } from './migration-fixtures.js';
 
 const work = mkdtempSync(join(tmpdir(), 'basalt-migration-output-'));
