@@ -8,6 +8,7 @@
 
 pub mod sha256;
 pub mod smt;
+pub mod bls12_381;
 
 #[cfg(not(test))]
 mod addon;

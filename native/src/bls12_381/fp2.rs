@@ -1,0 +1,233 @@
+//! Fp2 = Fp[u]/(u² + 1), the field of the G2 coordinates.
+
+use super::fp::{Fp, MODULUS};
+use std::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+
+/// c0 + c1·u.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fp2 {
+    pub c0: Fp,
+    pub c1: Fp,
+}
+
+impl Fp2 {
+    pub const ZERO: Fp2 = Fp2 { c0: Fp::ZERO, c1: Fp::ZERO };
+    pub const ONE: Fp2 = Fp2 { c0: Fp::ONE, c1: Fp::ZERO };
+
+    pub const fn new(c0: Fp, c1: Fp) -> Fp2 {
+        Fp2 { c0, c1 }
+    }
+
+    pub fn from_u64s(c0: u64, c1: u64) -> Fp2 {
+        Fp2::new(Fp::from_u64(c0), Fp::from_u64(c1))
+    }
+
+    pub fn is_zero(self) -> bool {
+        self.c0.is_zero() && self.c1.is_zero()
+    }
+
+    /// (a0 + a1 u)² = (a0 + a1)(a0 − a1) + 2·a0·a1·u: two base products.
+    #[inline]
+    pub fn square(self) -> Fp2 {
+        let product = self.c0 * self.c1;
+        Fp2::new((self.c0 + self.c1) * (self.c0 - self.c1), product.double())
+    }
+
+    pub fn double(self) -> Fp2 {
+        self + self
+    }
+
+    pub fn mul_by_fp(self, k: Fp) -> Fp2 {
+        Fp2::new(self.c0 * k, self.c1 * k)
+    }
+
+    /// Multiplication by ξ = 1 + u, the non-residue that defines Fp6 (and the twist).
+    #[inline]
+    pub fn mul_by_xi(self) -> Fp2 {
+        Fp2::new(self.c0 - self.c1, self.c0 + self.c1)
+    }
+
+    /// a ↦ a^p, which on Fp2 is conjugation.
+    pub fn conjugate(self) -> Fp2 {
+        Fp2::new(self.c0, -self.c1)
+    }
+
+    /// The inverse through the norm a0² + a1²; zero maps to zero.
+    pub fn invert(self) -> Fp2 {
+        let norm_inverse = (self.c0.square() + self.c1.square()).invert();
+        Fp2::new(self.c0 * norm_inverse, -(self.c1 * norm_inverse))
+    }
+
+    /// self^exponent (limbs least significant first).
+    pub fn pow(self, exponent: &[u64]) -> Fp2 {
+        let mut result = Fp2::ONE;
+        for limb in exponent.iter().rev() {
+            for bit in (0..64).rev() {
+                result = result.square();
+                if (limb >> bit) & 1 == 1 {
+                    result *= self;
+                }
+            }
+        }
+        result
+    }
+
+    /// A square root when there is one. Through the norm: with a = a0 + a1·u and
+    /// n = sqrt(a0² + a1²) in Fp, a root is x0 + x1·u where x0² = (a0 ± n)/2 (whichever sign
+    /// gives a square in Fp) and x1 = a1/(2·x0). Three base-field exponentiations at most.
+    pub fn sqrt(self) -> Option<Fp2> {
+        if self.c1.is_zero() {
+            // a0 is a square in Fp (root in Fp) or −a0 is (root in u·Fp): p ≡ 3 mod 4.
+            return match self.c0.sqrt() {
+                Some(root) => Some(Fp2::new(root, Fp::ZERO)),
+                None => (-self.c0).sqrt().map(|root| Fp2::new(Fp::ZERO, root)),
+            };
+        }
+        let norm_root = (self.c0.square() + self.c1.square()).sqrt()?;
+        let half = Fp::from_u64(2).invert();
+        let x0 = match ((self.c0 + norm_root) * half).sqrt() {
+            Some(x0) => x0,
+            None => ((self.c0 - norm_root) * half).sqrt()?,
+        };
+        // x0 ≠ 0 here: otherwise a1 = 2·x0·x1 would be 0.
+        let x1 = self.c1 * x0.double().invert();
+        let root = Fp2::new(x0, x1);
+        (root.square() == self).then_some(root)
+    }
+
+    /// sgn0 of RFC 9380 §4.1 for m = 2.
+    pub fn sgn0(self) -> bool {
+        let sign0 = self.c0.sgn0();
+        sign0 || (self.c0.is_zero() && self.c1.sgn0())
+    }
+
+    /// The ZCash sort bit for G2: c1 decides unless it is zero, then c0.
+    pub fn is_lexicographically_largest(self) -> bool {
+        if self.c1.is_zero() {
+            self.c0.is_lexicographically_largest()
+        } else {
+            self.c1.is_lexicographically_largest()
+        }
+    }
+}
+
+/// (p − 1)/2 and friends as exponents for the Frobenius constants.
+pub(crate) fn modulus_minus_one_divided_by(divisor: u64) -> [u64; 6] {
+    let mut value = MODULUS;
+    value[0] -= 1;
+    let mut out = [0u64; 6];
+    let mut remainder: u128 = 0;
+    for i in (0..6).rev() {
+        let current = (remainder << 64) | value[i] as u128;
+        out[i] = (current / divisor as u128) as u64;
+        remainder = current % divisor as u128;
+    }
+    debug_assert_eq!(remainder, 0);
+    out
+}
+
+impl Add for Fp2 {
+    type Output = Fp2;
+    #[inline]
+    fn add(self, other: Fp2) -> Fp2 {
+        Fp2::new(self.c0 + other.c0, self.c1 + other.c1)
+    }
+}
+
+impl Sub for Fp2 {
+    type Output = Fp2;
+    #[inline]
+    fn sub(self, other: Fp2) -> Fp2 {
+        Fp2::new(self.c0 - other.c0, self.c1 - other.c1)
+    }
+}
+
+impl Neg for Fp2 {
+    type Output = Fp2;
+    #[inline]
+    fn neg(self) -> Fp2 {
+        Fp2::new(-self.c0, -self.c1)
+    }
+}
+
+impl Mul for Fp2 {
+    type Output = Fp2;
+    /// Karatsuba: three base products.
+    #[inline]
+    fn mul(self, other: Fp2) -> Fp2 {
+        let t0 = self.c0 * other.c0;
+        let t1 = self.c1 * other.c1;
+        let cross = (self.c0 + self.c1) * (other.c0 + other.c1);
+        Fp2::new(t0 - t1, cross - t0 - t1)
+    }
+}
+
+impl AddAssign for Fp2 {
+    #[inline]
+    fn add_assign(&mut self, other: Fp2) {
+        *self = *self + other;
+    }
+}
+
+impl SubAssign for Fp2 {
+    #[inline]
+    fn sub_assign(&mut self, other: Fp2) {
+        *self = *self - other;
+    }
+}
+
+impl MulAssign for Fp2 {
+    #[inline]
+    fn mul_assign(&mut self, other: Fp2) {
+        *self = *self * other;
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::bls12_381::fp::tests::sample;
+
+    pub(crate) fn sample2(seed: u64) -> Fp2 {
+        Fp2::new(sample(seed), sample(seed ^ 0xffff))
+    }
+
+    #[test]
+    fn u_squared_is_minus_one() {
+        let u = Fp2::from_u64s(0, 1);
+        assert_eq!(u.square(), -Fp2::ONE);
+        assert_eq!(u * u, -Fp2::ONE);
+    }
+
+    #[test]
+    fn field_identities_hold() {
+        for seed in 0..40 {
+            let (a, b, c) = (sample2(seed), sample2(seed + 100), sample2(seed + 200));
+            assert_eq!(a * (b + c), a * b + a * c);
+            assert_eq!(a.square(), a * a);
+            assert_eq!(a * a.invert(), Fp2::ONE);
+            assert_eq!(a.mul_by_xi(), a * Fp2::from_u64s(1, 1));
+            let root = a.square().sqrt().expect("a square has a root");
+            assert!(root == a || root == -a);
+            // Half of all elements are non-squares; sqrt must say so rather than lie.
+            if let Some(root) = b.sqrt() {
+                assert_eq!(root.square(), b);
+            }
+        }
+    }
+
+    #[test]
+    fn roots_of_elements_of_the_base_field() {
+        for seed in 0..20 {
+            let a = Fp2::new(sample(seed), Fp::ZERO);
+            let root = a.sqrt().expect("every element of Fp is a square in Fp2");
+            assert_eq!(root.square(), a);
+        }
+    }
+
+    #[test]
+    fn frobenius_is_conjugation() {
+        let a = sample2(7);
+        assert_eq!(a.pow(&MODULUS), a.conjugate());
+    }
+}
