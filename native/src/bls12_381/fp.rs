@@ -3,6 +3,8 @@
 //! scanning: one reduction step per word of the multiplier). Nothing here is constant time: the
 //! crate only verifies, and every input it sees is public.
 
+#![allow(clippy::needless_range_loop, clippy::suspicious_arithmetic_impl)] // limb loops read best indexed
+
 use std::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
 /// p, least significant limb first.
@@ -80,6 +82,15 @@ pub struct Fp(pub(crate) [u64; 6]);
 impl Fp {
     pub const ZERO: Fp = Fp([0; 6]);
     pub const ONE: Fp = Fp(R);
+    /// 1/2 = (p + 1)/2, in Montgomery form.
+    pub const HALF: Fp = Fp([
+        0x1804000000015554,
+        0x855000053ab00001,
+        0x633cb57c253c276f,
+        0x6e22d1ec31ebb502,
+        0xd3916126f2d14ca2,
+        0x17fbb8571a006596,
+    ]);
 
     /// The canonical integer `limbs` (least significant first), or None when it is not below p.
     pub fn from_limbs(limbs: [u64; 6]) -> Option<Fp> {
@@ -162,6 +173,11 @@ impl Fp {
         (root.square() == self).then_some(root)
     }
 
+    /// self^((p−3)/4): for a square, its root times its inverse root (see Fp2::sqrt).
+    pub fn pow_p_minus_3_div_4(self) -> Fp {
+        self.pow(&constants().p_minus_3_div_4)
+    }
+
     /// True when the canonical value exceeds (p−1)/2: the "lexicographically largest" of a pair
     /// ±y in the ZCash point encoding.
     pub fn is_lexicographically_largest(self) -> bool {
@@ -178,6 +194,7 @@ impl Fp {
 struct Constants {
     p_minus_2: [u64; 6],
     p_plus_1_div_4: [u64; 6],
+    p_minus_3_div_4: [u64; 6],
     p_minus_1_div_2: [u64; 6],
 }
 
@@ -190,7 +207,14 @@ fn constants() -> &'static Constants {
         p_plus_1[0] += 1; // no carry: the low limb is not all ones
         let mut p_minus_1 = MODULUS;
         p_minus_1[0] -= 1;
-        Constants { p_minus_2, p_plus_1_div_4: shift_right(p_plus_1, 2), p_minus_1_div_2: shift_right(p_minus_1, 1) }
+        let mut p_minus_3 = MODULUS;
+        p_minus_3[0] -= 3;
+        Constants {
+            p_minus_2,
+            p_plus_1_div_4: shift_right(p_plus_1, 2),
+            p_minus_3_div_4: shift_right(p_minus_3, 2),
+            p_minus_1_div_2: shift_right(p_minus_1, 1),
+        }
     })
 }
 
@@ -289,30 +313,26 @@ impl Neg for Fp {
 
 impl Mul for Fp {
     type Output = Fp;
-    /// CIOS Montgomery multiplication: self·other·2⁻³⁸⁴ mod p.
+    /// CIOS Montgomery multiplication, self·other·2⁻³⁸⁴ mod p, in the form that needs no
+    /// carry word: the top limb of p is below 2⁶³ − 1, so the running sum of a row never
+    /// exceeds six limbs and the two carries of a row meet only at its end.
     #[inline]
     fn mul(self, other: Fp) -> Fp {
         let a = &self.0;
         let b = &other.0;
-        let mut t = [0u64; 8];
+        let mut t = [0u64; 6];
         for i in 0..6 {
-            let mut carry = 0;
-            for j in 0..6 {
-                (t[j], carry) = mac(t[j], a[j], b[i], carry);
-            }
-            let (sum, high) = adc(t[6], carry, 0);
-            t[6] = sum;
-            t[7] = high;
-            let m = t[0].wrapping_mul(INV);
-            let (_, mut carry) = mac(t[0], m, MODULUS[0], 0);
+            let (low, mut product_carry) = mac(t[0], a[0], b[i], 0);
+            let m = low.wrapping_mul(INV);
+            let (_, mut reduce_carry) = mac(low, m, MODULUS[0], 0);
             for j in 1..6 {
-                (t[j - 1], carry) = mac(t[j], m, MODULUS[j], carry);
+                let (sum, carry) = mac(t[j], a[j], b[i], product_carry);
+                product_carry = carry;
+                (t[j - 1], reduce_carry) = mac(sum, m, MODULUS[j], reduce_carry);
             }
-            let (sum, high) = adc(t[6], carry, 0);
-            t[5] = sum;
-            t[6] = t[7] + high;
+            t[5] = reduce_carry.wrapping_add(product_carry);
         }
-        Fp(reduce_once([t[0], t[1], t[2], t[3], t[4], t[5]]))
+        Fp(reduce_once(t))
     }
 }
 
@@ -359,6 +379,11 @@ pub(crate) mod tests {
         assert_eq!(Fp::ONE.to_limbs(), [1, 0, 0, 0, 0, 0]);
         assert_eq!((Fp::from_u64(6) * Fp::from_u64(7)).to_limbs(), [42, 0, 0, 0, 0, 0]);
         assert_eq!((Fp::from_u64(3) - Fp::from_u64(5) + Fp::from_u64(2)), Fp::ZERO);
+    }
+
+    #[test]
+    fn half_is_the_inverse_of_two() {
+        assert_eq!(Fp::HALF, Fp::from_u64(2).invert());
     }
 
     #[test]

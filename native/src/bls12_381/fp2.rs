@@ -72,9 +72,11 @@ impl Fp2 {
         result
     }
 
-    /// A square root when there is one. Through the norm: with a = a0 + a1·u and
-    /// n = sqrt(a0² + a1²) in Fp, a root is x0 + x1·u where x0² = (a0 ± n)/2 (whichever sign
-    /// gives a square in Fp) and x1 = a1/(2·x0). Three base-field exponentiations at most.
+    /// A square root when there is one, through the norm n = sqrt(a0² + a1²) in Fp (a is a square
+    /// in Fp2 exactly when its norm is one in Fp). With δ = (a0 + n)/2 and t = δ^((p−3)/4): if δ
+    /// is a square, x0 = δ·t is its root, 1/x0 = t, and the root is x0 + (a1·t/2)·u; otherwise
+    /// x0² = −δ, t² = −1/δ, and the root is a1·t/2 − δ·t·u (the other sign of n). Two base-field
+    /// exponentiations and no inversion; the result is squared once to confirm it.
     pub fn sqrt(self) -> Option<Fp2> {
         if self.c1.is_zero() {
             // a0 is a square in Fp (root in Fp) or −a0 is (root in u·Fp): p ≡ 3 mod 4.
@@ -84,14 +86,11 @@ impl Fp2 {
             };
         }
         let norm_root = (self.c0.square() + self.c1.square()).sqrt()?;
-        let half = Fp::from_u64(2).invert();
-        let x0 = match ((self.c0 + norm_root) * half).sqrt() {
-            Some(x0) => x0,
-            None => ((self.c0 - norm_root) * half).sqrt()?,
-        };
-        // x0 ≠ 0 here: otherwise a1 = 2·x0·x1 would be 0.
-        let x1 = self.c1 * x0.double().invert();
-        let root = Fp2::new(x0, x1);
+        let delta = (self.c0 + norm_root) * Fp::HALF;
+        let t = delta.pow_p_minus_3_div_4();
+        let x0 = delta * t;
+        let half_a1_t = self.c1 * Fp::HALF * t;
+        let root = if x0.square() == delta { Fp2::new(x0, half_a1_t) } else { Fp2::new(half_a1_t, -x0) };
         (root.square() == self).then_some(root)
     }
 

@@ -223,10 +223,8 @@ pub(crate) mod tests {
             assert_eq!(a.square(), a * a);
             assert_eq!(a * a.invert(), Fp12::ONE);
             let (l0, l1, k) = (sample2(seed + 7), sample2(seed + 8), sample2(seed + 9));
-            let line = Fp12 {
-                c0: Fp6 { c0: l0, c1: l1, c2: Fp2::ZERO },
-                c1: Fp6 { c0: Fp2::ZERO, c1: k, c2: Fp2::ZERO },
-            };
+            let line =
+                Fp12 { c0: Fp6 { c0: l0, c1: l1, c2: Fp2::ZERO }, c1: Fp6 { c0: Fp2::ZERO, c1: k, c2: Fp2::ZERO } };
             assert_eq!(a.mul_by_line(l0, l1, k), a * line);
             assert_eq!((a * b).c0.invert() * (a * b).c0, Fp6::ONE);
         }
