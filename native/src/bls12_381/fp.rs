@@ -5,7 +5,7 @@
 
 #![allow(clippy::needless_range_loop, clippy::suspicious_arithmetic_impl)] // limb loops read best indexed
 
-use std::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+use std::ops::{Add, Mul, Neg, Sub};
 
 /// p, least significant limb first.
 pub const MODULUS: [u64; 6] = [
@@ -148,18 +148,9 @@ impl Fp {
         self + self
     }
 
-    /// self^exponent, the exponent as limbs (least significant first), square and multiply.
+    /// self^exponent, the exponent as limbs (least significant first).
     pub fn pow(self, exponent: &[u64]) -> Fp {
-        let mut result = Fp::ONE;
-        for limb in exponent.iter().rev() {
-            for bit in (0..64).rev() {
-                result = result.square();
-                if (limb >> bit) & 1 == 1 {
-                    result *= self;
-                }
-            }
-        }
-        result
+        pow_limbs(self, Fp::ONE, exponent)
     }
 
     /// The inverse (Fermat: self^(p−2)); zero maps to zero, callers check first.
@@ -188,6 +179,21 @@ impl Fp {
     pub fn sgn0(self) -> bool {
         self.to_limbs()[0] & 1 == 1
     }
+}
+
+/// base^exponent by square and multiply, the exponent as limbs (least significant first); for
+/// every field of the tower.
+pub(crate) fn pow_limbs<T: Copy + Mul<Output = T>>(base: T, one: T, exponent: &[u64]) -> T {
+    let mut result = one;
+    for limb in exponent.iter().rev() {
+        for bit in (0..64).rev() {
+            result = result * result;
+            if (limb >> bit) & 1 == 1 {
+                result = result * base;
+            }
+        }
+    }
+    result
 }
 
 /// Exponents derived from p, computed once.
@@ -336,26 +342,7 @@ impl Mul for Fp {
     }
 }
 
-impl AddAssign for Fp {
-    #[inline]
-    fn add_assign(&mut self, other: Fp) {
-        *self = *self + other;
-    }
-}
-
-impl SubAssign for Fp {
-    #[inline]
-    fn sub_assign(&mut self, other: Fp) {
-        *self = *self - other;
-    }
-}
-
-impl MulAssign for Fp {
-    #[inline]
-    fn mul_assign(&mut self, other: Fp) {
-        *self = *self * other;
-    }
-}
+assign_operators!(Fp);
 
 #[cfg(test)]
 pub(crate) mod tests {

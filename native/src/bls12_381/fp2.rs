@@ -1,7 +1,7 @@
 //! Fp2 = Fp[u]/(u² + 1), the field of the G2 coordinates.
 
-use super::fp::{Fp, MODULUS};
-use std::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+use super::fp::{pow_limbs, Fp, MODULUS};
+use std::ops::{Add, Mul, Neg, Sub};
 
 /// c0 + c1·u.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,16 +60,7 @@ impl Fp2 {
 
     /// self^exponent (limbs least significant first).
     pub fn pow(self, exponent: &[u64]) -> Fp2 {
-        let mut result = Fp2::ONE;
-        for limb in exponent.iter().rev() {
-            for bit in (0..64).rev() {
-                result = result.square();
-                if (limb >> bit) & 1 == 1 {
-                    result *= self;
-                }
-            }
-        }
-        result
+        pow_limbs(self, Fp2::ONE, exponent)
     }
 
     /// A square root when there is one, through the norm n = sqrt(a0² + a1²) in Fp (a is a square
@@ -161,26 +152,7 @@ impl Mul for Fp2 {
     }
 }
 
-impl AddAssign for Fp2 {
-    #[inline]
-    fn add_assign(&mut self, other: Fp2) {
-        *self = *self + other;
-    }
-}
-
-impl SubAssign for Fp2 {
-    #[inline]
-    fn sub_assign(&mut self, other: Fp2) {
-        *self = *self - other;
-    }
-}
-
-impl MulAssign for Fp2 {
-    #[inline]
-    fn mul_assign(&mut self, other: Fp2) {
-        *self = *self * other;
-    }
-}
+assign_operators!(Fp2);
 
 #[cfg(test)]
 pub(crate) mod tests {

@@ -3,6 +3,32 @@
 //! hash-to-curve DST to the signature suite's, so the POP DST's hash to G2 and the pairing
 //! check are done here. Verification only: inputs are public and nothing is constant time.
 
+/// `+=`, `-=` and `*=` from the binary operators, for the field types.
+macro_rules! assign_operators {
+    ($field:ty) => {
+        impl std::ops::AddAssign for $field {
+            #[inline]
+            fn add_assign(&mut self, other: $field) {
+                *self = *self + other;
+            }
+        }
+
+        impl std::ops::SubAssign for $field {
+            #[inline]
+            fn sub_assign(&mut self, other: $field) {
+                *self = *self - other;
+            }
+        }
+
+        impl std::ops::MulAssign for $field {
+            #[inline]
+            fn mul_assign(&mut self, other: $field) {
+                *self = *self * other;
+            }
+        }
+    };
+}
+
 pub mod curve;
 pub mod fp;
 pub mod fp2;

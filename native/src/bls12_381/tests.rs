@@ -7,6 +7,7 @@ use super::fp2::Fp2;
 use super::groups::{g1_generator, tests::random_e2_point};
 use super::hash_to_g2::hash_to_g2;
 use super::{compress_g1, compress_g2, pop_verify, POP_DST};
+use crate::smt::speed_test::thread_cpu_time;
 use std::path::PathBuf;
 
 fn hex(text: &str) -> Vec<u8> {
@@ -162,36 +163,13 @@ fn compression_round_trips() {
     }
 }
 
-/// CPU time of this thread in seconds: wall-clock timings mean little on a shared machine.
-#[cfg(target_os = "linux")]
-fn thread_cpu_seconds() -> f64 {
-    #[repr(C)]
-    struct Timespec {
-        seconds: i64,
-        nanoseconds: i64,
-    }
-    extern "C" {
-        fn clock_gettime(clock: i32, time: *mut Timespec) -> i32;
-    }
-    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
-    let mut time = Timespec { seconds: 0, nanoseconds: 0 };
-    // SAFETY: a valid out-pointer; the clock id is Linux's.
-    unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut time) };
-    time.seconds as f64 + time.nanoseconds as f64 * 1e-9
-}
-
-#[cfg(not(target_os = "linux"))]
-fn thread_cpu_seconds() -> f64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs_f64()
-}
-
 /// Milliseconds of CPU per call of `body`.
 fn cpu_ms(rounds: u32, body: &dyn Fn()) -> f64 {
-    let started = thread_cpu_seconds();
+    let started = thread_cpu_time();
     for _ in 0..rounds {
         body();
     }
-    (thread_cpu_seconds() - started) * 1000.0 / rounds as f64
+    (thread_cpu_time() - started).as_secs_f64() * 1000.0 / rounds as f64
 }
 
 /// `cargo test --release -- --ignored --nocapture pop_verify_cost`: CPU time per check and per
