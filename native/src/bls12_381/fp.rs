@@ -245,6 +245,17 @@ pub fn bytes_to_limbs(bytes: &[u8; 48]) -> [u64; 6] {
     limbs
 }
 
+/// a + b without reduction (for operands whose sum fits in 384 bits).
+#[inline(always)]
+fn add_limbs(a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
+    let mut sum = [0u64; 6];
+    let mut carry = 0;
+    for i in 0..6 {
+        (sum[i], carry) = adc(a[i], b[i], carry);
+    }
+    sum
+}
+
 /// t·2⁻³⁸⁴ mod p for a 768-bit t below p·2³⁸⁴.
 fn montgomery_reduce(t: &[u64; 12]) -> [u64; 6] {
     let mut t = *t;
@@ -266,12 +277,14 @@ fn montgomery_reduce(t: &[u64; 12]) -> [u64; 6] {
 /// Subtracts p when the value is p or more (inputs below 2p).
 #[inline(always)]
 fn reduce_once(value: [u64; 6]) -> [u64; 6] {
+    // Selected with a mask rather than a branch: which way it goes is a coin toss for the
+    // predictor, and additions are as frequent as products in the tower.
     let (reduced, borrow) = sub_limbs(&value, &MODULUS);
-    if borrow == 0 {
-        reduced
-    } else {
-        value
+    let mut out = [0u64; 6];
+    for i in 0..6 {
+        out[i] = (value[i] & borrow) | (reduced[i] & !borrow);
     }
+    out
 }
 
 impl Add for Fp {
@@ -279,12 +292,7 @@ impl Add for Fp {
     #[inline]
     fn add(self, other: Fp) -> Fp {
         // p < 2³⁸², so the sum of two reduced values never carries out of six limbs.
-        let mut sum = [0u64; 6];
-        let mut carry = 0;
-        for i in 0..6 {
-            (sum[i], carry) = adc(self.0[i], other.0[i], carry);
-        }
-        Fp(reduce_once(sum))
+        Fp(reduce_once(add_limbs(&self.0, &other.0)))
     }
 }
 
@@ -292,14 +300,12 @@ impl Sub for Fp {
     type Output = Fp;
     #[inline]
     fn sub(self, other: Fp) -> Fp {
+        // On a borrow, add p back (masked in, not branched on: see reduce_once).
         let (difference, borrow) = sub_limbs(&self.0, &other.0);
-        if borrow == 0 {
-            return Fp(difference);
-        }
         let mut out = [0u64; 6];
         let mut carry = 0;
         for i in 0..6 {
-            (out[i], carry) = adc(difference[i], MODULUS[i], carry);
+            (out[i], carry) = adc(difference[i], MODULUS[i] & borrow, carry);
         }
         Fp(out)
     }
@@ -309,11 +315,14 @@ impl Neg for Fp {
     type Output = Fp;
     #[inline]
     fn neg(self) -> Fp {
-        if self.is_zero() {
-            self
-        } else {
-            Fp(sub_limbs(&MODULUS, &self.0).0)
+        // p − a, masked to zero for a = 0 (which must stay 0, not become p).
+        let nonzero = ((self.0.iter().fold(0, |acc, limb| acc | limb) != 0) as u64).wrapping_neg();
+        let (difference, _) = sub_limbs(&MODULUS, &self.0);
+        let mut out = [0u64; 6];
+        for i in 0..6 {
+            out[i] = difference[i] & nonzero;
         }
+        Fp(out)
     }
 }
 

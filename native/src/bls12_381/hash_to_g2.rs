@@ -169,11 +169,15 @@ pub fn iso_map(point: &Affine<Fp2>) -> Jacobian<Fp2> {
     if x_den.is_zero() || y_den.is_zero() {
         return Jacobian::infinity();
     }
-    // One inversion for both quotients.
-    let inverse = (x_den * y_den).invert();
-    let x = evaluate(&k.x_num, point.x) * y_den * inverse;
-    let y = point.y * evaluate(&k.y_num, point.x) * x_den * inverse;
-    Affine { x, y }.to_jacobian()
+    // No inversion: with Z = x_den·y_den, X = x_num·x_den·y_den² and Y = y·y_num·x_den³·y_den²
+    // give X/Z² = x_num/x_den and Y/Z³ = y·y_num/y_den.
+    let z = x_den * y_den;
+    let x_den_y_den2 = z * y_den;
+    Jacobian {
+        x: evaluate(&k.x_num, point.x) * x_den_y_den2,
+        y: point.y * evaluate(&k.y_num, point.x) * x_den_y_den2 * x_den.square(),
+        z,
+    }
 }
 
 /// clear_cofactor for G2, i.e. [h_eff]P, with the endomorphism ψ (Budroni–Pintore, RFC 9380
