@@ -17,18 +17,24 @@ use super::tower::Fp12;
  * needs no inversion.
  */
 
-/// f · (tangent at T)(P), and T doubled. λ = 3X²/(2YZ) in Jacobian terms; scaled by 2YZ³:
-/// l0 = 3X³ − 2Y², l1 = −3X²Z²·xP, k = 2YZ³·yP.
+/// f · (tangent at T)(P), and T doubled, sharing their squares. λ = 3X²/(2YZ) in Jacobian terms;
+/// the line scaled by 2YZ³ is l0 = 3X³ − 2Y², l1 = −3X²Z²·xP, k = 2YZ³·yP. The doubling is
+/// dbl-2009-l (as in curve.rs, whose special cases cannot occur here: T is never infinity and
+/// E2 has no point of order 2).
 fn double_step(f: Fp12, t: &mut Jacobian<Fp2>, p: &Affine<Fp>) -> Fp12 {
     let xx = t.x.square();
-    let three_xx = xx + xx + xx;
     let yy = t.y.square();
+    let yyyy = yy.square();
     let zz = t.z.square();
-    let l0 = three_xx * t.x - (yy + yy);
+    let three_xx = xx + xx + xx;
+    let l0 = three_xx * t.x - yy.double();
     let l1 = -(three_xx * zz).mul_by_fp(p.x);
-    let yzzz = t.y * zz * t.z;
-    let k = (yzzz + yzzz).mul_by_fp(p.y);
-    *t = t.double();
+    let d = ((t.x + yy).square() - xx - yyyy).double();
+    let x3 = three_xx.square() - d.double();
+    let y3 = three_xx * (d - x3) - yyyy.double().double().double();
+    let z3 = (t.y * t.z).double();
+    let k = (z3 * zz).mul_by_fp(p.y);
+    *t = Jacobian { x: x3, y: y3, z: z3 };
     f.mul_by_line(l0, l1, k)
 }
 
@@ -47,7 +53,7 @@ fn add_step(f: Fp12, t: &mut Jacobian<Fp2>, q: &Affine<Fp2>, p: &Affine<Fp>) -> 
 
 /// Π f_{|x|,Q}(P) over the pairs, conjugated because x < 0. T = [k]Q with 1 < k < |x| < r never
 /// meets ±Q or infinity, so neither step degenerates (inputs are finite points of G1 and G2).
-fn multi_miller_loop(pairs: &[(Affine<Fp>, Affine<Fp2>)]) -> Fp12 {
+pub(crate) fn multi_miller_loop(pairs: &[(Affine<Fp>, Affine<Fp2>)]) -> Fp12 {
     let mut f = Fp12::ONE;
     let mut ts: Vec<Jacobian<Fp2>> = pairs.iter().map(|(_, q)| q.to_jacobian()).collect();
     let top = 63 - ABS_X.leading_zeros();
@@ -80,7 +86,7 @@ fn cyclotomic_pow_x(a: Fp12) -> Fp12 {
 /// hard part uses 3·(p⁴ − p² + 1)/r = (x − 1)²·(x + p)·(x² + p² − 1) + 3 (Hayashida, Hayasaka
 /// and Teruya, ePrint 2020/875). The factor 3 is prime to r, so the result is 1 exactly when the
 /// reduced pairing value is.
-fn final_exponentiation(f: Fp12) -> Fp12 {
+pub(crate) fn final_exponentiation(f: Fp12) -> Fp12 {
     let f1 = f.conjugate() * f.invert();
     let m = f1.frobenius().frobenius() * f1;
     let a = cyclotomic_pow_x(m) * m.conjugate(); // m^(x−1)

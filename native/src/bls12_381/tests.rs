@@ -178,7 +178,7 @@ fn cpu_ms(rounds: u32, body: &dyn Fn()) -> f64 {
 #[ignore]
 fn pop_verify_cost() {
     use super::groups::{in_g1, in_g2};
-    use super::pairing::pairing_product_is_one;
+    use super::pairing::{final_exponentiation, multi_miller_loop, pairing_product_is_one};
     let (key, proof) = key_and_proof(&secret(5));
     let k = decompress::<Fp>(&key).unwrap();
     let q = decompress::<Fp2>(&proof).unwrap();
@@ -191,6 +191,16 @@ fn pop_verify_cost() {
     println!("  in G2         {:.3} ms", cpu_ms(200, &|| assert!(in_g2(&q))));
     println!("  hash to G2    {:.3} ms", cpu_ms(200, &|| assert!(hash_to_g2(&key, POP_DST).to_affine().is_some())));
     println!("  pairings      {:.3} ms", cpu_ms(200, &|| assert!(pairing_product_is_one(&[(k, h), (minus_g1, q)]))));
+    let pairs = [(k, h), (minus_g1, q)];
+    let miller = cpu_ms(200, &|| {
+        std::hint::black_box(multi_miller_loop(&pairs));
+    });
+    println!("    Miller loop {miller:.3} ms");
+    let f = multi_miller_loop(&pairs);
+    let final_exp = cpu_ms(200, &|| {
+        std::hint::black_box(final_exponentiation(f));
+    });
+    println!("    final exp   {final_exp:.3} ms");
     let a = std::hint::black_box(h.x.c0);
     let mul = cpu_ms(20, &|| {
         let mut x = a;
