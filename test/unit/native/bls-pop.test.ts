@@ -1,12 +1,14 @@
 /**
  * The addon's PopVerify (native/src/bls12_381) against the bigint implementation with blst's
  * decoding (src/crypto/bls-pop.ts): the LIP 0038 vectors, proofs made by popProve for random
- * keys, every kind of malformed or out-of-group point, and random corruptions of valid pairs.
+ * keys, every kind of malformed or out-of-group point, random encodings and random corruptions
+ * of valid pairs; uncompressed encodings stay on the bigint path.
  * The two must agree on every input.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PublicKey, Signature } from '@chainsafe/blst';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { blsPublicKeyFromSecretKey, popProve, popVerify, popVerifyBigint, sha256 } from '../../../src/crypto/index.js';
@@ -79,6 +81,15 @@ describe.skipIf(nativeMissing('bls pop'))('native popVerify (BLS12-381 in Rust) 
     expect(native(new Uint8Array(backing.buffer, backing.byteOffset + 1, 48), backing.subarray(50, 146))).toBe(true);
   });
 
+  it('leaves uncompressed encodings, which the addon does not take, to the bigint path', () => {
+    const { publicKey, proof } = pairs[2]!;
+    const uncompressedKey = Buffer.from(PublicKey.fromBytes(publicKey).toBytes(false));
+    const uncompressedProof = Buffer.from(Signature.fromBytes(proof).toBytes(false));
+    expect(native(publicKey, uncompressedProof)).toBe(false);
+    expect(popVerify(publicKey, uncompressedProof)).toBe(popVerifyBigint(publicKey, uncompressedProof));
+    expect(popVerify(uncompressedKey, proof)).toBe(popVerifyBigint(uncompressedKey, proof));
+  });
+
   it('rejects malformed, off-curve and out-of-group points exactly as blst-based checking does', () => {
     const { publicKey, proof } = pairs[1]!;
     const infinityKey = Buffer.alloc(48);
@@ -123,6 +134,21 @@ describe.skipIf(nativeMissing('bls pop'))('native popVerify (BLS12-381 in Rust) 
       ['empty', Buffer.alloc(0), Buffer.alloc(0)],
     ];
     for (const [name, key, candidate] of cases) expect(agreed(key, candidate, name), name).toBe(false);
+  });
+
+  it('agrees with the bigint implementation on random encodings (compression flag set, other flags random)', () => {
+    const encoding = (length: number) =>
+      fc.tuple(fc.uint8Array({ minLength: length, maxLength: length }), fc.integer({ min: 0, max: 3 })).map(([bytes, flags]) => {
+        const out = Buffer.from(bytes);
+        out[0] = 0x80 | (flags << 5) | (out[0]! & 0x1f);
+        return out;
+      });
+    fc.assert(
+      fc.property(encoding(48), encoding(96), (publicKey, proof) => {
+        agreed(publicKey, proof, 'random encodings');
+      }),
+      { numRuns: 200, seed: 0x0b15 },
+    );
   });
 
   it('agrees with the bigint implementation on random corruptions of valid pairs', () => {
