@@ -181,15 +181,23 @@ impl Fp {
     }
 }
 
-/// base^exponent by square and multiply, the exponent as limbs (least significant first); for
-/// every field of the tower.
+/// base^exponent with a fixed 4-bit window (the exponent as limbs, least significant first): a
+/// product per four squarings instead of one per set bit, which saves about a fifth of an
+/// inversion or square root in Fp. For every field of the tower.
 pub(crate) fn pow_limbs<T: Copy + Mul<Output = T>>(base: T, one: T, exponent: &[u64]) -> T {
+    let mut table = [one; 16];
+    for i in 1..16 {
+        table[i] = table[i - 1] * base;
+    }
     let mut result = one;
     for limb in exponent.iter().rev() {
-        for bit in (0..64).rev() {
-            result = result * result;
-            if (limb >> bit) & 1 == 1 {
-                result = result * base;
+        for shift in (0..64).step_by(4).rev() {
+            for _ in 0..4 {
+                result = result * result;
+            }
+            let digit = ((limb >> shift) & 0xf) as usize;
+            if digit != 0 {
+                result = result * table[digit];
             }
         }
     }
