@@ -3,8 +3,9 @@
  * checked with FastAggregateVerify (warm public-key cache, as in a running node) against the
  * same check with the 101 keys deserialised on every call (what a cache-less node pays); the
  * full certificate check verifyWeightedAggSig (bitmap, weights, threshold, tagged digest); a
- * single-signature verify for scale; popVerify, run once per validator registration; and 16
- * certificates checked one by one against one batched call on the worker pool.
+ * single-signature verify for scale; popVerify, run once per validator registration, in native
+ * code against the bigint fallback; and 16 certificates checked one by one against one batched
+ * call on the worker pool.
  */
 import { PublicKey as BlstPublicKey, Signature as BlstSignature, fastAggregateVerify as blstFastAggregateVerify } from '@chainsafe/blst';
 import { Block } from '../../src/chain/block.js';
@@ -15,7 +16,7 @@ import {
   createAggSig,
   fastAggregateVerify,
   popProve,
-  popVerify,
+  popVerifyBigint,
   sha256,
   signBLS,
   taggedDigest,
@@ -24,6 +25,7 @@ import {
   verifyBlsCheck,
   type BlsCheck,
 } from '../../src/crypto/index.js';
+import { nativePopVerify } from '../../src/native/index.js';
 import { offThreadWork } from '../../src/node.js';
 import { WorkerPool } from '../../src/workers/index.js';
 import { unsignedCertificateBytes } from '../../src/engine/consensus/aggregate-commit.js';
@@ -52,7 +54,8 @@ function validators(): Validator[] {
 
 export const blsSuite: Suite = {
   name: 'bls',
-  summary: 'fastAggregateVerify (101 keys), certificate check (one by one and batched in the worker pool), verify, popVerify',
+  summary:
+    'fastAggregateVerify (101 keys), certificate check (one by one and batched in the worker pool), verify, popVerify (native and bigint)',
   async run(progress) {
     progress('bls: signing a certificate with 101 keys');
     const { chainID } = loadChainConfig(DEV_CONFIG_FILE).genesis;
@@ -85,8 +88,11 @@ export const blsSuite: Suite = {
     const certificateCheck = () =>
       verifyWeightedAggSig(keys, aggregationBits, signature, MESSAGE_TAG_CERTIFICATE, chainID, certificate, weights, threshold);
     const verifyOne = () => verifyBLS(MESSAGE_TAG_CERTIFICATE, chainID, certificate, singleSignature, single.publicKey);
-    const pop = () => popVerify(single.publicKey, proof);
-    for (const [label, check] of Object.entries({ warm, cold, certificateCheck, verifyOne, pop })) {
+    const pop = () => popVerifyBigint(single.publicKey, proof);
+    const nativePop = nativePopVerify;
+    const popNative = nativePop === undefined ? undefined : () => nativePop(single.publicKey, proof);
+    const checks = { warm, cold, certificateCheck, verifyOne, pop, ...(popNative === undefined ? {} : { popNative }) };
+    for (const [label, check] of Object.entries(checks)) {
       if (!check()) throw new Error(`bls ${label}: the benchmark signature does not verify.`);
     }
 
@@ -95,8 +101,14 @@ export const blsSuite: Suite = {
     const [warmMs, coldMs, certificateMs, verifyMs] = await interleavedMsPerOp(
       Object.entries({ warm, cold, certificateCheck, verifyOne }).map(([name, fn]) => ({ name, fn, minIterations: 32 })),
     );
-    progress('bls: popVerify');
+    progress('bls: popVerify, bigint');
     const popMs = await medianMsPerOp({ name: 'popVerify', fn: pop, minIterations: 8, warmupIterations: 2 });
+    let popNativeMs: number | undefined;
+    if (popNative === undefined) progress('bls: popVerify native skipped: the native addon is not loaded');
+    else {
+      progress('bls: popVerify, native');
+      popNativeMs = await medianMsPerOp({ name: 'popVerify native', fn: popNative, minIterations: 64, warmupIterations: 8 });
+    }
     progress(`bls: ${POOL_CERTIFICATES} certificates, one by one and through the worker pool`);
     const pooled = await poolCertificateMs(set, chainID);
     const oneByOneName = `bls ${POOL_CERTIFICATES} certificate checks one by one, main thread (per certificate)`;
@@ -114,6 +126,9 @@ export const blsSuite: Suite = {
       { name: 'bls verify 1 key', value: verifyMs!, unit: 'ms/op' },
       { name: 'bls popVerify', value: popMs, unit: 'ms/op' },
     ];
+    if (popNativeMs !== undefined) {
+      results.push({ name: 'bls popVerify native', value: popNativeMs, unit: 'ms/op', baseline: 'bls popVerify' });
+    }
     return results;
   },
 };

@@ -6,6 +6,7 @@
 //! The pure parts (`sha256`, `smt`) know nothing of N-API, so `cargo test` runs them without
 //! node; the bindings (`napi`, `addon`) reference node's symbols and are left out of test builds.
 
+pub mod bls12_381;
 pub mod sha256;
 pub mod smt;
 

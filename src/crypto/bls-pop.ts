@@ -3,13 +3,15 @@
  * PopProve(sk) = sk · H_pop(pk) where H_pop is hash_to_curve on G2 with the DST
  * `BLS_POP_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_` and the message is the 48-byte compressed key.
  *
- * @chainsafe/blst 2.x only exposes the signature DST, so hashing to G2 and the pairing check are
- * done by the small bigint implementation in ./bls12-381 (tens of milliseconds per call). That
- * is acceptable: proofs are made once per key and checked once per validator registration.
- * blst still does every encoding, decoding and group check.
+ * @chainsafe/blst 2.x only exposes the signature DST, so hashing to G2 and the pairing check
+ * cannot go through blst. PopVerify runs in the native addon when it is loaded (Rust, about 2 ms:
+ * native/src/bls12_381), and otherwise in the small bigint implementation of ./bls12-381 (tens
+ * of milliseconds), where blst still does the encodings and group checks. Both give the same
+ * answer on every input. popProve always uses the bigint code: a proof is made once per key.
  */
 import { Signature, type PublicKey } from '@chainsafe/blst';
 import { CryptoError } from '../errors.js';
+import { NATIVE_POP_KEY_LENGTH, NATIVE_POP_PROOF_LENGTH, nativePopVerify } from '../native/bls-pop.js';
 import { blsPublicKeyCache } from './bls-public-key-cache.js';
 import { blsSecretScalar, toBlstSecretKey } from './bls-secret-key.js';
 import { g1AffineFromUncompressed, g2AffineFromUncompressed, g2AffineToUncompressed, g2Multiply, g2ToAffine } from './bls12-381/g2.js';
@@ -39,9 +41,18 @@ export function popProve(secretKey: Uint8Array): Buffer {
 
 /**
  * PopVerify(pk, proof): KeyValidate(pk) first, then e(pk, H_pop(pk)) = e(g1, proof) with the
- * proof group-checked. Never throws.
+ * proof group-checked. Never throws. The addon takes the compressed encodings (all that Lisk
+ * transactions carry); the rare uncompressed forms blst also decodes stay on the bigint path.
  */
 export function popVerify(publicKey: Uint8Array, proof: Uint8Array): boolean {
+  if (nativePopVerify !== undefined && publicKey.length === NATIVE_POP_KEY_LENGTH && proof.length === NATIVE_POP_PROOF_LENGTH) {
+    return nativePopVerify(publicKey, proof);
+  }
+  return popVerifyBigint(publicKey, proof);
+}
+
+/** PopVerify on the bigint implementation with blst's decoding: the fallback without the addon. */
+export function popVerifyBigint(publicKey: Uint8Array, proof: Uint8Array): boolean {
   const key: PublicKey | undefined = blsPublicKeyCache.getValidated(publicKey);
   if (key === undefined) return false;
   let proofPoint: Signature;

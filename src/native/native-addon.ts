@@ -86,6 +86,12 @@ export interface NativeAddon {
   nodeStoreShare(store: NativeStoreHandle): number;
   /** This thread's handle on the store shared under `id`, or undefined once nothing holds it. */
   nodeStoreAttach(id: number): NativeStoreHandle | undefined;
+  /**
+   * PopVerify (LIP 0038) of a compressed 48-byte BLS key and a compressed 96-byte proof: KeyValidate,
+   * the proof's group check and e(pk, H_pop(pk)) = e(g1, proof) with the POP DST. False for any
+   * other bytes (including other lengths); TypeError only for arguments that are not bytes.
+   */
+  popVerify(publicKey: Uint8Array, proof: Uint8Array): boolean;
   /** How SHA-256 is computed: with the CPU's SHA extensions or the portable code. */
   readonly sha256Backend: 'sha-extensions' | 'portable';
   readonly napiVersion: number;
@@ -106,4 +112,5 @@ export const NATIVE_FUNCTIONS = [
   'nodeStoreApply',
   'nodeStoreShare',
   'nodeStoreAttach',
+  'popVerify',
 ] as const;

@@ -1,6 +1,8 @@
 //! The addon's entry point: the functions node sees. Each exported function is a small adapter
-//! that converts its arguments, calls the pure Rust code (`sha256`, `smt`) and converts the result.
+//! that converts its arguments, calls the pure Rust code (`sha256`, `smt`, `bls12_381`) and
+//! converts the result.
 
+mod bls_exports;
 mod js_node_source;
 mod node_store_exports;
 mod sha256_exports;
@@ -43,6 +45,7 @@ trampoline!(node_store_size_trampoline, node_store_exports::node_store_size);
 trampoline!(node_store_apply_trampoline, node_store_exports::node_store_apply);
 trampoline!(node_store_share_trampoline, node_store_exports::node_store_share);
 trampoline!(node_store_attach_trampoline, node_store_exports::node_store_attach);
+trampoline!(pop_verify_trampoline, bls_exports::pop_verify);
 
 /// Module initialisation: fills `exports` (N-API modules are context-aware, so this also runs in
 /// every worker thread that loads the addon; the only state shared by threads is the stores
@@ -57,7 +60,7 @@ pub unsafe extern "C" fn napi_register_module_v1(env: napi_env, exports: napi_va
 }
 
 fn register(env: Env, exports: napi_value) -> JsResult<()> {
-    let functions: [(&str, unsafe extern "C" fn(napi_env, napi_callback_info) -> napi_value); 13] = [
+    let functions: [(&str, unsafe extern "C" fn(napi_env, napi_callback_info) -> napi_value); 14] = [
         ("sha256", sha256_trampoline),
         ("sha256Into", sha256_into_trampoline),
         ("sha256Many", sha256_many_trampoline),
@@ -71,6 +74,7 @@ fn register(env: Env, exports: napi_value) -> JsResult<()> {
         ("nodeStoreApply", node_store_apply_trampoline),
         ("nodeStoreShare", node_store_share_trampoline),
         ("nodeStoreAttach", node_store_attach_trampoline),
+        ("popVerify", pop_verify_trampoline),
     ];
     for (name, callback) in functions {
         let mut function = ptr::null_mut();

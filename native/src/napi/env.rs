@@ -246,6 +246,14 @@ impl Env {
         Ok(result)
     }
 
+    pub fn boolean(self, value: bool) -> JsResult<napi_value> {
+        let mut result = ptr::null_mut();
+        // SAFETY: out-pointer is valid.
+        let status = unsafe { napi_get_boolean(self.0, value, &mut result) };
+        self.check(status, "napi_get_boolean")?;
+        Ok(result)
+    }
+
     pub fn undefined(self) -> JsResult<napi_value> {
         let mut result = ptr::null_mut();
         // SAFETY: out-pointer is valid.

@@ -43,6 +43,7 @@ pub type napi_finalize = unsafe extern "C" fn(env: napi_env, data: *mut c_void, 
 
 extern "C" {
     pub fn napi_get_undefined(env: napi_env, result: *mut napi_value) -> napi_status;
+    pub fn napi_get_boolean(env: napi_env, value: bool, result: *mut napi_value) -> napi_status;
     pub fn napi_create_object(env: napi_env, result: *mut napi_value) -> napi_status;
     pub fn napi_create_uint32(env: napi_env, value: u32, result: *mut napi_value) -> napi_status;
     pub fn napi_create_string_utf8(

@@ -16,7 +16,7 @@ pub mod node_map;
 pub mod prefetch;
 pub mod prove;
 #[cfg(test)]
-mod speed_test;
+pub(crate) mod speed_test;
 pub mod store;
 pub mod update;
 

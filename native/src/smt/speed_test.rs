@@ -28,7 +28,7 @@ fn pseudo_random(length: usize, seed: u64) -> Vec<u8> {
 }
 
 /// CPU time of this thread (less sensitive than wall time to other processes on a shared machine).
-fn thread_cpu_time() -> Duration {
+pub(crate) fn thread_cpu_time() -> Duration {
     #[repr(C)]
     struct Timespec {
         seconds: i64,
