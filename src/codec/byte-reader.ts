@@ -139,6 +139,18 @@ export class ByteReader {
     return out;
   }
 
+  /**
+   * Length-prefixed bytes as a view into the input (no copy): only for values consumed before
+   * the input can change, such as the nested encodings inside a block.
+   */
+  readBytesView(end: number, path: string): Buffer {
+    const length = this.readLength(end, path);
+    const start = this.pos;
+    this.pos = start + length;
+    const { buf } = this;
+    return Buffer.from(buf.buffer, buf.byteOffset + start, length);
+  }
+
   /** Length-prefixed UTF-8 that must be valid and already NFC-normalised. */
   readString(end: number, path: string): string {
     const length = this.readLength(end, path);
