@@ -30,7 +30,9 @@ export class Block {
   ) {}
 
   static fromBytes(bytes: Uint8Array): Block {
-    const encoded = codec.decode<EncodedBlock>(blockSchema, bytes);
+    // The header, transaction and asset encodings are decoded right away, each into copies of
+    // its fields, so they are read in place rather than copied out of the block first.
+    const encoded = codec.decodeViews<EncodedBlock>(blockSchema, bytes);
     return new Block(
       BlockHeader.fromBytes(encoded.header),
       encoded.transactions.map((tx) => Transaction.fromBytes(tx)),
