@@ -18,6 +18,30 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 const ON_HEAP_LIMIT = 64;
 const sliceCopy = Uint8Array.prototype.slice as (this: Buffer, start: number, end: number) => Buffer;
 
+// Short ASCII strings (module, command and event names, token symbols) recur in nearly every
+// transaction and event: a small table keyed by a hash of their bytes returns the string decoded
+// the last time instead of decoding it again. A colliding string merely replaces the entry.
+const SHORT_STRING_LENGTH = 24;
+const shortStrings: (string | undefined)[] = new Array<string | undefined>(256).fill(undefined);
+
+function shortAscii(buf: Buffer, start: number, length: number, hash: number): string {
+  const slot = (hash ^ (hash >>> 8) ^ (hash >>> 16)) & 0xff;
+  const cached = shortStrings[slot];
+  if (cached !== undefined && cached.length === length) {
+    let same = true;
+    for (let i = 0; i < length; i += 1) {
+      if (cached.charCodeAt(i) !== buf[start + i]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return cached;
+  }
+  const text = buf.toString('latin1', start, start + length);
+  shortStrings[slot] = text;
+  return text;
+}
+
 export class ByteReader {
   pos = 0;
   /** Index of the current element of each enclosing array, for error paths. */
@@ -158,15 +182,18 @@ export class ByteReader {
     const stop = start + length;
     const { buf } = this;
     let ascii = true;
+    let hash = length;
     for (let i = start; i < stop; i += 1) {
-      if ((buf[i] as number) >= 0x80) {
+      const byte = buf[i] as number;
+      if (byte >= 0x80) {
         ascii = false;
         break;
       }
+      hash = (hash * 31 + byte) | 0;
     }
     let text: string;
     if (ascii) {
-      text = buf.toString('latin1', start, stop);
+      text = length <= SHORT_STRING_LENGTH ? shortAscii(buf, start, length, hash) : buf.toString('latin1', start, stop);
     } else {
       try {
         text = utf8.decode(buf.subarray(start, stop));
