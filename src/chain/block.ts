@@ -18,6 +18,14 @@ export interface BlockJSON {
   assets: { module: string; data: string }[];
 }
 
+/** A copy of `bytes` (anything else is passed on, for the decoder to reject). */
+function privateCopy(bytes: Uint8Array): Uint8Array {
+  if (!(bytes instanceof Uint8Array)) return bytes;
+  const copy = Buffer.allocUnsafe(bytes.length);
+  copy.set(bytes);
+  return copy;
+}
+
 /**
  * A block: header, transactions and assets (docs/protocol/blocks-and-transactions.md). Decoding a
  * block and encoding it again gives the identical bytes for every block lisk-sdk produces.
@@ -30,13 +38,14 @@ export class Block {
   ) {}
 
   static fromBytes(bytes: Uint8Array): Block {
-    // The header, transaction and asset encodings are decoded right away, each into copies of
-    // its fields, so they are read in place rather than copied out of the block first.
-    const encoded = codec.decodeViews<EncodedBlock>(blockSchema, bytes);
+    // One copy of the whole block, private to the decoded objects: every bytes field of the
+    // header, the transactions and the assets is a view into it. Hundreds of small copies cost
+    // far more than one large one; the price is that a field kept alone keeps the copy alive.
+    const encoded = codec.decodeViews<EncodedBlock>(blockSchema, privateCopy(bytes));
     return new Block(
-      BlockHeader.fromBytes(encoded.header),
-      encoded.transactions.map((tx) => Transaction.fromBytes(tx)),
-      BlockAssets.fromBytes(encoded.assets),
+      BlockHeader.fromSharedBytes(encoded.header),
+      encoded.transactions.map((tx) => Transaction.fromSharedBytes(tx)),
+      BlockAssets.fromSharedBytes(encoded.assets),
     );
   }
 

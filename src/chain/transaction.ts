@@ -56,6 +56,14 @@ export class Transaction {
     return new Transaction(codec.decode<TransactionProps>(transactionSchema, bytes));
   }
 
+  /**
+   * As `fromBytes`, but the bytes fields are views into `bytes` instead of copies: for memory the
+   * caller hands over and never changes again (a block's private copy, see Block.fromBytes).
+   */
+  static fromSharedBytes(bytes: Uint8Array): Transaction {
+    return new Transaction(codec.decodeViews<TransactionProps>(transactionSchema, bytes));
+  }
+
   static fromJSON(json: Omit<TransactionJSON, 'id'> & { id?: string }): Transaction {
     return new Transaction(codec.fromJSON<TransactionProps>(transactionSchema, json));
   }

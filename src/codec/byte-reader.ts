@@ -46,6 +46,9 @@ export class ByteReader {
   pos = 0;
   /** Index of the current element of each enclosing array, for error paths. */
   readonly indices: number[] = [];
+  /** The input's ArrayBuffer, once a view into it was made. */
+  private arrayBuffer: ArrayBuffer | undefined = undefined;
+  private byteOffset = 0;
 
   constructor(readonly buf: Buffer) {}
 
@@ -171,8 +174,12 @@ export class ByteReader {
     const length = this.readLength(end, path);
     const start = this.pos;
     this.pos = start + length;
-    const { buf } = this;
-    return Buffer.from(buf.buffer, buf.byteOffset + start, length);
+    // The `buffer` and `byteOffset` getters are slow enough to matter here: read them once.
+    if (this.arrayBuffer === undefined) {
+      this.arrayBuffer = this.buf.buffer as ArrayBuffer;
+      this.byteOffset = this.buf.byteOffset;
+    }
+    return Buffer.from(this.arrayBuffer, this.byteOffset + start, length);
   }
 
   /** Length-prefixed UTF-8 that must be valid and already NFC-normalised. */
