@@ -19,27 +19,23 @@ const ON_HEAP_LIMIT = 64;
 const sliceCopy = Uint8Array.prototype.slice as (this: Buffer, start: number, end: number) => Buffer;
 
 // Short ASCII strings (module, command and event names, token symbols) recur in nearly every
-// transaction and event: a small table keyed by a hash of their bytes returns the string decoded
-// the last time instead of decoding it again. A colliding string merely replaces the entry.
+// transaction and event: a small table, indexed by the length and the first and last bytes,
+// keeps the string decoded last with that index and returns it when the bytes are the same.
+// Only ASCII strings are kept, so equal bytes always decode to the kept string.
 const SHORT_STRING_LENGTH = 24;
-const shortStrings: (string | undefined)[] = new Array<string | undefined>(256).fill(undefined);
+const shortStrings: string[] = new Array<string>(256).fill('');
 
-function shortAscii(buf: Buffer, start: number, length: number, hash: number): string {
-  const slot = (hash ^ (hash >>> 8) ^ (hash >>> 16)) & 0xff;
-  const cached = shortStrings[slot];
-  if (cached !== undefined && cached.length === length) {
-    let same = true;
-    for (let i = 0; i < length; i += 1) {
-      if (cached.charCodeAt(i) !== buf[start + i]) {
-        same = false;
-        break;
-      }
-    }
-    if (same) return cached;
+function shortStringSlot(buf: Buffer, start: number, length: number): number {
+  return (length * 61 + (buf[start] as number) * 31 + (buf[start + length - 1] as number)) & 0xff;
+}
+
+/** True when `text` is exactly the `length` bytes at `start` read as latin1. */
+function sameAscii(text: string, buf: Buffer, start: number, length: number): boolean {
+  if (text.length !== length) return false;
+  for (let i = 0; i < length; i += 1) {
+    if (text.charCodeAt(i) !== buf[start + i]) return false;
   }
-  const text = buf.toString('latin1', start, start + length);
-  shortStrings[slot] = text;
-  return text;
+  return true;
 }
 
 export class ByteReader {
@@ -188,19 +184,25 @@ export class ByteReader {
     const start = this.pos;
     const stop = start + length;
     const { buf } = this;
+    const slot = length > 0 && length <= SHORT_STRING_LENGTH ? shortStringSlot(buf, start, length) : -1;
+    if (slot !== -1) {
+      const kept = shortStrings[slot] as string;
+      if (sameAscii(kept, buf, start, length)) {
+        this.pos = stop;
+        return kept;
+      }
+    }
     let ascii = true;
-    let hash = length;
     for (let i = start; i < stop; i += 1) {
-      const byte = buf[i] as number;
-      if (byte >= 0x80) {
+      if ((buf[i] as number) >= 0x80) {
         ascii = false;
         break;
       }
-      hash = (hash * 31 + byte) | 0;
     }
     let text: string;
     if (ascii) {
-      text = length <= SHORT_STRING_LENGTH ? shortAscii(buf, start, length, hash) : buf.toString('latin1', start, stop);
+      text = buf.toString('latin1', start, stop);
+      if (slot !== -1) shortStrings[slot] = text;
     } else {
       try {
         text = utf8.decode(buf.subarray(start, stop));
