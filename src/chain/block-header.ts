@@ -103,11 +103,6 @@ export class BlockHeader {
     return new BlockHeader(codec.decode<BlockHeaderProps>(blockHeaderSchema, bytes));
   }
 
-  /** As `fromBytes`, with bytes fields that are views into `bytes` (see Transaction.fromSharedBytes). */
-  static fromSharedBytes(bytes: Uint8Array): BlockHeader {
-    return new BlockHeader(codec.decodeViews<BlockHeaderProps>(blockHeaderSchema, bytes));
-  }
-
   /** From the JSON form (`id`, if present, is ignored: the ID is always recomputed). */
   static fromJSON(json: BlockHeaderJSON | Omit<BlockHeaderJSON, 'id'> | Record<string, unknown>): BlockHeader {
     const { id: _id, ...rest } = json as Record<string, unknown>;

@@ -39,11 +39,12 @@ export class Block {
 
   static fromBytes(bytes: Uint8Array): Block {
     // One copy of the whole block, private to the decoded objects: every bytes field of the
-    // header, the transactions and the assets is a view into it. Hundreds of small copies cost
-    // far more than one large one; the price is that a field kept alone keeps the copy alive.
+    // transactions and assets is a view into it, since hundreds of small copies cost more than
+    // one large one. The price is that a transaction kept alone keeps the block's copy alive.
+    // The header, often kept after its block (the tip, consensus), gets copies of its fields.
     const encoded = codec.decodeViews<EncodedBlock>(blockSchema, privateCopy(bytes));
     return new Block(
-      BlockHeader.fromSharedBytes(encoded.header),
+      BlockHeader.fromBytes(encoded.header),
       encoded.transactions.map((tx) => Transaction.fromSharedBytes(tx)),
       BlockAssets.fromSharedBytes(encoded.assets),
     );
