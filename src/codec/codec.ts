@@ -63,9 +63,10 @@ export const codec = {
   },
 
   /**
-   * As `decode`, but bytes fields are views into `bytes`, not copies: for encodings nested in
-   * bytes fields (a block's header and transactions) that are decoded again at once, so that
-   * their bytes are not copied twice. The views must not outlive a change of `bytes`.
+   * As `decode`, but bytes fields are views into `bytes`, not copies: for input that is decoded
+   * again at once (a block's nested encodings) or that the caller hands over for good (a private
+   * copy of a block). Changing `bytes` afterwards changes the decoded value; keeping one field
+   * keeps all of `bytes` alive.
    */
   decodeViews<T = Record<string, unknown>>(schema: Schema, bytes: Uint8Array): T {
     const entry = compiled(schema);
