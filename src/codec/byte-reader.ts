@@ -163,8 +163,8 @@ export class ByteReader {
   }
 
   /**
-   * Length-prefixed bytes as a view into the input (no copy): only for values consumed before
-   * the input can change, such as the nested encodings inside a block.
+   * Length-prefixed bytes as a view into the input (no copy): only for input that nobody changes
+   * while the value is in use (see codec.decodeViews).
    */
   readBytesView(end: number, path: string): Buffer {
     const length = this.readLength(end, path);
