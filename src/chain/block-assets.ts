@@ -28,6 +28,11 @@ export class BlockAssets {
     return new BlockAssets(encodedAssets.map((bytes) => codec.decode<BlockAsset>(blockAssetSchema, bytes)));
   }
 
+  /** As `fromBytes`, with bytes fields that are views into the encodings (see Transaction.fromSharedBytes). */
+  static fromSharedBytes(encodedAssets: readonly Uint8Array[]): BlockAssets {
+    return new BlockAssets(encodedAssets.map((bytes) => codec.decodeViews<BlockAsset>(blockAssetSchema, bytes)));
+  }
+
   getAsset(module: string): Buffer | undefined {
     return this.assets.find((asset) => asset.module === module)?.data;
   }

@@ -18,6 +18,14 @@ export interface BlockJSON {
   assets: { module: string; data: string }[];
 }
 
+/** A copy of `bytes` (anything else is passed on, for the decoder to reject). */
+function privateCopy(bytes: Uint8Array): Uint8Array {
+  if (!(bytes instanceof Uint8Array)) return bytes;
+  const copy = Buffer.allocUnsafe(bytes.length);
+  copy.set(bytes);
+  return copy;
+}
+
 /**
  * A block: header, transactions and assets (docs/protocol/blocks-and-transactions.md). Decoding a
  * block and encoding it again gives the identical bytes for every block lisk-sdk produces.
@@ -30,11 +38,15 @@ export class Block {
   ) {}
 
   static fromBytes(bytes: Uint8Array): Block {
-    const encoded = codec.decode<EncodedBlock>(blockSchema, bytes);
+    // One copy of the whole block, private to the decoded objects: every bytes field of the
+    // transactions and assets is a view into it, since hundreds of small copies cost more than
+    // one large one. The price is that a transaction kept alone keeps the block's copy alive.
+    // The header, often kept after its block (the tip, consensus), gets copies of its fields.
+    const encoded = codec.decodeViews<EncodedBlock>(blockSchema, privateCopy(bytes));
     return new Block(
       BlockHeader.fromBytes(encoded.header),
-      encoded.transactions.map((tx) => Transaction.fromBytes(tx)),
-      BlockAssets.fromBytes(encoded.assets),
+      encoded.transactions.map((tx) => Transaction.fromSharedBytes(tx)),
+      BlockAssets.fromSharedBytes(encoded.assets),
     );
   }
 

@@ -42,18 +42,30 @@ export class Transaction {
   private cachedId: Buffer | undefined;
   private cachedAddress: Buffer | undefined;
 
-  constructor(props: TransactionProps) {
+  /**
+   * `signatures` is copied, so that the caller's array can change afterwards, unless `adopt` says
+   * it is a fresh array nobody else holds (a decoded one): copying it was a tenth of decoding.
+   */
+  constructor(props: TransactionProps, adopt: 'copy' | 'adopt-signatures' = 'copy') {
     this.module = props.module;
     this.command = props.command;
     this.nonce = props.nonce;
     this.fee = props.fee;
     this.senderPublicKey = props.senderPublicKey;
     this.params = props.params;
-    this.signatures = [...props.signatures];
+    this.signatures = adopt === 'copy' ? [...props.signatures] : props.signatures;
   }
 
   static fromBytes(bytes: Uint8Array): Transaction {
-    return new Transaction(codec.decode<TransactionProps>(transactionSchema, bytes));
+    return new Transaction(codec.decode<TransactionProps>(transactionSchema, bytes), 'adopt-signatures');
+  }
+
+  /**
+   * As `fromBytes`, but the bytes fields are views into `bytes` instead of copies: for memory the
+   * caller hands over and never changes again (a block's private copy, see Block.fromBytes).
+   */
+  static fromSharedBytes(bytes: Uint8Array): Transaction {
+    return new Transaction(codec.decodeViews<TransactionProps>(transactionSchema, bytes), 'adopt-signatures');
   }
 
   static fromJSON(json: Omit<TransactionJSON, 'id'> & { id?: string }): Transaction {

@@ -18,10 +18,33 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 const ON_HEAP_LIMIT = 64;
 const sliceCopy = Uint8Array.prototype.slice as (this: Buffer, start: number, end: number) => Buffer;
 
+// Short ASCII strings (module, command and event names, token symbols) recur in nearly every
+// transaction and event: a small table, indexed by the length and the first and last bytes,
+// keeps the string decoded last with that index and returns it when the bytes are the same.
+// Only ASCII strings are kept, so equal bytes always decode to the kept string.
+const SHORT_STRING_LENGTH = 24;
+const shortStrings: string[] = new Array<string>(256).fill('');
+
+function shortStringSlot(buf: Buffer, start: number, length: number): number {
+  return (length * 61 + (buf[start] as number) * 31 + (buf[start + length - 1] as number)) & 0xff;
+}
+
+/** True when `text` is exactly the `length` bytes at `start` read as latin1. */
+function sameAscii(text: string, buf: Buffer, start: number, length: number): boolean {
+  if (text.length !== length) return false;
+  for (let i = 0; i < length; i += 1) {
+    if (text.charCodeAt(i) !== buf[start + i]) return false;
+  }
+  return true;
+}
+
 export class ByteReader {
   pos = 0;
   /** Index of the current element of each enclosing array, for error paths. */
   readonly indices: number[] = [];
+  /** The input's ArrayBuffer, once a view into it was made. */
+  private arrayBuffer: ArrayBuffer | undefined = undefined;
+  private byteOffset = 0;
 
   constructor(readonly buf: Buffer) {}
 
@@ -139,12 +162,36 @@ export class ByteReader {
     return out;
   }
 
+  /**
+   * Length-prefixed bytes as a view into the input (no copy): only for input that nobody changes
+   * while the value is in use (see codec.decodeViews).
+   */
+  readBytesView(end: number, path: string): Buffer {
+    const length = this.readLength(end, path);
+    const start = this.pos;
+    this.pos = start + length;
+    // The `buffer` and `byteOffset` getters are slow enough to matter here: read them once.
+    if (this.arrayBuffer === undefined) {
+      this.arrayBuffer = this.buf.buffer as ArrayBuffer;
+      this.byteOffset = this.buf.byteOffset;
+    }
+    return Buffer.from(this.arrayBuffer, this.byteOffset + start, length);
+  }
+
   /** Length-prefixed UTF-8 that must be valid and already NFC-normalised. */
   readString(end: number, path: string): string {
     const length = this.readLength(end, path);
     const start = this.pos;
     const stop = start + length;
     const { buf } = this;
+    const slot = length > 0 && length <= SHORT_STRING_LENGTH ? shortStringSlot(buf, start, length) : -1;
+    if (slot !== -1) {
+      const kept = shortStrings[slot] as string;
+      if (sameAscii(kept, buf, start, length)) {
+        this.pos = stop;
+        return kept;
+      }
+    }
     let ascii = true;
     for (let i = start; i < stop; i += 1) {
       if ((buf[i] as number) >= 0x80) {
@@ -155,6 +202,7 @@ export class ByteReader {
     let text: string;
     if (ascii) {
       text = buf.toString('latin1', start, stop);
+      if (slot !== -1) shortStrings[slot] = text;
     } else {
       try {
         text = utf8.decode(buf.subarray(start, stop));

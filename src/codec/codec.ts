@@ -9,13 +9,16 @@ import type { Schema } from './types.js';
 import { compileDecoder } from './decoder.js';
 import { compileEncoder } from './encoder.js';
 import { compileFromJson } from './from-json.js';
-import { buildLayout } from './layout.js';
+import { type ObjectLayout, buildLayout } from './layout.js';
 import { compileToJson } from './to-json.js';
 import { validateSchema } from './validate-schema.js';
 
 interface CompiledSchema {
   encode: (value: object) => Buffer;
   decode: (bytes: Uint8Array) => Record<string, unknown>;
+  /** Compiled on first use: few schemas are ever decoded this way. */
+  decodeViews: ((bytes: Uint8Array) => Record<string, unknown>) | undefined;
+  layout: ObjectLayout;
   toJSON: (value: object) => Record<string, unknown>;
   fromJSON: (json: object) => Record<string, unknown>;
 }
@@ -30,6 +33,8 @@ function compiled(schema: Schema): CompiledSchema {
     entry = {
       encode: compileEncoder(layout),
       decode: compileDecoder(layout),
+      decodeViews: undefined,
+      layout,
       toJSON: compileToJson(layout),
       fromJSON: compileFromJson(layout),
     };
@@ -55,6 +60,18 @@ export const codec = {
    */
   decode<T = Record<string, unknown>>(schema: Schema, bytes: Uint8Array): T {
     return compiled(schema).decode(bytes) as T;
+  },
+
+  /**
+   * As `decode`, but bytes fields are views into `bytes`, not copies: for input that is decoded
+   * again at once (a block's nested encodings) or that the caller hands over for good (a private
+   * copy of a block). Changing `bytes` afterwards changes the decoded value; keeping one field
+   * keeps all of `bytes` alive.
+   */
+  decodeViews<T = Record<string, unknown>>(schema: Schema, bytes: Uint8Array): T {
+    const entry = compiled(schema);
+    entry.decodeViews ??= compileDecoder(entry.layout, 'view');
+    return entry.decodeViews(bytes) as T;
   },
 
   /** Converts a decoded value to the codec JSON form. */
