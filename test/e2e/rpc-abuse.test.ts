@@ -515,9 +515,15 @@ describe.skipIf(process.platform !== 'linux')('RPC under slow and abusive client
         const [answer] = await askAll(ws, [{ jsonrpc: '2.0', id: 1, method: 'system_getNodeInfo' }], 10_000);
         expect(answer?.result).toBeDefined();
       }
-      const closes = closedByNode;
+      return { held, closes: closedByNode, note: `node fds with the sockets open: ${fds}` };
+    });
+    // Every client leaves at once, as when a proxy in front of them goes away.
+    await underAttack('idle: disconnecting', async () => {
+      const open = (await scrape()).webSockets;
       for (const ws of clients) ws.terminate();
-      return { held, closes, note: `node fds with the sockets open: ${fds}` };
+      await waitFor('the node to close the idle sockets', async () => ((await scrape()).webSockets <= 1 ? true : undefined), 60_000);
+      // The node's own count: every socket it saw go.
+      return { held: clients.length, closes: open - (await scrape()).webSockets };
     });
   }, 300_000);
 
@@ -624,15 +630,14 @@ describe.skipIf(process.platform !== 'linux')('RPC under slow and abusive client
           if (String(data).includes('"method":"chain_newBlock"')) blocksSeen.set(ws, (blocksSeen.get(ws) ?? 0) + 1);
         });
       }
-      await Promise.all([
-        ...listeners.map((ws) =>
-          askAll(ws, [{ jsonrpc: '2.0', id: 1, method: 'subscribe', params: { topics: ['chain_newBlock'] } }], 30_000),
-        ),
-        ...idlers.map((ws, n) => {
-          const topics = Array.from({ length: MAX_TOPICS }, (_, i) => `nothing_${n}_${i}_`.padEnd(MAX_TOPIC_LENGTH, 'x'));
-          return askAll(ws, [{ jsonrpc: '2.0', id: 1, method: 'subscribe', params: { topics } }], 30_000);
-        }),
-      ]);
+      // Subscribed a hundred sockets at a time, as they connected.
+      const subscribed = await inBatches(listeners.length, 100, async (n) => {
+        const idlerTopics = Array.from({ length: MAX_TOPICS }, (_, i) => `nothing_${n}_${i}_`.padEnd(MAX_TOPIC_LENGTH, 'x'));
+        const subscribe = (ws: WebSocket | undefined, topics: string[]) =>
+          ws === undefined ? undefined : askAll(ws, [{ jsonrpc: '2.0', id: 1, method: 'subscribe', params: { topics } }], 30_000);
+        await Promise.all([subscribe(listeners[n], ['chain_newBlock']), subscribe(idlers[n], idlerTopics)]);
+      });
+      expect(subscribed.flatMap((result) => (result.status === 'rejected' ? [String(result.reason)] : []))).toEqual([]);
       const held = (await scrape()).webSockets;
       await waitFor(
         'every subscriber to receive two blocks',
