@@ -67,7 +67,7 @@ const SLOW_FROM = '127.0.0.122';
 const IDLE_FROM = '127.0.0.123';
 const WS_FROM = '127.0.0.124';
 
-/** The uWS HTTP idle timeout is 10 s, checked every 4 s: a slow or idle connection goes within 14 s. */
+/** The uWS HTTP timeout is 10 s in ticks of 4 s: a slow or silent connection goes within 12 s. */
 const SLOW_CLOSE_DEADLINE_MS = 25_000;
 const SLOW_BYTE_INTERVAL_MS = 300;
 /** A large answer (the module metadata, about 75 KB) to fill a non-reading socket's send buffer. */
