@@ -152,6 +152,14 @@ function main(): void {
     measure('ws', method, () => wsCall(method));
   }, intervalMs);
 
+  const stop = (): void => {
+    clearInterval(timer);
+    socket?.terminate();
+    agent.destroy();
+    if (process.connected) process.disconnect();
+    // Requests still waiting for an answer must not keep a client nobody listens to alive.
+    setTimeout(() => process.exit(0), 1_000).unref();
+  };
   process.on('message', (command: SteadyCommand) => {
     if (command.type === 'phase') phase = command.name;
     else if (command.type === 'report') {
@@ -160,13 +168,10 @@ function main(): void {
         report[name] = { http: latency(samples.http), ws: latency(samples.ws), failures: samples.failures, pending: samples.pending };
       }
       process.send?.({ type: 'report', report });
-    } else {
-      clearInterval(timer);
-      socket?.close();
-      agent.destroy();
-      process.disconnect?.();
-    }
+    } else stop();
   });
+  // The test process went away without saying stop: stop too.
+  process.on('disconnect', stop);
   process.send?.({ type: 'ready' });
 }
 
