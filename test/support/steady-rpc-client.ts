@@ -161,8 +161,10 @@ function main(): void {
     setTimeout(() => process.exit(0), 1_000).unref();
   };
   process.on('message', (command: SteadyCommand) => {
-    if (command.type === 'phase') phase = command.name;
-    else if (command.type === 'report') {
+    if (command.type === 'phase') {
+      phase = command.name;
+      current(); // a phase shorter than one interval is still reported, with no samples
+    } else if (command.type === 'report') {
       const report: SteadyReport = {};
       for (const [name, samples] of phases) {
         report[name] = { http: latency(samples.http), ws: latency(samples.ws), failures: samples.failures, pending: samples.pending };
