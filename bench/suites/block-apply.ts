@@ -40,7 +40,9 @@ export const blockApplySuite: Suite = {
       let withPool: number;
       try {
         // Thread start-up (loading libsodium, and tsx from the sources) is not block apply.
-        await Promise.all(Array.from({ length: workers.threads * 2 }, () => workers.run('ed25519.verifyBatch', EMPTY_BATCH)));
+        await Promise.all(
+          Array.from({ length: workers.threads * 2 }, () => workers.run('ed25519.verifyBatch', EMPTY_BATCH, { priority: 'consensus' })),
+        );
         withPool = await applyBlocks(join(work, 'replica-pool'), config, blocks, offThreadWork(workers));
       } finally {
         await workers.close();

@@ -29,10 +29,15 @@ describe('WorkerPool (real threads)', () => {
 
   it('runs a task in a worker thread, moving transferred buffers there', async () => {
     const batch = packedBatch(3);
-    const answers = await pool.run<Uint8Array>('ed25519.verifyBatch', batch);
+    const answers = await pool.run<Uint8Array>('ed25519.verifyBatch', batch, { priority: 'consensus' });
     expect([...answers]).toEqual([1, 1, 1]);
     const moved = { ...batch, digests: Uint8Array.from(batch.digests) };
-    expect([...(await pool.run<Uint8Array>('ed25519.verifyBatch', moved, [moved.digests.buffer as ArrayBuffer]))]).toEqual([1, 1, 1]);
+    expect([
+      ...(await pool.run<Uint8Array>('ed25519.verifyBatch', moved, {
+        priority: 'consensus',
+        transferList: [moved.digests.buffer as ArrayBuffer],
+      })),
+    ]).toEqual([1, 1, 1]);
     expect(moved.digests.byteLength).toBe(0);
   });
 
@@ -40,7 +45,7 @@ describe('WorkerPool (real threads)', () => {
     const threads = Reflect.get(Reflect.get(pool, 'piscina') as object, 'threads') as Worker[];
     expect(threads).toHaveLength(1);
     // About a second of work: the thread is busy with it when it is terminated.
-    const running = pool.run('ed25519.verifyBatch', packedBatch(20_000));
+    const running = pool.run('ed25519.verifyBatch', packedBatch(20_000), { priority: 'consensus' });
     await new Promise((resolve) => setTimeout(resolve, 100));
     await threads[0]!.terminate();
     const error = await running.then(
@@ -49,6 +54,6 @@ describe('WorkerPool (real threads)', () => {
     );
     expect(error).toBeInstanceOf(WorkerPoolError);
     expect((error as Error).message).toMatch(/worker thread running task "ed25519.verifyBatch" ended before answering/);
-    expect([...(await pool.run<Uint8Array>('ed25519.verifyBatch', packedBatch(2)))]).toEqual([1, 1]);
+    expect([...(await pool.run<Uint8Array>('ed25519.verifyBatch', packedBatch(2), { priority: 'consensus' }))]).toEqual([1, 1]);
   });
 });
