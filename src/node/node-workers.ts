@@ -29,7 +29,10 @@ export type WorkersChoice =
 
 /** The verifiers block processing hands its heavy work to; absent ones mean "on this thread". */
 export interface OffThreadWork {
+  /** A block's signatures, commits and certificates: queued ahead of everything else. */
   readonly signatureVerifier?: SignatureVerifier;
+  /** The transaction pool's signature checks: queued with RPC reads, behind block work. */
+  readonly transactionSignatureVerifier?: SignatureVerifier;
   readonly stateTreeUpdater?: StateTreeUpdater;
 }
 
@@ -40,10 +43,14 @@ export interface NodeWorkers extends Required<OffThreadWork> {
   close(): Promise<void>;
 }
 
-/** The signature verifier and the state-tree updater that run on `pool`. */
+/**
+ * The verifiers that run on `pool`: signature checks (one per queue class) and the state-tree
+ * updater.
+ */
 export function offThreadWork(pool: WorkerPool, tuning: OffThreadTuning = {}, logger?: Logger): Required<OffThreadWork> {
   return {
-    signatureVerifier: new PoolSignatureVerifier(pool, { minPoolSet: tuning.minPoolSet, logger }),
+    signatureVerifier: new PoolSignatureVerifier(pool, { minPoolSet: tuning.minPoolSet, logger, priority: 'consensus' }),
+    transactionSignatureVerifier: new PoolSignatureVerifier(pool, { minPoolSet: tuning.minPoolSet, logger, priority: 'reads' }),
     stateTreeUpdater: new PoolStateTreeUpdater(pool, { minChanges: tuning.minChanges }),
   };
 }
