@@ -52,6 +52,18 @@ export interface GeneratedExecution {
 }
 
 /**
+ * Work done for a block before it executes, whose answers execution then reads synchronously:
+ * the proofs of possession its transactions (or the genesis assets) register, checked in the
+ * worker pool while nothing waits on this thread. `prepare` resolves once the answers are in
+ * place; `release` drops them after the block executed, whatever the outcome. Answers are pure
+ * functions of their inputs, so execution gives the same result with or without them.
+ */
+export interface BlockWorkAhead {
+  prepare(block: Block, genesis: boolean): Promise<void>;
+  release(block: Block): void;
+}
+
+/**
  * Executes blocks against overlays of the committed module and engine state, in lisk-sdk's order
  * (consensus.ts _executeBlock / _executeGenesisBlock): BFT update, module hooks, transactions,
  * module hooks, new BFT parameters. Nothing is written to the database here.
@@ -61,15 +73,43 @@ export class BlockExecutor {
    * `signatureVerifier`, when given, checks the signatures of a block's transactions in one batch
    * (the worker pool by default in a node) while they execute (see `execute`); without it each
    * transaction's signatures are checked on this thread as it is verified. The results are the
-   * same.
+   * same. `workAhead`, when given, runs before each block (BlockWorkAhead).
    */
   constructor(
     private readonly stateMachine: StateMachine,
     private readonly bft: Bft,
     private readonly signatureVerifier?: SignatureVerifier,
+    private readonly workAhead?: BlockWorkAhead,
   ) {}
 
   async executeGenesis(block: Block, moduleBase: StateReader, engineBase: StateReader): Promise<ExecutedBlock> {
+    return this.withWorkAhead(block, true, () => this.executeGenesisBlock(block, moduleBase, engineBase));
+  }
+
+  /**
+   * Executes `block` on overlays over the committed states. With a signature verifier, the
+   * block's signatures are verified in the pool while its transactions execute, every planned
+   * check taken as good meanwhile; blocks are valid nearly always, and then the result is the one
+   * in-order checking gives. If a check fails, the block executes again from the start with the
+   * real answers, so the error is exactly the in-order one (lisk-sdk reports the first failing
+   * transaction, whichever way it fails). Work ahead (BlockWorkAhead) is ready before it starts.
+   */
+  async execute(block: Block, moduleBase: StateReader, engineBase: StateReader, maxRemovalHeight: number): Promise<ExecutedBlock> {
+    return this.withWorkAhead(block, false, () => this.executeBlock(block, moduleBase, engineBase, maxRemovalHeight));
+  }
+
+  private async withWorkAhead(block: Block, genesis: boolean, execute: () => Promise<ExecutedBlock>): Promise<ExecutedBlock> {
+    const ahead = this.workAhead;
+    if (ahead === undefined) return execute();
+    await ahead.prepare(block, genesis);
+    try {
+      return await execute();
+    } finally {
+      ahead.release(block);
+    }
+  }
+
+  private async executeGenesisBlock(block: Block, moduleBase: StateReader, engineBase: StateReader): Promise<ExecutedBlock> {
     const moduleState = new OverlayState(moduleBase);
     const engineState = new OverlayState(engineBase);
     const { header } = block;
@@ -87,15 +127,12 @@ export class BlockExecutor {
     return { block, moduleState, engineState, events: indexed(execution.events), nextValidators: update, transactionResults: [] };
   }
 
-  /**
-   * Executes `block` on overlays over the committed states. With a signature verifier, the
-   * block's signatures are verified in the pool while its transactions execute, every planned
-   * check taken as good meanwhile; blocks are valid nearly always, and then the result is the one
-   * in-order checking gives. If a check fails, the block executes again from the start with the
-   * real answers, so the error is exactly the in-order one (lisk-sdk reports the first failing
-   * transaction, whichever way it fails).
-   */
-  async execute(block: Block, moduleBase: StateReader, engineBase: StateReader, maxRemovalHeight: number): Promise<ExecutedBlock> {
+  private async executeBlock(
+    block: Block,
+    moduleBase: StateReader,
+    engineBase: StateReader,
+    maxRemovalHeight: number,
+  ): Promise<ExecutedBlock> {
     const verifier = this.signatureVerifier;
     if (verifier === undefined) return this.executeOnce(block, moduleBase, engineBase, maxRemovalHeight, async () => undefined);
     let allVerified: Promise<boolean> | undefined;

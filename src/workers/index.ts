@@ -3,6 +3,7 @@ export { WorkerPool, WorkerPoolError, type RunOptions, type WorkerPoolOptions } 
 export { WorkerTaskError } from './worker-error.js';
 export { PoolSignatureVerifier, type PoolSignatureVerifierOptions } from './pool-signature-verifier.js';
 export { PoolStateTreeUpdater } from './pool-state-tree-updater.js';
+export { PoolPopVerifier } from './pool-pop-verifier.js';
 export type { TaskPriority } from './priority-task-queue.js';
 export { WORKER_TASKS } from './task-registry.js';
 export type { WorkerTask } from './worker-task.js';
