@@ -4,32 +4,18 @@
  * before the flood too, and tasks of one class keep their order. Asserted on the order in which
  * tasks finish, never on timings.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keyPairFromSeed, signDigest } from '../../src/crypto/index.js';
+import { packedEd25519Batch } from '../support/packed-ed25519-batch.js';
 import { WorkerPool, type TaskPriority } from '../../src/workers/index.js';
 
 const THREADS = 2;
 const FLOOD = 24;
 
-/** A packed Ed25519 batch of `count` copies of one valid check: about 60 µs of work each. */
-function packedBatch(count: number) {
-  const { publicKey, privateKey } = keyPairFromSeed(randomBytes(32));
-  const digest = randomBytes(32);
-  const signature = signDigest(digest, privateKey);
-  return {
-    count,
-    digests: Buffer.concat(Array.from({ length: count }, () => digest)),
-    signatures: Buffer.concat(Array.from({ length: count }, () => signature)),
-    publicKeys: Buffer.concat(Array.from({ length: count }, () => publicKey)),
-  };
-}
-
 describe('WorkerPool priority classes (real threads)', () => {
   /** Two threads, as on the development machine; one, where the order of completion is exact. */
   const pools = new Map<number, WorkerPool>();
   /** Some 10 ms of work per task: the flood outlasts the time it takes to queue everything. */
-  const batch = packedBatch(160);
+  const batch = packedEd25519Batch(160);
 
   beforeAll(async () => {
     for (const threads of [THREADS, 1]) {
