@@ -1,5 +1,5 @@
 /** The worker pool and the verifiers that run on it (docs/architecture.md). */
-export { WorkerPool, WorkerPoolError, type RunOptions, type WorkerPoolOptions } from './worker-pool.js';
+export { defaultWorkerThreads, WorkerPool, WorkerPoolError, type RunOptions, type WorkerPoolOptions } from './worker-pool.js';
 export { WorkerTaskError } from './worker-error.js';
 export { PoolSignatureVerifier, type PoolSignatureVerifierOptions } from './pool-signature-verifier.js';
 export { PoolStateTreeUpdater } from './pool-state-tree-updater.js';

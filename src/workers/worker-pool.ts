@@ -18,7 +18,7 @@ import type { WorkerRequest } from './worker-entry.js';
 import { fromWorkerErrorEnvelope, isWorkerErrorEnvelope } from './worker-error.js';
 
 export interface WorkerPoolOptions {
-  /** Threads; defaults to the machine's available parallelism (at least 1). */
+  /** Threads; defaults to defaultWorkerThreads(). */
   readonly threads?: number;
   /** Data handed to every thread as `workerData` (e.g. the data path for read-only LMDB views). */
   readonly workerData?: unknown;
@@ -65,6 +65,14 @@ export interface FallbackCount {
   count: number;
 }
 
+/**
+ * Threads a pool gets when not told otherwise: one per core the machine offers (at least one).
+ * docs/architecture.md gives the measurements that chose this over cores − 1.
+ */
+export function defaultWorkerThreads(cores: number = availableParallelism()): number {
+  return Math.max(1, cores);
+}
+
 export class WorkerPool {
   private readonly piscina: Piscina;
   private readonly queue = new PriorityTaskQueue();
@@ -75,7 +83,7 @@ export class WorkerPool {
   readonly fallbackCounts = new Map<string, FallbackCount>();
 
   constructor(options: WorkerPoolOptions = {}) {
-    const threads = Math.max(1, options.threads ?? availableParallelism());
+    const threads = Math.max(1, options.threads ?? defaultWorkerThreads());
     const { filename, execArgv } = entryFile();
     this.piscina = new Piscina({
       filename,
