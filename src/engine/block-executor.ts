@@ -51,16 +51,23 @@ export interface GeneratedExecution {
   readonly nextValidators: NextValidatorsUpdate | undefined;
 }
 
+/** What is about to execute: a block, the candidates of a block being generated, one dry run. */
+export interface WorkAheadInput {
+  readonly transactions: readonly Transaction[];
+  /** The block's assets (the genesis block's carry the initial validators). */
+  readonly assets?: Pick<BlockAssets, 'getAsset'>;
+}
+
 /**
- * Work done for a block before it executes, whose answers execution then reads synchronously:
- * the proofs of possession its transactions (or the genesis assets) register, checked in the
- * worker pool while nothing waits on this thread. `prepare` resolves once the answers are in
- * place; `release` drops them after the block executed, whatever the outcome. Answers are pure
+ * Work done before transactions execute, whose answers execution then reads synchronously: the
+ * proofs of possession they (or the genesis assets) register, checked in the worker pool while
+ * nothing waits on this thread. `prepare` resolves once the answers are in place; `release`
+ * (with the same object) drops them after execution, whatever the outcome. Answers are pure
  * functions of their inputs, so execution gives the same result with or without them.
  */
 export interface BlockWorkAhead {
-  prepare(block: Block, genesis: boolean): Promise<void>;
-  release(block: Block): void;
+  prepare(work: WorkAheadInput, genesis: boolean): Promise<void>;
+  release(work: WorkAheadInput): void;
 }
 
 /**
@@ -98,14 +105,14 @@ export class BlockExecutor {
     return this.withWorkAhead(block, false, () => this.executeBlock(block, moduleBase, engineBase, maxRemovalHeight));
   }
 
-  private async withWorkAhead(block: Block, genesis: boolean, execute: () => Promise<ExecutedBlock>): Promise<ExecutedBlock> {
+  private async withWorkAhead<R>(work: WorkAheadInput, genesis: boolean, execute: () => Promise<R>): Promise<R> {
     const ahead = this.workAhead;
     if (ahead === undefined) return execute();
-    await ahead.prepare(block, genesis);
+    await ahead.prepare(work, genesis);
     try {
       return await execute();
     } finally {
-      ahead.release(block);
+      ahead.release(work);
     }
   }
 
@@ -222,9 +229,15 @@ export class BlockExecutor {
   /**
    * Executes a block being generated (lisk-sdk generator _generateBlock with its forging
    * strategy, see txpool/block-selection.ts): the modules insert their assets, then candidate
-   * transactions are verified and executed one by one on the state the previous ones left.
+   * transactions are verified and executed one by one on the state the previous ones left. Work
+   * ahead covers every candidate, since any may be included.
    */
   async generate(input: GenerationInput): Promise<GeneratedExecution> {
+    const candidates = { transactions: [...input.candidates.byAccount.values()].flat() };
+    return this.withWorkAhead(candidates, false, () => this.generateBlock(input));
+  }
+
+  private async generateBlock(input: GenerationInput): Promise<GeneratedExecution> {
     const { header } = input;
     const moduleState = new OverlayState(input.moduleBase);
     const engineState = new OverlayState(input.engineBase);

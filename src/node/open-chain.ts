@@ -58,6 +58,11 @@ export interface OpenChain {
   readonly modules: MainchainModules;
   readonly stateMachine: StateMachine;
   readonly processor: ChainProcessor;
+  /**
+   * The proofs of possession checked ahead of execution (with `popVerifiers`): the processor's
+   * executor uses them, and so do the block generator and the dry-run endpoint.
+   */
+  readonly popChecks?: PopChecksAhead;
   close(): Promise<void>;
 }
 
@@ -105,7 +110,7 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
       await backups.settled();
       await env.close();
     };
-    return { env, chainStore, legacyStore, stateDb, bft, modules, stateMachine, processor, close };
+    return { env, chainStore, legacyStore, stateDb, bft, modules, stateMachine, processor, popChecks, close };
   } catch (error) {
     await env.close();
     throw error;

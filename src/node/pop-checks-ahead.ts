@@ -14,9 +14,8 @@
  * the result never depends on this list.
  */
 import { codec } from '../codec/index.js';
-import type { Block } from '../chain/block.js';
 import { popVerify, type PopCheck, type PopVerifier } from '../crypto/index.js';
-import type { BlockWorkAhead } from '../engine/block-executor.js';
+import type { BlockWorkAhead, WorkAheadInput } from '../engine/block-executor.js';
 import type { Module } from '../modules/base/index.js';
 import type { ProofOfPossessionChecks } from '../modules/validators/index.js';
 
@@ -52,30 +51,66 @@ interface Verdict {
 
 export class PopChecksAhead implements BlockWorkAhead, ProofOfPossessionChecks {
   private readonly verdicts = new Map<string, Verdict>();
-  private readonly held = new Map<Block, string[]>();
+  private readonly held = new Map<WorkAheadInput, string[]>();
 
   constructor(private readonly options: PopChecksAheadOptions) {}
 
-  async prepare(block: Block, genesis: boolean): Promise<void> {
-    const pairs = this.pairsOf(block, genesis);
-    if (pairs.length === 0) return;
-    const keys = pairs.map((pair) => keyOf(pair.blsKey, pair.proofOfPossession));
-    const unknown = pairs.filter((_pair, i) => !this.verdicts.has(keys[i] as string));
-    const answers = await this.options.blocks.verifyProofsOfPossession(
-      unknown.map((pair): PopCheck => ({ publicKey: pair.blsKey, proof: pair.proofOfPossession })),
-    );
-    unknown.forEach((pair, i) => {
-      const key = keyOf(pair.blsKey, pair.proofOfPossession);
-      if (!this.verdicts.has(key)) this.verdicts.set(key, { valid: answers[i] === true, holders: 0 });
-    });
-    for (const key of keys) (this.verdicts.get(key) as Verdict).holders += 1;
-    this.held.set(block, keys);
+  async prepare(work: WorkAheadInput, genesis: boolean): Promise<void> {
+    return this.prepareWith(this.options.blocks, work, genesis);
   }
 
-  release(block: Block): void {
-    const keys = this.held.get(block);
+  /**
+   * The same work ahead for a request that executes transactions (txpool_dryRunTransaction): its
+   * proofs are checked at the RPC class, behind block work, into the same answers.
+   */
+  forRequests(): BlockWorkAhead {
+    return {
+      prepare: (work, genesis) => this.prepareWith(this.options.requests, work, genesis),
+      release: (work) => this.release(work),
+    };
+  }
+
+  private async prepareWith(verifier: PopVerifier, work: WorkAheadInput, genesis: boolean): Promise<void> {
+    const pairs = this.pairsOf(work, genesis);
+    if (pairs.length === 0) return;
+    // Answers already here (another block being executed has them) are held at once, so that a
+    // release meanwhile cannot drop them; the others once the pool has answered.
+    const held: string[] = [];
+    const unknown: { readonly key: string; readonly pair: KeyAndProof }[] = [];
+    for (const pair of pairs) {
+      const key = keyOf(pair.blsKey, pair.proofOfPossession);
+      const verdict = this.verdicts.get(key);
+      if (verdict === undefined) {
+        unknown.push({ key, pair });
+      } else {
+        verdict.holders += 1;
+        held.push(key);
+      }
+    }
+    this.held.set(work, held);
+    if (unknown.length === 0) return;
+    let answers: boolean[];
+    try {
+      answers = await verifier.verifyProofsOfPossession(
+        unknown.map(({ pair }): PopCheck => ({ publicKey: pair.blsKey, proof: pair.proofOfPossession })),
+      );
+    } catch {
+      // Whatever went wrong there, execution checks these pairs itself: the block's fate never
+      // depends on work done ahead.
+      return;
+    }
+    unknown.forEach(({ key }, i) => {
+      const verdict = this.verdicts.get(key);
+      if (verdict === undefined) this.verdicts.set(key, { valid: answers[i] === true, holders: 1 });
+      else verdict.holders += 1;
+      held.push(key);
+    });
+  }
+
+  release(work: WorkAheadInput): void {
+    const keys = this.held.get(work);
     if (keys === undefined) return;
-    this.held.delete(block);
+    this.held.delete(work);
     for (const key of keys) {
       const verdict = this.verdicts.get(key);
       if (verdict === undefined) continue;
@@ -96,11 +131,11 @@ export class PopChecksAhead implements BlockWorkAhead, ProofOfPossessionChecks {
     return valid === true;
   }
 
-  /** The pairs `block` will check, in block order; params that do not decode are left to execution. */
-  private pairsOf(block: Block, genesis: boolean): KeyAndProof[] {
+  /** The pairs `work` will check, in order; params that do not decode are left to execution. */
+  private pairsOf(work: WorkAheadInput, genesis: boolean): KeyAndProof[] {
     const pairs: KeyAndProof[] = [];
-    if (genesis && !this.options.genesisWithoutBlsKeys) pairs.push(...this.genesisValidators(block));
-    for (const transaction of block.transactions) {
+    if (genesis && !this.options.genesisWithoutBlsKeys) pairs.push(...this.genesisValidators(work));
+    for (const transaction of work.transactions) {
       if (!KEY_REGISTRATIONS.has(`${transaction.module}:${transaction.command}`)) continue;
       const schema = this.moduleNamed(transaction.module)?.commands.find((command) => command.name === transaction.command)?.schema;
       if (schema === undefined) continue;
@@ -113,9 +148,9 @@ export class PopChecksAhead implements BlockWorkAhead, ProofOfPossessionChecks {
     return pairs.filter((pair) => pair.blsKey.length > 0);
   }
 
-  private genesisValidators(block: Block): KeyAndProof[] {
+  private genesisValidators(work: WorkAheadInput): KeyAndProof[] {
     const pos = this.moduleNamed('pos');
-    const bytes = block.assets.getAsset('pos');
+    const bytes = work.assets?.getAsset('pos');
     if (pos?.genesisAssetSchema === undefined || bytes === undefined) return [];
     try {
       const asset = codec.decode<{ validators?: Partial<KeyAndProof>[] }>(pos.genesisAssetSchema, bytes);

@@ -102,6 +102,33 @@ describe('proofs of possession in the worker pool', () => {
     expect(fallbacks('no_verdict')).toBe(misses + 2);
   });
 
+  it('prepares a request’s pairs at the RPC class, and leaves the pairs to execution when the verifier fails', async () => {
+    const requests = new PoolPopVerifier(pool, 'reads');
+    const failing = {
+      verifyProofsOfPossession: async () => {
+        throw new Error('no answers');
+      },
+    };
+    const ahead = new PopChecksAhead({
+      modules,
+      blocks: failing,
+      requests,
+      genesisWithoutBlsKeys: false,
+      onMiss: () => pool.recordFallback(TASK, 'no_verdict'),
+    });
+    const dryRun = blockRegistering([[alice, alice]]);
+    await ahead.forRequests().prepare(dryRun, false);
+    const misses = fallbacks('no_verdict');
+    expect(ahead.check(alice.blsKey, alice.proofOfPossession)).toBe(true);
+    expect(fallbacks('no_verdict')).toBe(misses);
+    ahead.release(dryRun);
+    const block = blockRegistering([[bob, bob]]);
+    await ahead.prepare(block, false);
+    expect(ahead.check(bob.blsKey, bob.proofOfPossession)).toBe(true);
+    expect(fallbacks('no_verdict')).toBe(misses + 1);
+    ahead.release(block);
+  });
+
   it('answers validators_validateBLSKey through the pool', async () => {
     const module = new ValidatorsModule();
     module.init({ genesisConfig: testGenesisConfig, moduleConfig: {} });
