@@ -67,7 +67,9 @@ export interface FallbackCount {
 
 /**
  * Threads a pool gets when not told otherwise: one per core the machine offers (at least one).
- * docs/architecture.md gives the measurements that chose this over cores − 1.
+ * Block apply, the path consensus waits on, runs clearly faster with every core checking
+ * signatures than with one left to the main thread, and the queue classes already keep a block's
+ * checks ahead of RPC work (the measurements are in docs/architecture.md).
  */
 export function defaultWorkerThreads(cores: number = availableParallelism()): number {
   return Math.max(1, cores);
