@@ -79,6 +79,7 @@ export async function assembleNode(options: AssembleNodeOptions): Promise<Assemb
       now: options.now,
       signatureVerifier: workers?.signatureVerifier,
       stateTreeUpdater: workers?.stateTreeUpdater,
+      popVerifiers: workers?.popVerifiers,
       onBlockTimed: metrics && ((phases) => metrics.recordBlockPhases(phases)),
       extraModules:
         plugins &&

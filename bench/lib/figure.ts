@@ -4,8 +4,11 @@
  * measurement of the same run) into a ratio.
  */
 
-/** Units in use. Rates ("…/s") are better when higher; times and memory are better when lower. */
-export type Unit = 'µs/op' | 'ms/op' | 'ms' | 's' | 'updates/s' | 'blocks/s' | 'tx/s' | 'req/s' | 'MiB';
+/**
+ * Units in use. Rates ("…/s") are better when higher; times and memory are better when lower;
+ * counts (the worker pool's, bench/lib/pool-counters.ts) are context, never compared.
+ */
+export type Unit = 'µs/op' | 'ms/op' | 'ms' | 's' | 'updates/s' | 'blocks/s' | 'tx/s' | 'req/s' | 'MiB' | 'count';
 
 export interface Measurement {
   readonly name: string;

@@ -4,8 +4,9 @@
  * same check with the 101 keys deserialised on every call (what a cache-less node pays); the
  * full certificate check verifyWeightedAggSig (bitmap, weights, threshold, tagged digest); a
  * single-signature verify for scale; popVerify, run once per validator registration, in native
- * code against the bigint fallback; and 16 certificates checked one by one against one batched
- * call on the worker pool.
+ * code against the bigint fallback, and as the node runs it (a batch in the worker pool, before the
+ * block that registers the keys executes); and 16 certificates checked one by one against one
+ * batched call on the worker pool.
  */
 import { PublicKey as BlstPublicKey, Signature as BlstSignature, fastAggregateVerify as blstFastAggregateVerify } from '@chainsafe/blst';
 import { Block } from '../../src/chain/block.js';
@@ -32,11 +33,14 @@ import { unsignedCertificateBytes } from '../../src/engine/consensus/aggregate-c
 import { DEV_CONFIG_FILE, readDevBlocks } from '../lib/dev-chain.js';
 import type { Measurement } from '../lib/figure.js';
 import { interleavedMsPerOp, medianMsPerOp } from '../lib/measure.js';
+import { PoolCounters } from '../lib/pool-counters.js';
 import type { Suite } from '../lib/suite.js';
 
 const VALIDATORS = 101;
 /** Certificates checked at once, as a node catching up meets one per block. */
 const POOL_CERTIFICATES = 16;
+/** Proofs of possession in one pool call: a genesis block registers many, a busy block a few. */
+const POP_BATCH = 8;
 
 interface Validator {
   readonly secretKey: Buffer;
@@ -111,20 +115,28 @@ export const blsSuite: Suite = {
     }
     progress(`bls: ${POOL_CERTIFICATES} certificates, one by one and through the worker pool`);
     const pooled = await poolCertificateMs(set, chainID);
+    progress(`bls: popVerify in the worker pool, batches of ${POP_BATCH}`);
+    const popPooled = await poolPopMs(set.slice(0, POP_BATCH));
     const oneByOneName = `bls ${POOL_CERTIFICATES} certificate checks one by one, main thread (per certificate)`;
+    const pooledName = `bls ${POOL_CERTIFICATES} certificate checks batched, worker pool (${pooled.threads} threads, per certificate)`;
+    const popPooledName = `bls popVerify in the worker pool, batch of ${POP_BATCH} (${popPooled.threads} threads, per check)`;
     const results: Measurement[] = [
-      {
-        name: `bls ${POOL_CERTIFICATES} certificate checks batched, worker pool (${pooled.threads} threads, per certificate)`,
-        value: pooled.poolMs,
-        unit: 'ms/op',
-        baseline: oneByOneName,
-      },
+      { name: pooledName, value: pooled.poolMs, unit: 'ms/op', baseline: oneByOneName },
+      ...pooled.counters.rows(pooledName),
       { name: oneByOneName, value: pooled.mainMs, unit: 'ms/op' },
       { name: 'bls fastAggregateVerify 101 keys, warm key cache', value: warmMs!, unit: 'ms/op', baseline: coldName },
       { name: coldName, value: coldMs!, unit: 'ms/op' },
       { name: 'bls certificate check 101 validators (verifyWeightedAggSig)', value: certificateMs!, unit: 'ms/op' },
       { name: 'bls verify 1 key', value: verifyMs!, unit: 'ms/op' },
       { name: 'bls popVerify', value: popMs, unit: 'ms/op' },
+      // The pool's threads run popVerify as this thread does: native when the addon is loaded.
+      {
+        name: popPooledName,
+        value: popPooled.perCheckMs,
+        unit: 'ms/op',
+        baseline: popNativeMs === undefined ? 'bls popVerify' : 'bls popVerify native',
+      },
+      ...popPooled.counters.rows(popPooledName),
     ];
     if (popNativeMs !== undefined) {
       results.push({ name: 'bls popVerify native', value: popNativeMs, unit: 'ms/op', baseline: 'bls popVerify' });
@@ -138,7 +150,10 @@ export const blsSuite: Suite = {
  * messages): one by one on this thread, against one verifyBls call on the node's pool (one
  * multi-pairing per thread, warm per-thread key caches).
  */
-async function poolCertificateMs(set: readonly Validator[], chainID: Buffer): Promise<{ poolMs: number; mainMs: number; threads: number }> {
+async function poolCertificateMs(
+  set: readonly Validator[],
+  chainID: Buffer,
+): Promise<{ poolMs: number; mainMs: number; threads: number; counters: PoolCounters }> {
   const keys = set.map((v) => v.publicKey);
   const checks: BlsCheck[] = Array.from({ length: POOL_CERTIFICATES }, (_, i) => {
     const certificate = sha256(Buffer.from(`basalt-bench:certificate:${i}`));
@@ -165,11 +180,40 @@ async function poolCertificateMs(set: readonly Validator[], chainID: Buffer): Pr
     // The verifier the node holds, with the node's settings.
     const { signatureVerifier: verifier } = offThreadWork(pool);
     for (let i = 0; i < 2; i += 1) await verifier.verifyBls(checks);
+    const counters = new PoolCounters(pool);
     start = performance.now();
     for (let round = 0; round < rounds; round += 1) {
       if ((await verifier.verifyBls(checks)).some((ok) => !ok)) throw new Error('bls: a pooled certificate does not verify.');
     }
-    return { poolMs: (performance.now() - start) / (rounds * checks.length), mainMs, threads: pool.threads };
+    const poolMs = (performance.now() - start) / (rounds * checks.length);
+    counters.stop();
+    return { poolMs, mainMs, threads: pool.threads, counters };
+  } finally {
+    await pool.close();
+  }
+}
+
+/**
+ * Wall time per proof of possession of one call with `validators.length` distinct proofs on the
+ * node's block-time verifier (consensus class, one share per thread), after a warm-up call.
+ */
+async function poolPopMs(validators: readonly Validator[]): Promise<{ perCheckMs: number; threads: number; counters: PoolCounters }> {
+  const checks = validators.map((v) => ({ publicKey: v.publicKey, proof: popProve(v.secretKey) }));
+  const pool = new WorkerPool();
+  try {
+    // The verifier the node checks a block's proofs with.
+    const verifier = offThreadWork(pool).popVerifiers.blocks;
+    await verifier.verifyProofsOfPossession(checks);
+    const rounds = 3;
+    const counters = new PoolCounters(pool);
+    const start = performance.now();
+    for (let round = 0; round < rounds; round += 1) {
+      if ((await verifier.verifyProofsOfPossession(checks)).some((ok) => !ok))
+        throw new Error('bls: a pooled proof of possession does not verify.');
+    }
+    const perCheckMs = (performance.now() - start) / (rounds * checks.length);
+    counters.stop();
+    return { perCheckMs, threads: pool.threads, counters };
   } finally {
     await pool.close();
   }

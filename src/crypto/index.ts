@@ -13,6 +13,7 @@ export * from './address.js';
 export * from './bls.js';
 export { BLS_SECRET_KEY_LENGTH, blsSecretScalar } from './bls-secret-key.js';
 export * from './bls-pop.js';
+export * from './pop-verifier.js';
 export * from './bls-aggregate-signature.js';
 export * from './bls-batch.js';
 export { BlsPublicKeyCache, blsPublicKeyCache } from './bls-public-key-cache.js';

@@ -51,6 +51,25 @@ export interface GeneratedExecution {
   readonly nextValidators: NextValidatorsUpdate | undefined;
 }
 
+/** What is about to execute: a block, the candidates of a block being generated, one dry run. */
+export interface WorkAheadInput {
+  readonly transactions: readonly Transaction[];
+  /** The block's assets (the genesis block's carry the initial validators). */
+  readonly assets?: Pick<BlockAssets, 'getAsset'>;
+}
+
+/**
+ * Work done before transactions execute, whose answers execution then reads synchronously: the
+ * proofs of possession they (or the genesis assets) register, checked in the worker pool while
+ * nothing waits on this thread. `prepare` resolves once the answers are in place; `release`
+ * (with the same object) drops them after execution, whatever the outcome. Answers are pure
+ * functions of their inputs, so execution gives the same result with or without them.
+ */
+export interface BlockWorkAhead {
+  prepare(work: WorkAheadInput, genesis: boolean): Promise<void>;
+  release(work: WorkAheadInput): void;
+}
+
 /**
  * Executes blocks against overlays of the committed module and engine state, in lisk-sdk's order
  * (consensus.ts _executeBlock / _executeGenesisBlock): BFT update, module hooks, transactions,
@@ -61,15 +80,43 @@ export class BlockExecutor {
    * `signatureVerifier`, when given, checks the signatures of a block's transactions in one batch
    * (the worker pool by default in a node) while they execute (see `execute`); without it each
    * transaction's signatures are checked on this thread as it is verified. The results are the
-   * same.
+   * same. `workAhead`, when given, runs before each block (BlockWorkAhead).
    */
   constructor(
     private readonly stateMachine: StateMachine,
     private readonly bft: Bft,
     private readonly signatureVerifier?: SignatureVerifier,
+    private readonly workAhead?: BlockWorkAhead,
   ) {}
 
   async executeGenesis(block: Block, moduleBase: StateReader, engineBase: StateReader): Promise<ExecutedBlock> {
+    return this.withWorkAhead(block, true, () => this.executeGenesisBlock(block, moduleBase, engineBase));
+  }
+
+  /**
+   * Executes `block` on overlays over the committed states. With a signature verifier, the
+   * block's signatures are verified in the pool while its transactions execute, every planned
+   * check taken as good meanwhile; blocks are valid nearly always, and then the result is the one
+   * in-order checking gives. If a check fails, the block executes again from the start with the
+   * real answers, so the error is exactly the in-order one (lisk-sdk reports the first failing
+   * transaction, whichever way it fails). Work ahead (BlockWorkAhead) is ready before it starts.
+   */
+  async execute(block: Block, moduleBase: StateReader, engineBase: StateReader, maxRemovalHeight: number): Promise<ExecutedBlock> {
+    return this.withWorkAhead(block, false, () => this.executeBlock(block, moduleBase, engineBase, maxRemovalHeight));
+  }
+
+  private async withWorkAhead<R>(work: WorkAheadInput, genesis: boolean, execute: () => Promise<R>): Promise<R> {
+    const ahead = this.workAhead;
+    if (ahead === undefined) return execute();
+    await ahead.prepare(work, genesis);
+    try {
+      return await execute();
+    } finally {
+      ahead.release(work);
+    }
+  }
+
+  private async executeGenesisBlock(block: Block, moduleBase: StateReader, engineBase: StateReader): Promise<ExecutedBlock> {
     const moduleState = new OverlayState(moduleBase);
     const engineState = new OverlayState(engineBase);
     const { header } = block;
@@ -87,15 +134,12 @@ export class BlockExecutor {
     return { block, moduleState, engineState, events: indexed(execution.events), nextValidators: update, transactionResults: [] };
   }
 
-  /**
-   * Executes `block` on overlays over the committed states. With a signature verifier, the
-   * block's signatures are verified in the pool while its transactions execute, every planned
-   * check taken as good meanwhile; blocks are valid nearly always, and then the result is the one
-   * in-order checking gives. If a check fails, the block executes again from the start with the
-   * real answers, so the error is exactly the in-order one (lisk-sdk reports the first failing
-   * transaction, whichever way it fails).
-   */
-  async execute(block: Block, moduleBase: StateReader, engineBase: StateReader, maxRemovalHeight: number): Promise<ExecutedBlock> {
+  private async executeBlock(
+    block: Block,
+    moduleBase: StateReader,
+    engineBase: StateReader,
+    maxRemovalHeight: number,
+  ): Promise<ExecutedBlock> {
     const verifier = this.signatureVerifier;
     if (verifier === undefined) return this.executeOnce(block, moduleBase, engineBase, maxRemovalHeight, async () => undefined);
     let allVerified: Promise<boolean> | undefined;
@@ -185,9 +229,15 @@ export class BlockExecutor {
   /**
    * Executes a block being generated (lisk-sdk generator _generateBlock with its forging
    * strategy, see txpool/block-selection.ts): the modules insert their assets, then candidate
-   * transactions are verified and executed one by one on the state the previous ones left.
+   * transactions are verified and executed one by one on the state the previous ones left. Work
+   * ahead covers every candidate, since any may be included.
    */
   async generate(input: GenerationInput): Promise<GeneratedExecution> {
+    const candidates = { transactions: [...input.candidates.byAccount.values()].flat() };
+    return this.withWorkAhead(candidates, false, () => this.generateBlock(input));
+  }
+
+  private async generateBlock(input: GenerationInput): Promise<GeneratedExecution> {
     const { header } = input;
     const moduleState = new OverlayState(input.moduleBase);
     const engineState = new OverlayState(input.engineBase);

@@ -207,7 +207,7 @@ export class NodeMetrics {
     });
     new Counter({
       name: 'basalt_worker_main_thread_fallbacks_total',
-      help: 'Work done on the main thread instead of the pool, by task and reason (small_input: cheaper here; pool_failed: the pool could not run it; stale_tree: the tree moved on)',
+      help: 'Work done on the main thread instead of the pool, by task and reason (small_input: cheaper here; pool_failed: the pool could not run it; stale_tree: the tree moved on; no_verdict: a proof of possession not checked ahead of its block)',
       labelNames: ['task', 'reason'],
       registers,
       collect() {

@@ -44,7 +44,8 @@ export function createChainForger(chain: OpenChain, options: ChainForgerOptions)
   const generator = new BlockGenerator({
     chainStore: chain.chainStore,
     stateDb: chain.stateDb,
-    executor: createBlockExecutor(chain),
+    // The proofs of possession its candidates register are checked in the pool before it runs.
+    executor: createBlockExecutor(chain, undefined, chain.popChecks),
     bft: chain.bft,
     commitPool,
     generatorStore,

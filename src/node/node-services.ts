@@ -129,7 +129,7 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
 
   const pool = new TransactionPool({
     config: parseTransactionPoolConfig(config.transactionPool, genesis.maxTransactionsSize),
-    verifier: transactionPoolVerifier(chain, workers?.signatureVerifier),
+    verifier: transactionPoolVerifier(chain, workers?.transactionSignatureVerifier),
     tip: tipOf(chain),
     logger,
   });
@@ -251,6 +251,7 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
         chainStore: chain.chainStore,
         moduleState: () => chain.stateDb.moduleReader,
         maxTransactionBytes: genesis.maxTransactionsSize,
+        workAhead: chain.popChecks?.forRequests(),
       }),
       ...(production
         ? createGeneratorEndpoints(

@@ -4,11 +4,20 @@
  * src/crypto/signature-verifier.ts and src/state/state-tree.ts); this is the one place that
  * decides.
  */
+import type { PopVerifier } from '../crypto/pop-verifier.js';
 import type { SignatureVerifier } from '../crypto/signature-verifier.js';
 import type { Logger } from '../logger.js';
 import { nativeAvailable, nativeSearch, nativeStatus } from '../native/index.js';
 import type { StateTreeUpdater } from '../state/state-db.js';
-import { openWorkerPool, PoolSignatureVerifier, PoolStateTreeUpdater, WORKERS_ENV, type WorkerPool } from '../workers/index.js';
+import {
+  openWorkerPool,
+  PoolPopVerifier,
+  PoolSignatureVerifier,
+  PoolStateTreeUpdater,
+  WORKERS_ENV,
+  type WorkerPool,
+} from '../workers/index.js';
+import { blsPopVerifyBatchTask } from '../workers/tasks/bls-pop-verify-batch.js';
 
 /** How the verifiers of a pool are tuned; the defaults are the node's. */
 export interface OffThreadTuning {
@@ -27,10 +36,24 @@ export type WorkersChoice =
   /** A pool the caller owns (and closes), with the verifiers tuned as given. */
   | ({ readonly pool: WorkerPool } & OffThreadTuning);
 
+/** Where proofs of possession are checked: a block's ahead of it, a request's as it comes. */
+export interface PopVerifiers {
+  /** The pairs a block registers, before it executes (consensus priority). */
+  readonly blocks: PopVerifier;
+  /** validators_validateBLSKey (RPC priority). */
+  readonly requests: PopVerifier;
+  /** Counts a check done on the main thread because no answer was computed ahead. */
+  onMiss(): void;
+}
+
 /** The verifiers block processing hands its heavy work to; absent ones mean "on this thread". */
 export interface OffThreadWork {
+  /** A block's signatures, commits and certificates: queued ahead of everything else. */
   readonly signatureVerifier?: SignatureVerifier;
+  /** The transaction pool's signature checks: queued with RPC reads, behind block work. */
+  readonly transactionSignatureVerifier?: SignatureVerifier;
   readonly stateTreeUpdater?: StateTreeUpdater;
+  readonly popVerifiers?: PopVerifiers;
 }
 
 /** The node's pool and the verifiers on it. */
@@ -40,11 +63,20 @@ export interface NodeWorkers extends Required<OffThreadWork> {
   close(): Promise<void>;
 }
 
-/** The signature verifier and the state-tree updater that run on `pool`. */
+/**
+ * The verifiers that run on `pool`: signature checks (one per queue class), the state-tree
+ * updater and the proof-of-possession checks.
+ */
 export function offThreadWork(pool: WorkerPool, tuning: OffThreadTuning = {}, logger?: Logger): Required<OffThreadWork> {
   return {
-    signatureVerifier: new PoolSignatureVerifier(pool, { minPoolSet: tuning.minPoolSet, logger }),
+    signatureVerifier: new PoolSignatureVerifier(pool, { minPoolSet: tuning.minPoolSet, logger, priority: 'consensus' }),
+    transactionSignatureVerifier: new PoolSignatureVerifier(pool, { minPoolSet: tuning.minPoolSet, logger, priority: 'reads' }),
     stateTreeUpdater: new PoolStateTreeUpdater(pool, { minChanges: tuning.minChanges }),
+    popVerifiers: {
+      blocks: new PoolPopVerifier(pool, 'consensus'),
+      requests: new PoolPopVerifier(pool, 'reads'),
+      onMiss: () => pool.recordFallback(blsPopVerifyBatchTask.name, 'no_verdict'),
+    },
   };
 }
 

@@ -10,7 +10,7 @@ import { ChainStore } from '../chain/chain-store.js';
 import { CHAIN_ENV_OPTIONS, chainEnvPath } from '../chain/lmdb-environment.js';
 import type { ChainConfig } from '../config/lisk-config.js';
 import type { SignatureVerifier } from '../crypto/signature-verifier.js';
-import { BlockExecutor } from '../engine/block-executor.js';
+import { BlockExecutor, type BlockWorkAhead } from '../engine/block-executor.js';
 import { ChainProcessor, type BlockPhaseTimes } from '../engine/chain-processor.js';
 import { LegacyChainStore } from '../legacy-chain/index.js';
 import { Bft } from '../engine/consensus/bft/bft.js';
@@ -19,6 +19,8 @@ import { silentLogger, type Logger } from '../logger.js';
 import type { Module } from '../modules/base/index.js';
 import { createMainchainModules, type MainchainModules } from '../modules/mainchain.js';
 import { StateDb, type StateTreeUpdater } from '../state/state-db.js';
+import type { PopVerifiers } from './node-workers.js';
+import { PopChecksAhead } from './pop-checks-ahead.js';
 
 export interface OpenChainOptions {
   readonly dataPath: string;
@@ -36,6 +38,12 @@ export interface OpenChainOptions {
   readonly signatureVerifier?: SignatureVerifier;
   /** Computes large state-tree updates in another thread (the worker pool in a node). */
   readonly stateTreeUpdater?: StateTreeUpdater;
+  /**
+   * Checks the proofs of possession a block registers before it executes, and those the
+   * validateBLSKey endpoint is asked about (the worker pool in a node); without it they are
+   * checked on this thread during execution, with the same results.
+   */
+  readonly popVerifiers?: PopVerifiers;
   /** Told the phase times of every committed block (the node's metrics). */
   readonly onBlockTimed?: (phases: BlockPhaseTimes) => void;
 }
@@ -50,6 +58,11 @@ export interface OpenChain {
   readonly modules: MainchainModules;
   readonly stateMachine: StateMachine;
   readonly processor: ChainProcessor;
+  /**
+   * The proofs of possession checked ahead of execution (with `popVerifiers`): the processor's
+   * executor uses them, and so do the block generator and the dry-run endpoint.
+   */
+  readonly popChecks?: PopChecksAhead;
   close(): Promise<void>;
 }
 
@@ -76,10 +89,11 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
     const extra = options.extraModules?.(mainchain) ?? [];
     const modules: MainchainModules = extra.length === 0 ? mainchain : { ...mainchain, list: [...mainchain.list, ...extra] };
     const stateMachine = new StateMachine(modules.list, genesis.chainID, logger);
+    const popChecks = options.popVerifiers && popChecksAhead(modules, options.config, options.popVerifiers);
     const processor = new ChainProcessor({
       chainStore,
       stateDb,
-      executor: createBlockExecutor({ stateMachine, bft }, options.signatureVerifier),
+      executor: createBlockExecutor({ stateMachine, bft }, options.signatureVerifier, popChecks),
       bft,
       genesisConfig: genesis,
       logger,
@@ -96,7 +110,7 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
       await backups.settled();
       await env.close();
     };
-    return { env, chainStore, legacyStore, stateDb, bft, modules, stateMachine, processor, close };
+    return { env, chainStore, legacyStore, stateDb, bft, modules, stateMachine, processor, popChecks, close };
   } catch (error) {
     await env.close();
     throw error;
@@ -107,8 +121,30 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
  * A block executor over `chain`'s state machine and BFT, as the processor (with the node's
  * signature verifier) and the block generator (without one) hold it.
  */
-export function createBlockExecutor(chain: Pick<OpenChain, 'stateMachine' | 'bft'>, signatureVerifier?: SignatureVerifier): BlockExecutor {
-  return new BlockExecutor(chain.stateMachine, chain.bft, signatureVerifier);
+export function createBlockExecutor(
+  chain: Pick<OpenChain, 'stateMachine' | 'bft'>,
+  signatureVerifier?: SignatureVerifier,
+  workAhead?: BlockWorkAhead,
+): BlockExecutor {
+  return new BlockExecutor(chain.stateMachine, chain.bft, signatureVerifier, workAhead);
+}
+
+/**
+ * The proof-of-possession checks of `verifiers`, handed to the validators module (its method
+ * and the validateBLSKey endpoint) and run ahead of each block by the processor's executor.
+ */
+function popChecksAhead(modules: MainchainModules, config: ChainConfig, verifiers: PopVerifiers): PopChecksAhead {
+  const checks = new PopChecksAhead({
+    modules: modules.list,
+    blocks: verifiers.blocks,
+    requests: verifiers.requests,
+    // With useInvalidBLSKey a mainchain's genesis validators register no BLS key; on another
+    // chain the few checks it then makes fall back to this thread, counted.
+    genesisWithoutBlsKeys: config.modules.pos?.useInvalidBLSKey === true,
+    onMiss: () => verifiers.onMiss(),
+  });
+  modules.validators.method.useProofOfPossessionChecks(checks);
+  return checks;
 }
 
 /**

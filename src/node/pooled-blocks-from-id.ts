@@ -18,12 +18,13 @@ import {
   type ChainReadBlocksFromIdInput,
   type ChainReadBlocksFromIdOutput,
 } from '../workers/tasks/chain-read-blocks-from-id.js';
+import type { TaskPriority } from '../workers/priority-task-queue.js';
 import { type FallbackReason, WorkerPoolError } from '../workers/worker-pool.js';
 
 export interface PooledBlocksFromIdOptions {
   /** Runs a registered worker task (WorkerPool). */
   readonly pool: {
-    run(name: string, input: unknown): Promise<unknown>;
+    run(name: string, input: unknown, options: { readonly priority: TaskPriority }): Promise<unknown>;
     /** Counts the answers the network thread builds instead, as the other pooled paths do. */
     recordFallback?(task: string, reason: FallbackReason): void;
   };
@@ -67,7 +68,8 @@ async function buildInWorker(
 ): Promise<EncodedPayload | undefined> {
   let output: ChainReadBlocksFromIdOutput;
   try {
-    output = (await pool.run(chainReadBlocksFromId.name, input)) as ChainReadBlocksFromIdOutput;
+    // Behind consensus work, ahead of RPC reads: the peer gives up after 2 s.
+    output = (await pool.run(chainReadBlocksFromId.name, input, { priority: 'block-serving' })) as ChainReadBlocksFromIdOutput;
   } catch (error) {
     // The pool failed, not the task: the network thread can still answer. A failing task (a
     // store inconsistency) fails the request as it would have on the network thread.

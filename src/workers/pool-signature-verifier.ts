@@ -20,6 +20,7 @@ import {
   type PackedEd25519Batch,
 } from './tasks/ed25519-verify-batch.js';
 import { silentLogger, type Logger } from '../logger.js';
+import type { TaskPriority } from './priority-task-queue.js';
 import type { FallbackReason, WorkerPool } from './worker-pool.js';
 
 export interface PoolSignatureVerifierOptions {
@@ -32,6 +33,12 @@ export interface PoolSignatureVerifierOptions {
   readonly batchSize?: number;
   /** Told, once per distinct cause, that the pool failed and the work ran on this thread. */
   readonly logger?: Logger;
+  /**
+   * The queue class of this verifier's tasks (default `consensus`): the node holds one verifier
+   * for blocks and one, at `reads`, for the transaction pool, so a flood of posted transactions
+   * never delays a block's checks.
+   */
+  readonly priority?: TaskPriority;
 }
 
 export class PoolSignatureVerifier implements SignatureVerifier {
@@ -39,6 +46,7 @@ export class PoolSignatureVerifier implements SignatureVerifier {
   private readonly minPoolSet: number;
   private readonly batchSize: number;
   private readonly logger: Logger;
+  private readonly priority: TaskPriority;
   /** The pool failures already logged: a dead pool fails every task the same way, once is enough. */
   private readonly loggedCauses = new Set<string>();
 
@@ -49,6 +57,7 @@ export class PoolSignatureVerifier implements SignatureVerifier {
     this.minPoolSet = options.minPoolSet ?? 16;
     this.batchSize = options.batchSize ?? 128;
     this.logger = options.logger ?? silentLogger;
+    this.priority = options.priority ?? 'consensus';
   }
 
   async verifyEd25519(checks: readonly Ed25519Check[]): Promise<boolean[]> {
@@ -88,7 +97,7 @@ export class PoolSignatureVerifier implements SignatureVerifier {
     let verdicts: Uint8Array;
     try {
       const transfer = [batch.digests.buffer, batch.signatures.buffer, batch.publicKeys.buffer] as ArrayBuffer[];
-      verdicts = await this.pool.run<Uint8Array>(ed25519VerifyBatchTask.name, batch, transfer);
+      verdicts = await this.pool.run<Uint8Array>(ed25519VerifyBatchTask.name, batch, { priority: this.priority, transferList: transfer });
     } catch (error) {
       this.fellBack(ed25519VerifyBatchTask.name, 'pool_failed', error);
       verdicts = Uint8Array.from(await this.mainThread.verifyEd25519(indexes.map((i) => checks[i] as Ed25519Check)), (ok) => (ok ? 1 : 0));
@@ -116,7 +125,7 @@ export class PoolSignatureVerifier implements SignatureVerifier {
         batch.keyCounts.buffer as ArrayBuffer,
         ...transferablesOf(batch.publicKeys, batch.messages, batch.signatures),
       ];
-      const verdicts = await this.pool.run<Uint8Array>(blsVerifyBatchTask.name, batch, transfer);
+      const verdicts = await this.pool.run<Uint8Array>(blsVerifyBatchTask.name, batch, { priority: this.priority, transferList: transfer });
       return Array.from(verdicts, (verdict) => verdict === 1);
     } catch (error) {
       this.fellBack(blsVerifyBatchTask.name, 'pool_failed', error);
@@ -128,7 +137,10 @@ export class PoolSignatureVerifier implements SignatureVerifier {
     let output: BlsAggregateOutput;
     try {
       const packed = packBytes(signatures);
-      output = await this.pool.run<BlsAggregateOutput>(blsAggregateTask.name, packed, transferablesOf(packed));
+      output = await this.pool.run<BlsAggregateOutput>(blsAggregateTask.name, packed, {
+        priority: this.priority,
+        transferList: transferablesOf(packed),
+      });
     } catch (error) {
       this.fellBack(blsAggregateTask.name, 'pool_failed', error);
       return this.mainThread.aggregateBlsSignatures(signatures);

@@ -40,7 +40,11 @@ export class PoolStateTreeUpdater implements StateTreeUpdater {
     const input: StateTreeUpdateInput = { treeId, root, keys, values, deleted };
     let output: StateTreeUpdateOutput;
     try {
-      output = await this.pool.run<StateTreeUpdateOutput>(stateTreeUpdate.name, input, [...transferablesOf(keys, values), deleted.buffer]);
+      // A block's apply waits for it: consensus class.
+      output = await this.pool.run<StateTreeUpdateOutput>(stateTreeUpdate.name, input, {
+        priority: 'consensus',
+        transferList: [...transferablesOf(keys, values), deleted.buffer],
+      });
     } catch (error) {
       if (error instanceof WorkerPoolError) {
         this.pool.recordFallback?.(stateTreeUpdate.name, 'pool_failed');

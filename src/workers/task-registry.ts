@@ -6,6 +6,7 @@ import { chainReadBlocks } from './tasks/chain-read-blocks.js';
 import { chainReadBlocksFromId } from './tasks/chain-read-blocks-from-id.js';
 import { chainReadEventProof } from './tasks/chain-read-event-proof.js';
 import { blsAggregateTask } from './tasks/bls-aggregate.js';
+import { blsPopVerifyBatchTask } from './tasks/bls-pop-verify-batch.js';
 import { blsVerifyBatchTask } from './tasks/bls-verify-batch.js';
 import { ed25519VerifyBatchTask } from './tasks/ed25519-verify-batch.js';
 import { stateReadProve } from './tasks/state-read-prove.js';
@@ -17,6 +18,7 @@ export const WORKER_TASKS: readonly WorkerTask<never, unknown>[] = [
   ed25519VerifyBatchTask,
   blsVerifyBatchTask,
   blsAggregateTask,
+  blsPopVerifyBatchTask,
   chainReadBlocks,
   chainReadBlocksFromId,
   chainReadEventProof,

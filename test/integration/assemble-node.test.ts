@@ -78,7 +78,7 @@ describe('assembleNode', () => {
         await node.close();
       }
       const empty = { count: 0, digests: new Uint8Array(0), signatures: new Uint8Array(0), publicKeys: new Uint8Array(0) };
-      expect(await pool.run('ed25519.verifyBatch', empty)).toBeInstanceOf(Uint8Array);
+      expect(await pool.run('ed25519.verifyBatch', empty, { priority: 'consensus' })).toBeInstanceOf(Uint8Array);
     } finally {
       await pool.close();
     }

@@ -19,7 +19,7 @@ import { chainStoreSource } from '../../src/p2p/endpoints/chain-store-source.js'
 import { EncodedPayload } from '../../src/p2p/envelopes.js';
 import { p2pSchemas } from '../../src/p2p/index.js';
 import { chainReadBlocksFromId, type ChainReadBlocksFromIdOutput } from '../../src/workers/tasks/chain-read-blocks-from-id.js';
-import { WorkerPool } from '../../src/workers/worker-pool.js';
+import { WorkerPool, type RunOptions } from '../../src/workers/worker-pool.js';
 import { blockReceiverFor, forkedDevChain, openDevChain, type ForkedDevChain } from './chain-read-support.js';
 
 interface Answer {
@@ -47,9 +47,9 @@ describe('getBlocksFromId answers built in the worker pool', () => {
   let pool: WorkerPool;
   const ran: string[] = [];
   const countedPool = {
-    run: (name: string, input: unknown) => {
+    run: (name: string, input: unknown, options: RunOptions) => {
       ran.push(name);
-      return pool.run(name, input);
+      return pool.run(name, input, options);
     },
   };
   const tip = (): BlockHeader => chain.processor.tipHeader();
@@ -117,11 +117,15 @@ describe('getBlocksFromId answers built in the worker pool', () => {
     expect(ran).toEqual([]);
     // The task itself, asked about an ID it does not know, leaves the answer to the network thread.
     const header = tip();
-    const output = await pool.run<ChainReadBlocksFromIdOutput>(chainReadBlocksFromId.name, {
-      dataPath: forked.dataPath,
-      tip: { height: header.height, id: header.id },
-      fromId: unknown,
-    });
+    const output = await pool.run<ChainReadBlocksFromIdOutput>(
+      chainReadBlocksFromId.name,
+      {
+        dataPath: forked.dataPath,
+        tip: { height: header.height, id: header.id },
+        fromId: unknown,
+      },
+      { priority: 'block-serving' },
+    );
     expect(output).toEqual({ status: 'unknown' });
   });
 
@@ -150,12 +154,24 @@ describe('getBlocksFromId answers built in the worker pool', () => {
     const tipA = tip();
     // A block stored after the request was sent is not in the chain the request saw.
     const beforeA = { height: height - 1, id: idAt(height - 1) };
-    expect(await pool.run(chainReadBlocksFromId.name, { dataPath: forked.dataPath, tip: beforeA, fromId: blockA.header.id })).toEqual({
+    expect(
+      await pool.run(
+        chainReadBlocksFromId.name,
+        { dataPath: forked.dataPath, tip: beforeA, fromId: blockA.header.id },
+        { priority: 'block-serving' },
+      ),
+    ).toEqual({
       status: 'unknown',
     });
 
     expect((await receiver.receive(blockB, forked.clock)).kind).toBe('replaced');
-    expect(await pool.run(chainReadBlocksFromId.name, { dataPath: forked.dataPath, tip: { height, id: tipA.id }, fromId: from })).toEqual({
+    expect(
+      await pool.run(
+        chainReadBlocksFromId.name,
+        { dataPath: forked.dataPath, tip: { height, id: tipA.id }, fromId: from },
+        { priority: 'block-serving' },
+      ),
+    ).toEqual({
       status: 'stale',
     });
     // A reader that still sees A as the tip (the request arrived before the switch): the task is

@@ -49,9 +49,9 @@ describe('chain reads in the worker pool', () => {
     chain = await openDevChain(forked);
     pool = new WorkerPool({ threads: 2 });
     const counted: ReadTaskPool = {
-      run: (name, input) => {
+      run: (name, input, options) => {
         ran.push(name);
-        return pool.run(name, input);
+        return pool.run(name, input, options);
       },
     };
     mainThread = endpoints();
@@ -133,13 +133,19 @@ describe('chain reads in the worker pool', () => {
     const withB = await same('chain_getBlocksByHeightBetween', recent);
     expect(withB.startsWith(`[${JSON.stringify(blockB.toJSON())},`)).toBe(true);
     // A request made while A was the tip, answered after A was reverted: the worker refuses it.
-    expect(await pool.run(chainReadBlocks.name, { dataPath: forked.dataPath, tip: tipA, heights: [height] })).toEqual({ stale: true });
+    expect(
+      await pool.run(chainReadBlocks.name, { dataPath: forked.dataPath, tip: tipA, heights: [height] }, { priority: 'reads' }),
+    ).toEqual({ stale: true });
     const tipB = { height, id: blockB.header.id };
-    const answer = await pool.run<{ stale: false; texts: string[] }>(chainReadBlocks.name, {
-      dataPath: forked.dataPath,
-      tip: tipB,
-      heights: [height],
-    });
+    const answer = await pool.run<{ stale: false; texts: string[] }>(
+      chainReadBlocks.name,
+      {
+        dataPath: forked.dataPath,
+        tip: tipB,
+        heights: [height],
+      },
+      { priority: 'reads' },
+    );
     expect(answer.texts).toEqual([JSON.stringify(blockB.toJSON())]);
   });
 });

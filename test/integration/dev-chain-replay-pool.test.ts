@@ -27,7 +27,7 @@ describe('replay of fixtures/chains/dev through the worker pool', () => {
   beforeAll(async () => {
     dataPath = mkdtempSync(join(tmpdir(), 'basalt-dev-replay-pool-'));
     // The node's verifiers on the pool, sending even the smallest sets and updates to it.
-    const { signatureVerifier, stateTreeUpdater: pooled } = offThreadWork(workers, { minPoolSet: 1, minChanges: 1 });
+    const { signatureVerifier, stateTreeUpdater: pooled, popVerifiers } = offThreadWork(workers, { minPoolSet: 1, minChanges: 1 });
     const stateTreeUpdater: StateTreeUpdater = {
       minChanges: pooled.minChanges,
       update: async (treeId, root, changes) => {
@@ -36,7 +36,14 @@ describe('replay of fixtures/chains/dev through the worker pool', () => {
         return update;
       },
     };
-    chain = await openChain({ dataPath, config: devChainConfig(), genesisBlock: devGenesisBlock(), signatureVerifier, stateTreeUpdater });
+    chain = await openChain({
+      dataPath,
+      config: devChainConfig(),
+      genesisBlock: devGenesisBlock(),
+      signatureVerifier,
+      stateTreeUpdater,
+      popVerifiers,
+    });
   });
 
   afterAll(async () => {
@@ -67,5 +74,9 @@ describe('replay of fixtures/chains/dev through the worker pool', () => {
     // can be shared; a JavaScript tree cannot, and StateDb computes every update itself.
     if (nativeAvailable) expect(treeUpdatesInWorkers).toBeGreaterThan(400);
     else expect(treeUpdatesInWorkers).toBe(0);
+    // The proofs of possession of the genesis validators and of every registration were checked
+    // in the pool before their block, none on this thread during execution.
+    expect(workers.taskCounts.get('bls.popVerifyBatch')).toBeGreaterThan(0);
+    expect([...workers.fallbackCounts.values()].filter((entry) => entry.task === 'bls.popVerifyBatch')).toEqual([]);
   });
 });

@@ -17,8 +17,8 @@ export class ValidatorsModule implements Module {
   readonly commands: readonly Command<unknown>[] = [];
   readonly stores: readonly ModuleStore<object>[] = validatorsStores;
   readonly events: readonly ModuleEvent<object>[] = validatorsEvents;
-  readonly endpoints: Readonly<Record<string, EndpointHandler>> = validatorsEndpoints;
   readonly method = new ValidatorsMethod();
+  readonly endpoints: Readonly<Record<string, EndpointHandler>> = validatorsEndpoints(() => this.method.proofOfPossessionChecks());
 
   /** Takes the slot length (genesisConfig.blockTime); the module has no config of its own. */
   init(args: ModuleInitArgs): void {
@@ -33,6 +33,7 @@ export class ValidatorsModule implements Module {
 
 export { ValidatorsMethod } from './method.js';
 export type { NextValidatorsSetter, WeightedValidator } from './method.js';
+export { POP_CHECKS_ON_THIS_THREAD, type ProofOfPossessionChecks } from './pop-checks.js';
 export * from './constants.js';
 export * from './stores.js';
 export * from './events.js';

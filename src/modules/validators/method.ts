@@ -5,7 +5,6 @@
  * (non-revertible) event the failed command leaves behind.
  */
 import { validate } from '../../codec/index.js';
-import { popVerify } from '../../crypto/index.js';
 import { FormatError, InvalidParamsError, NotFoundError } from '../../errors.js';
 import type { MethodContext, NextValidator, ReadContext, SetNextValidators } from '../base/index.js';
 import {
@@ -18,6 +17,7 @@ import {
   KeyRegResult,
 } from './constants.js';
 import { logBlsKeyRegistration, logGeneratorKeyRegistration } from './events.js';
+import { POP_CHECKS_ON_THIS_THREAD, type ProofOfPossessionChecks } from './pop-checks.js';
 import {
   blsKeysStore,
   validatorKeysSchema,
@@ -82,7 +82,13 @@ function checkNotValidator(ctx: MethodContext, validatorAddress: Buffer, generat
  * Rejects a BLS key that is already registered or whose proof of possession does not verify, in
  * that order, leaving the matching blsKeyRegistration event behind.
  */
-function checkNewBlsKey(ctx: MethodContext, validatorAddress: Buffer, blsKey: Buffer, proofOfPossession: Buffer): void {
+function checkNewBlsKey(
+  ctx: MethodContext,
+  popChecks: ProofOfPossessionChecks,
+  validatorAddress: Buffer,
+  blsKey: Buffer,
+  proofOfPossession: Buffer,
+): void {
   if (blsKeysStore.has(ctx.state, blsKey)) {
     logBlsKeyRegistration(ctx.events, validatorAddress, {
       blsKey,
@@ -91,7 +97,7 @@ function checkNewBlsKey(ctx: MethodContext, validatorAddress: Buffer, blsKey: Bu
     });
     throw alreadyRegisteredBlsKey(blsKey);
   }
-  if (!popVerify(blsKey, proofOfPossession)) {
+  if (!popChecks.check(blsKey, proofOfPossession)) {
     logBlsKeyRegistration(ctx.events, validatorAddress, {
       blsKey,
       proofOfPossession,
@@ -103,10 +109,21 @@ function checkNewBlsKey(ctx: MethodContext, validatorAddress: Buffer, blsKey: Bu
 
 export class ValidatorsMethod {
   private blockTime = 0;
+  private popChecks: ProofOfPossessionChecks = POP_CHECKS_ON_THIS_THREAD;
 
   /** Called by the module's init with genesisConfig.blockTime (seconds per slot). */
   init(config: { readonly blockTime: number }): void {
     this.blockTime = config.blockTime;
+  }
+
+  /** Where proofs of possession are checked (pop-checks.ts); on this thread until told otherwise. */
+  useProofOfPossessionChecks(checks: ProofOfPossessionChecks): void {
+    this.popChecks = checks;
+  }
+
+  /** The checks in use, for the endpoint that shares them. */
+  proofOfPossessionChecks(): ProofOfPossessionChecks {
+    return this.popChecks;
   }
 
   /**
@@ -126,7 +143,7 @@ export class ValidatorsMethod {
     validate(validatorKeysSchema, keys);
 
     checkNotValidator(ctx, validatorAddress, generatorKey);
-    checkNewBlsKey(ctx, validatorAddress, blsKey, proofOfPossession);
+    checkNewBlsKey(ctx, this.popChecks, validatorAddress, blsKey, proofOfPossession);
 
     validatorKeysStore.set(ctx.state, validatorAddress, keys);
     blsKeysStore.set(ctx.state, blsKey, { address: validatorAddress });
@@ -187,7 +204,7 @@ export class ValidatorsMethod {
       });
       throw new NotFoundError('This address is not registered as validator. Only validators can register a BLS key.');
     }
-    checkNewBlsKey(ctx, validatorAddress, blsKey, proofOfPossession);
+    checkNewBlsKey(ctx, this.popChecks, validatorAddress, blsKey, proofOfPossession);
 
     // The previous key (normally the invalid placeholder) stays in blsKeys if it was indexed, as in lisk-sdk.
     validatorKeysStore.set(ctx.state, validatorAddress, { generatorKey: keys.generatorKey, blsKey });

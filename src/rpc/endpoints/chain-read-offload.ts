@@ -14,6 +14,7 @@
 import type { ChainStore } from '../../chain/chain-store.js';
 import { chainReadBlocks, type ChainReadBlocksInput, type ChainReadBlocksOutput } from '../../workers/tasks/chain-read-blocks.js';
 import type { ReadTip } from '../../workers/tasks/chain-read-env.js';
+import type { TaskPriority } from '../../workers/priority-task-queue.js';
 import {
   chainReadEventProof,
   type ChainReadEventProofInput,
@@ -44,8 +45,8 @@ export const OFFLOAD_MIN_STATE_PROOF_KEYS = 32;
 
 /** The worker pool as the read endpoints use it (src/workers provides it). */
 export interface ReadTaskPool {
-  /** Runs the registered task named `name` on `input` in a worker. */
-  run(name: string, input: unknown): Promise<unknown>;
+  /** Runs the registered task named `name` on `input` in a worker, in the queue class given. */
+  run(name: string, input: unknown, options: { readonly priority: TaskPriority }): Promise<unknown>;
 }
 
 /** Where heavy reads go: the pool and the data directory whose environment the workers open. */
@@ -61,7 +62,8 @@ export interface ChainReadOffload {
  */
 async function runInWorker<O>(pool: ReadTaskPool, name: string, input: unknown): Promise<O | { readonly stale: true }> {
   try {
-    return (await pool.run(name, input)) as O;
+    // RPC reads queue behind consensus work and block serving (src/workers/priority-task-queue.ts).
+    return (await pool.run(name, input, { priority: 'reads' })) as O;
   } catch (error) {
     if ((error as { code?: unknown }).code === 'WORKER_POOL_UNAVAILABLE') return { stale: true };
     throw error;

@@ -6,6 +6,7 @@ import type { ChainStore } from '../../chain/chain-store.js';
 import { eventToJSON, type EventJSON } from '../../chain/event.js';
 import { Transaction, type TransactionJSON } from '../../chain/transaction.js';
 import { decodeLisk32Address } from '../../codec/index.js';
+import type { BlockWorkAhead } from '../../engine/block-executor.js';
 import { TransactionExecutionResult, type StateMachine } from '../../engine/state-machine/state-machine.js';
 import type { TransactionPool } from '../../engine/txpool/transaction-pool.js';
 import { InvalidParamsError, StoreError } from '../../errors.js';
@@ -22,6 +23,8 @@ export interface TxpoolEndpointsOptions {
   readonly moduleState: () => StateReader;
   /** Largest accepted encoded transaction in bytes (hex is twice that). */
   readonly maxTransactionBytes: number;
+  /** Work done before a dry run executes (the proofs of possession it registers, in the worker pool). */
+  readonly workAhead?: BlockWorkAhead;
 }
 
 const transactionHex = (maxBytes: number) => ({ type: 'string', format: 'hex', minLength: 2, maxLength: 2 * maxBytes });
@@ -117,10 +120,17 @@ export function createTxpoolEndpoints(options: TxpoolEndpointsOptions): RpcMetho
       }
       const events = EventQueue.forBlock(header.height);
       const assets = chainStore.getBlockByHeight(header.height).assets;
-      const result = await stateMachine.executeTransaction(
-        { state, events, contextStore, header, assets, setNextValidators: () => undefined },
-        transaction,
-      );
+      const work = { transactions: [transaction] };
+      await options.workAhead?.prepare(work, false);
+      let result: TransactionExecutionResult;
+      try {
+        result = await stateMachine.executeTransaction(
+          { state, events, contextStore, header, assets, setNextValidators: () => undefined },
+          transaction,
+        );
+      } finally {
+        options.workAhead?.release(work);
+      }
       return { result, events: events.events().map((event, index) => eventToJSON({ ...event, index })) };
     },
   };

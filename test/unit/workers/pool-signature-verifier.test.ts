@@ -69,17 +69,19 @@ describe('PoolSignatureVerifier (2 real worker threads)', () => {
     const digests = Buffer.concat(checks.map((check) => check.digest));
     const signatures = Buffer.concat(checks.map((check) => check.signature));
     const publicKeys = Buffer.concat(checks.map((check) => check.publicKey));
-    expect([...(await pool.run<Uint8Array>('ed25519.verifyBatch', { count: 2, digests, signatures, publicKeys }))]).toEqual([1, 1]);
-    await expect(pool.run('ed25519.verifyBatch', { count: 3, digests, signatures, publicKeys })).rejects.toThrow(
+    expect([
+      ...(await pool.run<Uint8Array>('ed25519.verifyBatch', { count: 2, digests, signatures, publicKeys }, { priority: 'consensus' })),
+    ]).toEqual([1, 1]);
+    await expect(pool.run('ed25519.verifyBatch', { count: 3, digests, signatures, publicKeys }, { priority: 'consensus' })).rejects.toThrow(
       'fields of the wrong length',
     );
-    await expect(pool.run('no.such.task', {})).rejects.toThrow('Unknown worker task "no.such.task"');
+    await expect(pool.run('no.such.task', {}, { priority: 'consensus' })).rejects.toThrow('Unknown worker task "no.such.task"');
   });
 
   it('falls back to the calling thread when the pool cannot run the set', async () => {
     const closedPool = new WorkerPool({ threads: 1 });
     await closedPool.close();
-    await expect(closedPool.run('ed25519.verifyBatch', {})).rejects.toBeInstanceOf(WorkerPoolError);
+    await expect(closedPool.run('ed25519.verifyBatch', {}, { priority: 'consensus' })).rejects.toBeInstanceOf(WorkerPoolError);
     const checks = Array.from({ length: 40 }, validCheck);
     checks[7] = spoil(checks[7] as Ed25519Check, 0);
     const answers = await new PoolSignatureVerifier(closedPool).verifyEd25519(checks);

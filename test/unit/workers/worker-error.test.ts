@@ -52,7 +52,7 @@ describe('task errors thrown in a real worker thread', () => {
   it('rejects with the same BasaltError class, code and message as the task threw', async () => {
     // Three checks announced, one check's worth of bytes: the task refuses the batch.
     const batch = { count: 3, digests: new Uint8Array(32), signatures: new Uint8Array(64), publicKeys: new Uint8Array(32) };
-    const error = await rejection(pool.run('ed25519.verifyBatch', batch));
+    const error = await rejection(pool.run('ed25519.verifyBatch', batch, { priority: 'consensus' }));
     expect(error).toBeInstanceOf(InvariantError);
     expect(error).toBeInstanceOf(BasaltError);
     expect(error).not.toBeInstanceOf(WorkerPoolError);
@@ -67,7 +67,7 @@ describe('task errors thrown in a real worker thread', () => {
   });
 
   it('rejects a task name the worker does not know with its InvariantError', async () => {
-    const error = await rejection(pool.run('no.such.task', {}));
+    const error = await rejection(pool.run('no.such.task', {}, { priority: 'consensus' }));
     expect(error).toBeInstanceOf(InvariantError);
     expect((error as InvariantError).message).toBe('Unknown worker task "no.such.task".');
   });
@@ -76,13 +76,17 @@ describe('task errors thrown in a real worker thread', () => {
     // An end offset past the packed bytes: unpackBytes throws a RangeError.
     const keys = { bytes: new Uint8Array(4), ends: Uint32Array.from([8]) };
     const error = await rejection(
-      pool.run('bls.verifyBatch', {
-        aggregate: new Uint8Array(1),
-        keyCounts: Uint32Array.from([1]),
-        publicKeys: keys,
-        messages: packBytes([new Uint8Array(1)]),
-        signatures: packBytes([new Uint8Array(1)]),
-      }),
+      pool.run(
+        'bls.verifyBatch',
+        {
+          aggregate: new Uint8Array(1),
+          keyCounts: Uint32Array.from([1]),
+          publicKeys: keys,
+          messages: packBytes([new Uint8Array(1)]),
+          signatures: packBytes([new Uint8Array(1)]),
+        },
+        { priority: 'consensus' },
+      ),
     );
     expect(error).toBeInstanceOf(RangeError);
     expect(error).not.toBeInstanceOf(BasaltError);
@@ -90,12 +94,16 @@ describe('task errors thrown in a real worker thread', () => {
   });
 
   it('still runs tasks after a failed one', async () => {
-    const answers = await pool.run<Uint8Array>('ed25519.verifyBatch', {
-      count: 0,
-      digests: new Uint8Array(0),
-      signatures: new Uint8Array(0),
-      publicKeys: new Uint8Array(0),
-    });
+    const answers = await pool.run<Uint8Array>(
+      'ed25519.verifyBatch',
+      {
+        count: 0,
+        digests: new Uint8Array(0),
+        signatures: new Uint8Array(0),
+        publicKeys: new Uint8Array(0),
+      },
+      { priority: 'consensus' },
+    );
     expect([...answers]).toEqual([]);
   });
 });

@@ -2,24 +2,10 @@
  * The pool with real threads: tasks run in a worker loaded from the TypeScript sources, a thread
  * that dies mid-task rejects that task with WorkerPoolError, and the pool goes on working.
  */
-import { randomBytes } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { keyPairFromSeed, signDigest } from '../../../src/crypto/index.js';
+import { packedEd25519Batch } from '../../support/packed-ed25519-batch.js';
 import { WorkerPool, WorkerPoolError } from '../../../src/workers/index.js';
-
-/** A packed batch of `count` copies of one valid check: about 60 µs of work each. */
-function packedBatch(count: number) {
-  const { publicKey, privateKey } = keyPairFromSeed(randomBytes(32));
-  const digest = randomBytes(32);
-  const signature = signDigest(digest, privateKey);
-  return {
-    count,
-    digests: Buffer.concat(Array.from({ length: count }, () => digest)),
-    signatures: Buffer.concat(Array.from({ length: count }, () => signature)),
-    publicKeys: Buffer.concat(Array.from({ length: count }, () => publicKey)),
-  };
-}
 
 describe('WorkerPool (real threads)', () => {
   const pool = new WorkerPool({ threads: 1 });
@@ -28,11 +14,16 @@ describe('WorkerPool (real threads)', () => {
   });
 
   it('runs a task in a worker thread, moving transferred buffers there', async () => {
-    const batch = packedBatch(3);
-    const answers = await pool.run<Uint8Array>('ed25519.verifyBatch', batch);
+    const batch = packedEd25519Batch(3);
+    const answers = await pool.run<Uint8Array>('ed25519.verifyBatch', batch, { priority: 'consensus' });
     expect([...answers]).toEqual([1, 1, 1]);
     const moved = { ...batch, digests: Uint8Array.from(batch.digests) };
-    expect([...(await pool.run<Uint8Array>('ed25519.verifyBatch', moved, [moved.digests.buffer as ArrayBuffer]))]).toEqual([1, 1, 1]);
+    expect([
+      ...(await pool.run<Uint8Array>('ed25519.verifyBatch', moved, {
+        priority: 'consensus',
+        transferList: [moved.digests.buffer as ArrayBuffer],
+      })),
+    ]).toEqual([1, 1, 1]);
     expect(moved.digests.byteLength).toBe(0);
   });
 
@@ -40,7 +31,7 @@ describe('WorkerPool (real threads)', () => {
     const threads = Reflect.get(Reflect.get(pool, 'piscina') as object, 'threads') as Worker[];
     expect(threads).toHaveLength(1);
     // About a second of work: the thread is busy with it when it is terminated.
-    const running = pool.run('ed25519.verifyBatch', packedBatch(20_000));
+    const running = pool.run('ed25519.verifyBatch', packedEd25519Batch(20_000), { priority: 'consensus' });
     await new Promise((resolve) => setTimeout(resolve, 100));
     await threads[0]!.terminate();
     const error = await running.then(
@@ -49,6 +40,6 @@ describe('WorkerPool (real threads)', () => {
     );
     expect(error).toBeInstanceOf(WorkerPoolError);
     expect((error as Error).message).toMatch(/worker thread running task "ed25519.verifyBatch" ended before answering/);
-    expect([...(await pool.run<Uint8Array>('ed25519.verifyBatch', packedBatch(2)))]).toEqual([1, 1]);
+    expect([...(await pool.run<Uint8Array>('ed25519.verifyBatch', packedEd25519Batch(2), { priority: 'consensus' }))]).toEqual([1, 1]);
   });
 });

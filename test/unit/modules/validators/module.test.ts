@@ -49,7 +49,7 @@ describe('ValidatorsModule', () => {
 });
 
 describe('validators_validateBLSKey', () => {
-  it('is valid for an unregistered key with its proof, invalid with another proof or once registered', () => {
+  it('is valid for an unregistered key with its proof, invalid with another proof or once registered', async () => {
     const module = new ValidatorsModule();
     module.init({ genesisConfig: testGenesisConfig, moduleConfig: {} });
     const harness = new ModuleHarness();
@@ -58,9 +58,9 @@ describe('validators_validateBLSKey', () => {
       blsKey: v.blsKey.toString('hex'),
       proofOfPossession: proof.toString('hex'),
     });
-    expect(call(endpoint, harness, params(alice, alice.proofOfPossession))).toEqual({ valid: true });
-    expect(call(endpoint, harness, params(alice, bob.proofOfPossession))).toEqual({ valid: false });
-    expect(call(endpoint, harness, { blsKey: '00'.repeat(48), proofOfPossession: '00'.repeat(96) })).toEqual({
+    expect(await call(endpoint, harness, params(alice, alice.proofOfPossession))).toEqual({ valid: true });
+    expect(await call(endpoint, harness, params(alice, bob.proofOfPossession))).toEqual({ valid: false });
+    expect(await call(endpoint, harness, { blsKey: '00'.repeat(48), proofOfPossession: '00'.repeat(96) })).toEqual({
       valid: false,
     });
     module.method.registerValidatorKeys(
@@ -70,7 +70,7 @@ describe('validators_validateBLSKey', () => {
       alice.generatorKey,
       alice.proofOfPossession,
     );
-    expect(call(endpoint, harness, params(alice, alice.proofOfPossession))).toEqual({ valid: false });
+    expect(await call(endpoint, harness, params(alice, alice.proofOfPossession))).toEqual({ valid: false });
   });
 });
 

@@ -1,0 +1,174 @@
+/**
+ * Proofs of possession checked in the worker pool before the block that registers them executes
+ * (BlockWorkAhead, src/engine/block-executor.ts), and handed to the validators module
+ * (ProofOfPossessionChecks, src/modules/validators/pop-checks.ts), which reads them synchronously
+ * during execution. Each check costs tens of milliseconds on the thread that runs it; the
+ * genesis block of a chain registers every initial validator, so on the main thread the node
+ * would stop serving for as long.
+ *
+ * Which pairs a block checks: the keys registered by pos:registerValidator (LIP 0057) and
+ * legacy:registerKeys (Lisk Core v4's legacy module), and at genesis the validators of the pos
+ * asset (lisk-sdk pos/module.ts finalizeGenesisState), all through the validators module's
+ * registerValidatorKeys / setValidatorBLSKey. A pair missed here (a block being generated, a
+ * command not listed) is checked on the calling thread and counted as a main-thread fallback, so
+ * the result never depends on this list.
+ */
+import { codec } from '../codec/index.js';
+import { popVerify, type PopCheck, type PopVerifier } from '../crypto/index.js';
+import type { BlockWorkAhead, WorkAheadInput } from '../engine/block-executor.js';
+import type { Module } from '../modules/base/index.js';
+import type { ProofOfPossessionChecks } from '../modules/validators/index.js';
+
+/** Commands whose params carry a `blsKey` and its `proofOfPossession`, as module:command. */
+const KEY_REGISTRATIONS = new Set(['pos:registerValidator', 'legacy:registerKeys']);
+
+interface KeyAndProof {
+  readonly blsKey: Buffer;
+  readonly proofOfPossession: Buffer;
+}
+
+export interface PopChecksAheadOptions {
+  /** The chain's modules: the commands' params schemas and the pos genesis asset schema. */
+  readonly modules: readonly Module[];
+  /** Checks a block's pairs (the pool at consensus priority). */
+  readonly blocks: PopVerifier;
+  /** Checks a pair a request asks about (the pool at RPC priority). */
+  readonly requests: PopVerifier;
+  /**
+   * Whether the genesis validators register without BLS keys (pos `useInvalidBLSKey` on a
+   * mainchain): then there is nothing to check at genesis.
+   */
+  readonly genesisWithoutBlsKeys: boolean;
+  /** Told of each check done on the calling thread for want of an answer computed ahead. */
+  readonly onMiss: () => void;
+}
+
+interface Verdict {
+  readonly valid: boolean;
+  /** Blocks being executed that need it: two at once may register the same pair. */
+  holders: number;
+}
+
+export class PopChecksAhead implements BlockWorkAhead, ProofOfPossessionChecks {
+  private readonly verdicts = new Map<string, Verdict>();
+  private readonly held = new Map<WorkAheadInput, string[]>();
+
+  constructor(private readonly options: PopChecksAheadOptions) {}
+
+  async prepare(work: WorkAheadInput, genesis: boolean): Promise<void> {
+    return this.prepareWith(this.options.blocks, work, genesis);
+  }
+
+  /**
+   * The same work ahead for a request that executes transactions (txpool_dryRunTransaction): its
+   * proofs are checked at the RPC class, behind block work, into the same answers.
+   */
+  forRequests(): BlockWorkAhead {
+    return {
+      prepare: (work, genesis) => this.prepareWith(this.options.requests, work, genesis),
+      release: (work) => this.release(work),
+    };
+  }
+
+  private async prepareWith(verifier: PopVerifier, work: WorkAheadInput, genesis: boolean): Promise<void> {
+    const pairs = this.pairsOf(work, genesis);
+    if (pairs.length === 0) return;
+    // Answers already here (another block being executed has them) are held at once, so that a
+    // release meanwhile cannot drop them; the others once the pool has answered.
+    const held: string[] = [];
+    const unknown: { readonly key: string; readonly pair: KeyAndProof }[] = [];
+    for (const pair of pairs) {
+      const key = keyOf(pair.blsKey, pair.proofOfPossession);
+      const verdict = this.verdicts.get(key);
+      if (verdict === undefined) {
+        unknown.push({ key, pair });
+      } else {
+        verdict.holders += 1;
+        held.push(key);
+      }
+    }
+    this.held.set(work, held);
+    if (unknown.length === 0) return;
+    let answers: boolean[];
+    try {
+      answers = await verifier.verifyProofsOfPossession(
+        unknown.map(({ pair }): PopCheck => ({ publicKey: pair.blsKey, proof: pair.proofOfPossession })),
+      );
+    } catch {
+      // Whatever went wrong there, execution checks these pairs itself: the block's fate never
+      // depends on work done ahead.
+      return;
+    }
+    unknown.forEach(({ key }, i) => {
+      const verdict = this.verdicts.get(key);
+      if (verdict === undefined) this.verdicts.set(key, { valid: answers[i] === true, holders: 1 });
+      else verdict.holders += 1;
+      held.push(key);
+    });
+  }
+
+  release(work: WorkAheadInput): void {
+    const keys = this.held.get(work);
+    if (keys === undefined) return;
+    this.held.delete(work);
+    for (const key of keys) {
+      const verdict = this.verdicts.get(key);
+      if (verdict === undefined) continue;
+      verdict.holders -= 1;
+      if (verdict.holders <= 0) this.verdicts.delete(key);
+    }
+  }
+
+  check(blsKey: Buffer, proofOfPossession: Buffer): boolean {
+    const verdict = this.verdicts.get(keyOf(blsKey, proofOfPossession));
+    if (verdict !== undefined) return verdict.valid;
+    this.options.onMiss();
+    return popVerify(blsKey, proofOfPossession);
+  }
+
+  async checkOffThread(blsKey: Buffer, proofOfPossession: Buffer): Promise<boolean> {
+    const [valid] = await this.options.requests.verifyProofsOfPossession([{ publicKey: blsKey, proof: proofOfPossession }]);
+    return valid === true;
+  }
+
+  /** The pairs `work` will check, in order; params that do not decode are left to execution. */
+  private pairsOf(work: WorkAheadInput, genesis: boolean): KeyAndProof[] {
+    const pairs: KeyAndProof[] = [];
+    if (genesis && !this.options.genesisWithoutBlsKeys) pairs.push(...this.genesisValidators(work));
+    for (const transaction of work.transactions) {
+      if (!KEY_REGISTRATIONS.has(`${transaction.module}:${transaction.command}`)) continue;
+      const schema = this.moduleNamed(transaction.module)?.commands.find((command) => command.name === transaction.command)?.schema;
+      if (schema === undefined) continue;
+      try {
+        pairs.push(keyAndProof(codec.decode<Partial<KeyAndProof>>(schema, transaction.params)));
+      } catch {
+        // Execution fails this transaction the same way without an answer computed ahead.
+      }
+    }
+    return pairs.filter((pair) => pair.blsKey.length > 0);
+  }
+
+  private genesisValidators(work: WorkAheadInput): KeyAndProof[] {
+    const pos = this.moduleNamed('pos');
+    const bytes = work.assets?.getAsset('pos');
+    if (pos?.genesisAssetSchema === undefined || bytes === undefined) return [];
+    try {
+      const asset = codec.decode<{ validators?: Partial<KeyAndProof>[] }>(pos.genesisAssetSchema, bytes);
+      return (asset.validators ?? []).map(keyAndProof);
+    } catch {
+      return [];
+    }
+  }
+
+  private moduleNamed(name: string): Module | undefined {
+    return this.options.modules.find((module) => module.name === name);
+  }
+}
+
+function keyAndProof(params: Partial<KeyAndProof>): KeyAndProof {
+  return { blsKey: params.blsKey ?? Buffer.alloc(0), proofOfPossession: params.proofOfPossession ?? Buffer.alloc(0) };
+}
+
+function keyOf(blsKey: Uint8Array, proofOfPossession: Uint8Array): string {
+  return `${Buffer.from(blsKey.buffer, blsKey.byteOffset, blsKey.byteLength).toString('hex')}:${Buffer.from(proofOfPossession.buffer, proofOfPossession.byteOffset, proofOfPossession.byteLength).toString('hex')}`;
+}
