@@ -6,6 +6,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { processTree } from './measured-run.js';
 
 const WRK_SCRIPT = fileURLToPath(new URL('./wrk-rpc.lua', import.meta.url));
 const LOAD_CLIENT = fileURLToPath(new URL('./load-client.ts', import.meta.url));
@@ -58,6 +59,11 @@ export function hasTaskset(): boolean {
 export function pinProcess(pid: number, cpus: string): void {
   const result = spawnSync('taskset', ['-a', '-p', '-c', cpus, String(pid)]);
   if (result.status !== 0) throw new Error(`taskset failed for pid ${pid}: ${String(result.stderr)}`);
+}
+
+/** Pins `pid` and its descendants alive now (every thread of each), for a node run by a wrapper. */
+export function pinProcessTree(pid: number, cpus: string): void {
+  for (const member of processTree(pid)) pinProcess(member, cpus);
 }
 
 function command(options: LoadOptions): { file: string; args: string[]; env: NodeJS.ProcessEnv; client: string } {
