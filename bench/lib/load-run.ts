@@ -29,6 +29,8 @@ export interface LoadOptions {
   readonly once?: boolean;
   /** Open loop at this many requests/s in all (our WS client only), instead of `inFlight` per socket. */
   readonly rate?: number;
+  /** wrk's per-request timeout in seconds (wrk's own default, 2 s, when unset); a request past it counts as a socket error. */
+  readonly timeoutSeconds?: number;
 }
 
 export interface LoadResult {
@@ -73,7 +75,18 @@ function command(options: LoadOptions): { file: string; args: string[]; env: Nod
     const threads = options.cpus === undefined ? 2 : 1;
     return {
       file: 'wrk',
-      args: ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '-s', WRK_SCRIPT, `http://127.0.0.1:${port}/rpc`],
+      args: [
+        '-t',
+        String(threads),
+        '-c',
+        String(connections),
+        '-d',
+        `${seconds}s`,
+        ...(options.timeoutSeconds === undefined ? [] : ['--timeout', `${options.timeoutSeconds}s`]),
+        '-s',
+        WRK_SCRIPT,
+        `http://127.0.0.1:${port}/rpc`,
+      ],
       env: { BENCH_BODIES: bodiesFile, BENCH_COUNT_ERRORS: options.countErrors ? '1' : '0' },
       client: 'wrk',
     };
