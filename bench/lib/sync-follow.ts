@@ -100,6 +100,9 @@ export async function startSource(
   }
 }
 
+/** The follower reached the tip, but not every event needed to time it came: no figure. */
+export class MissedBlockEvents extends Error {}
+
 /**
  * When each block was stored by a follower (ms after `startedAt`), from its own `chain_newBlock`
  * events over /rpc-ws: both Basalt and lisk-sdk publish the event as they save the block, and
@@ -178,7 +181,7 @@ async function followSync(
         if (ms - totalMs > EVENTS_GRACE_MS) {
           const heights = [...stored.at.keys()];
           const range = heights.length === 0 ? 'none' : `${Math.min(...heights)}-${Math.max(...heights)}`;
-          throw new Error(
+          throw new MissedBlockEvents(
             `The follower's chain_newBlock events missed height ${from === undefined ? FIXTURE_TIP : tip.header.height} (${heights.length} seen, heights ${range}).`,
           );
         }
