@@ -41,19 +41,16 @@ import {
 
 /** Loopback addresses of the three nodes (one each: Lisk bans by IP). */
 const HOSTS = { source: '127.0.0.90', basalt: '127.0.0.91', lisk: '127.0.0.92' } as const;
-/** 64 requests in flight: 64 HTTP connections, or 4 WebSockets × 16. */
-const CONNECTIONS = 64;
-const WS_SOCKETS = 4;
-const WS_IN_FLIGHT = 16;
-/** The load right after the sync, reported apart from the steady state. */
-const WARMUP_SECONDS = 8;
+/**
+ * The load: 64 requests in flight (64 HTTP connections, or 4 WebSockets × 16); the first
+ * `warmupSeconds` after the sync reported apart; `randomHeights` heights per bodies file.
+ */
+const LOAD = { connections: 64, wsSockets: 4, wsInFlight: 16, warmupSeconds: 8, randomHeights: 4096 } as const;
 /**
  * The dev chain's largest block with transactions (17), finalized: the rpc-load suite's height.
  * Its answer is cached by Basalt; a transfer block above the finalized height is not.
  */
 const DEV_BUSIEST_HEIGHT = 106;
-/** Random heights per bodies file: the load cycles through them. */
-const RANDOM_HEIGHTS = 4096;
 
 /** One of the two nodes under load. */
 interface Contender {
@@ -174,7 +171,7 @@ export const liskSuite: Suite = {
     const count = options.quick ? 12 : 60;
     const seconds = options.quick ? 2 : 4;
     const rounds = options.quick ? 1 : 2;
-    const warmupSeconds = options.quick ? 2 : WARMUP_SECONDS;
+    const warmupSeconds = options.quick ? 2 : LOAD.warmupSeconds;
     /** New transfers per account in each postTransaction run (one per round and transport). */
     const perRun = options.quick ? 10 : 39;
     const accounts = devAccounts();
@@ -249,7 +246,7 @@ export const liskSuite: Suite = {
       for (const c of [basalt, lisk]) pinProcessTree(c.node.pid(), '0');
 
       progress('lisk: checking that both nodes give the same results');
-      const heights = randomHeights(RANDOM_HEIGHTS, tipHeight);
+      const heights = randomHeights(LOAD.randomHeights, tipHeight);
       const hot = FIXTURE_TIP + Math.floor(count / 2);
       const sample = new Set([0, 1, DEV_BUSIEST_HEIGHT, FIXTURE_TIP, FIXTURE_TIP + 1, hot, tipHeight, ...heights.slice(0, 24)]);
       for (const height of sample) await sameResult(basalt, lisk, 'chain_getBlockByHeight', { height });
@@ -310,8 +307,8 @@ export const liskSuite: Suite = {
           port: c.node.rpcPort,
           bodiesFile,
           seconds: secs,
-          connections: transport === 'http' ? CONNECTIONS : WS_SOCKETS,
-          inFlight: WS_IN_FLIGHT,
+          connections: transport === 'http' ? LOAD.connections : LOAD.wsSockets,
+          inFlight: LOAD.wsInFlight,
           cpus: '1',
           // Reads were checked above (wrk would be the limit if it scanned every answer); our
           // client counts error answers anyway, and the posted transfers must all be accepted.
