@@ -11,7 +11,7 @@
  * The sync suite times followers in rounds and stops each one at the tip; the lisk suite keeps
  * one follower of each kind running afterwards and loads their RPC.
  */
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { Block } from '../../src/chain/block.js';
@@ -83,7 +83,7 @@ export async function startSource(
   const tip = blocks[blocks.length - 1]!;
   const transactions = blocks.reduce((n, b) => n + b.transactions.length, 0);
 
-  const config = nodeConfig(join(work, 'source.json'), { network: { host, seedPeers: [] } });
+  const config = nodeConfig(join(work, 'source.json'), { host, seedPeers: [] });
   const node = startBasaltNode(basaltArgs(dataPath, config));
   try {
     const ports = await node.ports();
@@ -209,26 +209,11 @@ async function nodeInfo(port: number): Promise<NodeInfo | undefined> {
   return ((await response.json()) as { result?: NodeInfo }).result;
 }
 
-/**
- * The fixture's config with some sections changed, written to `file`: `network` is merged into
- * the fixture's, any other section replaces the fixture's.
- */
-export function nodeConfig(file: string, changes: { network: Record<string, unknown> } & Record<string, unknown>): string {
+/** The fixture's config with a `network` section of our own, written to `file`. */
+function nodeConfig(file: string, network: Record<string, unknown>): string {
   const config = JSON.parse(readFileSync(DEV_CONFIG_FILE, 'utf8')) as { network: Record<string, unknown> };
-  writeFileSync(file, JSON.stringify({ ...config, ...changes, network: { ...config.network, ...changes.network } }));
+  writeFileSync(file, JSON.stringify({ ...config, network: { ...config.network, ...network } }));
   return file;
-}
-
-/**
- * A chain folder for the lisk-peer runner's `oracle` profile: the fixture's genesis block and
- * its config with `changes` (whole sections) applied.
- */
-export function liskChainDir(dir: string, changes: Record<string, unknown>): string {
-  mkdirSync(dir, { recursive: true });
-  const config = JSON.parse(readFileSync(join(DEV_CHAIN_DIR, 'config.json'), 'utf8')) as Record<string, unknown>;
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...config, ...changes }));
-  copyFileSync(DEV_GENESIS_FILE, join(dir, 'genesis_block.blob'));
-  return dir;
 }
 
 function basaltArgs(dataPath: string, config: string): string[] {
@@ -293,8 +278,6 @@ export interface BasaltFollowerOptions {
   readonly host: string;
   /** Merged into the config's `network` section (besides host and seed). */
   readonly network?: Record<string, unknown>;
-  /** Other config sections, replacing the fixture's. */
-  readonly sections?: Record<string, unknown>;
 }
 
 /** A fresh Basalt follower seeded with the source, from its spawn to the source's tip. */
@@ -302,8 +285,9 @@ export async function syncBasaltFollower(options: BasaltFollowerOptions): Promis
   const { scratch, source } = options;
   mkdirSync(scratch, { recursive: true });
   const config = nodeConfig(join(scratch, 'config.json'), {
-    ...options.sections,
-    network: { ...options.network, host: options.host, seedPeers: [{ ip: source.host, port: source.p2pPort }] },
+    ...options.network,
+    host: options.host,
+    seedPeers: [{ ip: source.host, port: source.p2pPort }],
   });
   const startedAt = performance.now();
   const node = startBasaltNode(basaltArgs(join(scratch, 'data'), config));
@@ -334,8 +318,6 @@ export interface LiskFollowerOptions {
   readonly source: Source;
   /** Its P2P address (its own: Lisk bans by IP). */
   readonly host: string;
-  /** The chain folder (config.json, genesis_block.blob); the dev chain fixture's by default. */
-  readonly chainDir?: string;
   /** How long it may run after the sync's time limit before the runner stops it (default 120 s). */
   readonly extraSeconds?: number;
 }
@@ -352,7 +334,7 @@ export async function syncLiskFollower(options: LiskFollowerOptions): Promise<Sy
     maxSeconds: SYNC_TIMEOUT_MS / 1000 + (options.extraSeconds ?? 120),
     env: {
       LISK_PEER_PROFILE: 'oracle',
-      LISK_PEER_ORACLE_DIR: options.chainDir ?? DEV_CHAIN_DIR,
+      LISK_PEER_ORACLE_DIR: DEV_CHAIN_DIR,
       LISK_PEER_FOLLOWER: '1',
       LISK_PEER_P2P_HOST: options.host,
       LISK_PEER_P2P_PORT: String(await freePort(options.host)),

@@ -28,7 +28,6 @@ import type { Suite } from '../lib/suite.js';
 import {
   describeSync,
   FIXTURE_TIP,
-  liskChainDir,
   MissedBlockEvents,
   startSource,
   syncBasaltFollower,
@@ -51,6 +50,14 @@ const LOAD = { connections: 64, wsSockets: 4, wsInFlight: 16, warmupSeconds: 8, 
  * Its answer is cached by Basalt; a transfer block above the finalized height is not.
  */
 const DEV_BUSIEST_HEIGHT = 106;
+
+/** lisk-sdk 6.1's pool limits: the defaults of @liskhq/lisk-transaction-pool, which it always uses. */
+const LISK_POOL = { maxTransactions: 4096, maxTransactionsPerAccount: 64 } as const;
+
+interface PoolLimits {
+  readonly maxTransactions: number;
+  readonly maxTransactionsPerAccount: number;
+}
 
 /** One of the two nodes under load. */
 interface Contender {
@@ -172,20 +179,20 @@ export const liskSuite: Suite = {
     const seconds = options.quick ? 2 : 4;
     const rounds = options.quick ? 1 : 2;
     const warmupSeconds = options.quick ? 2 : LOAD.warmupSeconds;
-    /** New transfers per account in each postTransaction run (one per round and transport). */
-    const perRun = options.quick ? 10 : 39;
     const accounts = devAccounts();
-    /** Every account's transfers: one posted to both nodes as a check, then perRun per run. */
+    // Every posted transfer stays in the pool (no block is forged), so all of them must fit in
+    // the smaller of the two pools: lisk-sdk 6.1 builds its pool with the package defaults (4,096
+    // in all, 64 per account), whatever `transactionPool` says, and the fixture's config asks for
+    // the same. Each account gets one transfer posted as a check, then perRun in every run (one
+    // run per round and transport).
+    const pool = (JSON.parse(readFileSync(DEV_CONFIG_FILE, 'utf8')) as { transactionPool: PoolLimits }).transactionPool;
+    const budget = Math.min(
+      LISK_POOL.maxTransactionsPerAccount,
+      pool.maxTransactionsPerAccount,
+      Math.floor(Math.min(LISK_POOL.maxTransactions, pool.maxTransactions) / accounts.length),
+    );
+    const perRun = Math.floor((budget - 1) / (rounds * 2));
     const perAccount = 1 + rounds * 2 * perRun;
-    // The fixture's pool (4,096 in all, 64 per account) would hold one run; both nodes get the same
-    // larger pool, so every run's transfers are new to the node and all are kept.
-    const fixturePool = (JSON.parse(readFileSync(DEV_CONFIG_FILE, 'utf8')) as { transactionPool: Record<string, unknown> }).transactionPool;
-    const transactionPool = {
-      ...fixturePool,
-      maxTransactions: 1 << 14,
-      maxTransactionsPerAccount: perAccount + 3,
-    };
-    if (accounts.length * perAccount > transactionPool.maxTransactions) throw new Error('The pools are too small for the runs.');
 
     const work = mkdtempSync(join(tmpdir(), 'basalt-bench-lisk-'));
     let served: SourceNode | undefined;
@@ -203,7 +210,6 @@ export const liskSuite: Suite = {
         host: HOSTS.basalt,
         // lisk-sdk dials from 127.0.0.1 whatever its host, so that address is refused too.
         network: { blacklistedIPs: [HOSTS.lisk, '127.0.0.1'] },
-        sections: { transactionPool },
       });
       followers.push(basaltNode);
       progress(describeSync('lisk, Basalt from Basalt', basaltNode.run, source));
@@ -217,7 +223,6 @@ export const liskSuite: Suite = {
             tool,
             source,
             host: HOSTS.lisk,
-            chainDir: liskChainDir(join(work, 'lisk-chain'), { transactionPool }),
             extraSeconds: 1200,
           });
         } catch (error) {
