@@ -39,6 +39,8 @@ export interface LiskNode {
   readonly started: Promise<void>;
   /** The node's log so far. */
   log(): string;
+  /** The pid start.sh recorded: the root of the node's process tree (the runner's `timeout`). */
+  pid(): number;
   /** Stops the node by the pid start.sh recorded (stop.sh), within about 20 s. */
   stop(): Promise<void>;
 }
@@ -90,5 +92,6 @@ export function startLiskNode(tool: LiskPeerTool, options: LiskNodeOptions): Lis
       execFile(join(tool.dir, 'stop.sh'), [], { env, timeout: 30_000 }, () => done());
     });
   };
-  return { rpcPort, started, log, stop };
+  const pid = (): number => Number(readFileSync(env.LISK_PEER_PIDFILE, 'utf8').trim());
+  return { rpcPort, started, log, pid, stop };
 }

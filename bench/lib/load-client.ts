@@ -107,9 +107,10 @@ async function wsConnection(): Promise<void> {
       else if (outstanding === 0) resolve();
     };
     socket.on('message', (data: Buffer) => {
-      // Only the head is decoded: `{"jsonrpc":"2.0","id":N,` then "result" or "error".
+      // Only the head is decoded: `{"jsonrpc":"2.0","id":N,` then "result" or "error" (Basalt's
+      // order), or `{"id":N,"jsonrpc":"2.0",` then "result" or "error" (lisk-sdk's).
       const head = data.toString('latin1', 0, Math.min(data.length, 64));
-      const match = /"id":(\d+),"(result|error)"/.exec(head);
+      const match = /"id":(\d+),(?:"jsonrpc":"2\.0",)?"(result|error)"/.exec(head);
       const answered = match ? Number(match[1]) : -1;
       if (answered < 0 || sentId[answered & (RING - 1)] !== answered) return void socketErrors++;
       sentId[answered & (RING - 1)] = -1;

@@ -6,6 +6,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { processTree } from './measured-run.js';
 
 const WRK_SCRIPT = fileURLToPath(new URL('./wrk-rpc.lua', import.meta.url));
 const LOAD_CLIENT = fileURLToPath(new URL('./load-client.ts', import.meta.url));
@@ -28,6 +29,8 @@ export interface LoadOptions {
   readonly once?: boolean;
   /** Open loop at this many requests/s in all (our WS client only), instead of `inFlight` per socket. */
   readonly rate?: number;
+  /** wrk's per-request timeout in seconds (wrk's own default, 2 s, when unset); a request past it counts as a socket error. */
+  readonly timeoutSeconds?: number;
 }
 
 export interface LoadResult {
@@ -60,6 +63,11 @@ export function pinProcess(pid: number, cpus: string): void {
   if (result.status !== 0) throw new Error(`taskset failed for pid ${pid}: ${String(result.stderr)}`);
 }
 
+/** Pins `pid` and its descendants alive now (every thread of each), for a node run by a wrapper. */
+export function pinProcessTree(pid: number, cpus: string): void {
+  for (const member of processTree(pid)) pinProcess(member, cpus);
+}
+
 function command(options: LoadOptions): { file: string; args: string[]; env: NodeJS.ProcessEnv; client: string } {
   const { transport, port, bodiesFile, seconds, connections } = options;
   if (transport === 'http' && hasWrk() && !options.once) {
@@ -67,7 +75,18 @@ function command(options: LoadOptions): { file: string; args: string[]; env: Nod
     const threads = options.cpus === undefined ? 2 : 1;
     return {
       file: 'wrk',
-      args: ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '-s', WRK_SCRIPT, `http://127.0.0.1:${port}/rpc`],
+      args: [
+        '-t',
+        String(threads),
+        '-c',
+        String(connections),
+        '-d',
+        `${seconds}s`,
+        ...(options.timeoutSeconds === undefined ? [] : ['--timeout', `${options.timeoutSeconds}s`]),
+        '-s',
+        WRK_SCRIPT,
+        `http://127.0.0.1:${port}/rpc`,
+      ],
       env: { BENCH_BODIES: bodiesFile, BENCH_COUNT_ERRORS: options.countErrors ? '1' : '0' },
       client: 'wrk',
     };

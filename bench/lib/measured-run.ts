@@ -110,19 +110,32 @@ export async function measuredRun(command: string, args: readonly string[], opti
 /** The largest VmHWM (KiB) among `pid` and its descendants; 0 for processes already gone. */
 function treePeakKiB(pid: number): number {
   let peak = 0;
-  const pending = [pid];
-  while (pending.length > 0) {
-    const current = pending.pop() as number;
+  for (const current of processTree(pid)) {
     try {
       const hwm = /^VmHWM:\s+(\d+)/m.exec(readFileSync(`/proc/${current}/status`, 'utf8'));
       if (hwm !== null) peak = Math.max(peak, Number(hwm[1]));
+    } catch {
+      // The process exited meanwhile.
+    }
+  }
+  return peak;
+}
+
+/** `pid` and every descendant of it alive now (from /proc), parents first. */
+export function processTree(pid: number): number[] {
+  const tree: number[] = [];
+  const pending = [pid];
+  while (pending.length > 0) {
+    const current = pending.shift() as number;
+    try {
       for (const task of readdirSync(`/proc/${current}/task`)) {
         const children = readFileSync(`/proc/${current}/task/${task}/children`, 'utf8').trim();
         if (children !== '') pending.push(...children.split(/\s+/).map(Number));
       }
+      tree.push(current);
     } catch {
       // The process exited between two reads.
     }
   }
-  return peak;
+  return tree;
 }

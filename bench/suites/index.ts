@@ -4,6 +4,7 @@ import { blockApplySuite } from './block-apply.js';
 import { blsSuite } from './bls.js';
 import { codecSuite } from './codec.js';
 import { ed25519Suite } from './ed25519.js';
+import { liskSuite } from './lisk.js';
 import { migrationSuite } from './migration.js';
 import { nativeSuite } from './native.js';
 import { replaySuite } from './replay.js';
@@ -27,5 +28,6 @@ export const SUITES: readonly Suite[] = [
   blockApplySuite,
   rpcLoadSuite,
   syncSuite,
+  liskSuite,
   migrationSuite,
 ];
