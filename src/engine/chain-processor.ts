@@ -124,6 +124,11 @@ export class ChainProcessor {
     this.blockStoredListeners.push(listener);
   }
 
+  /** Holds back the commit of the next block until `gate` settles, as a listener's promise does. */
+  holdNextCommit(gate: Promise<void>): void {
+    this.commitGates.push(gate);
+  }
+
   tipHeader(): BlockHeader {
     const { chainStore } = this.options;
     const header = chainStore.getHeaderByHeight(chainStore.tipHeight());

@@ -115,23 +115,32 @@ export function createBlockExecutor(chain: Pick<OpenChain, 'stateMachine' | 'bft
  * `system.backup.height`: once the block at `height` is stored, its environment is copied to
  * `<dataPath>/backup` (src/chain/chain-backup.ts) off this thread; the next block executes
  * meanwhile, and its commit waits for the copy. A failed backup is logged, as lisk-sdk does, and
- * the node goes on.
+ * the node goes on. A node stopped or killed during the copy reopens with its tip still at
+ * `height` (the next commit waited for the copy): then the copy is made again at open, unless the
+ * backup there already holds `height`.
  */
 function backupAtHeight(env: RootDatabase, processor: ChainProcessor, dataPath: string, height: number, logger: Logger) {
   let running: Promise<void> = Promise.resolve();
+  const write = (): Promise<void> => {
+    const path = backupDataPath(dataPath);
+    const started = performance.now();
+    running = (async () => {
+      await backupEnvironment(env, dataPath);
+      const copied = await backupTipHeight(dataPath);
+      if (copied !== height) throw new Error(`the copy holds height ${copied}, not ${height}`);
+      logger.info({ height, path, ms: Math.round(performance.now() - started) }, 'Backup of the data directory written');
+    })().catch((error: unknown) => logger.error({ err: error, height, path }, 'Failed to write the backup'));
+    return running;
+  };
   if (height > 0) {
-    processor.onBlockStored((header) => {
-      if (header.height !== height) return undefined;
-      const path = backupDataPath(dataPath);
-      const started = performance.now();
-      running = (async () => {
-        await backupEnvironment(env, dataPath);
-        const copied = await backupTipHeight(dataPath);
-        if (copied !== height) throw new Error(`the copy holds height ${copied}, not ${height}`);
-        logger.info({ height, path, ms: Math.round(performance.now() - started) }, 'Backup of the data directory written');
-      })().catch((error: unknown) => logger.error({ err: error, height, path }, 'Failed to write the backup'));
-      return running;
-    });
+    processor.onBlockStored((header) => (header.height === height ? write() : undefined));
+    if (processor.tipHeader().height === height) {
+      running = backupTipHeight(dataPath).then(
+        (copied) => (copied === height ? undefined : write()),
+        () => write(),
+      );
+      processor.holdNextCommit(running);
+    }
   }
   return { settled: () => running };
 }

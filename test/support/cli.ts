@@ -14,9 +14,17 @@ export interface CliResult {
   stderr: string;
 }
 
+/** The `node` arguments that run `basalt args...` from the sources (spawn them with `cwd: BASALT_ROOT`). */
+export function basaltProcessArgs(args: readonly string[]): string[] {
+  return ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args];
+}
+
+/** The repository root, where `tsx` resolves. */
+export const BASALT_ROOT = ROOT;
+
 export function runBasalt(args: readonly string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], {
+    const child = spawn(process.execPath, basaltProcessArgs(args), {
       cwd: ROOT,
       env: { ...process.env, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
