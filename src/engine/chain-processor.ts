@@ -4,7 +4,7 @@ import type { ChainStore } from '../chain/chain-store.js';
 import type { TempBlockStore } from '../chain/temp-block-store.js';
 import { encodeEvent, eventSmtLeaves, type EventProps } from '../chain/event.js';
 import type { GenesisConfig } from '../config/genesis-config.js';
-import { ConsensusError, InvalidBlockError, StoreError } from '../errors.js';
+import { ConsensusError, InvalidBlockError, StoreError, StoreWriteError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { computeEventRoot } from '../merkle/native/index.js';
 import type { StateDb } from '../state/state-db.js';
@@ -86,6 +86,8 @@ export class ChainProcessor {
   private readonly blockStoredListeners: ((header: BlockHeader) => Promise<void> | void)[] = [];
   /** What block-stored listeners asked the next commit to wait for (a backup being copied). */
   private commitGates: Promise<void>[] = [];
+  private readonly storeWriteFailedListeners: ((error: StoreWriteError) => void)[] = [];
+  private storeWriteFailure: StoreWriteError | undefined;
   private readonly writer: TipWriter = {
     processBlock: (block) => this.applyBlock(block),
     revertTip: (keepIn) => this.revertTip(keepIn),
@@ -102,7 +104,12 @@ export class ChainProcessor {
    * interleaved with block production.
    */
   withTipLock<T>(task: (writer: TipWriter) => Promise<T> | T): Promise<T> {
-    const run = this.lockTail.then(() => task(this.writer));
+    const run = this.lockTail
+      .then(() => task(this.writer))
+      .catch((error: unknown) => {
+        if (error instanceof StoreWriteError) this.reportStoreWriteFailure(error);
+        throw error;
+      });
     this.lockTail = run.catch(() => undefined);
     return run;
   }
@@ -122,6 +129,21 @@ export class ChainProcessor {
    */
   onBlockStored(listener: (header: BlockHeader) => Promise<void> | void): void {
     this.blockStoredListeners.push(listener);
+  }
+
+  /**
+   * Calls `listener` once, at the first write the store could not commit (a block's, or another
+   * writer's that reports it): a full disk takes no more blocks, and a node stops on it.
+   */
+  onStoreWriteFailed(listener: (error: StoreWriteError) => void): void {
+    this.storeWriteFailedListeners.push(listener);
+  }
+
+  /** Tells the listeners of `onStoreWriteFailed` (the first report only). */
+  reportStoreWriteFailure(error: StoreWriteError): void {
+    if (this.storeWriteFailure !== undefined) return;
+    this.storeWriteFailure = error;
+    for (const listener of this.storeWriteFailedListeners) listener(error);
   }
 
   /** Holds back the commit of the next block until `gate` settles, as a listener's promise does. */
@@ -253,12 +275,18 @@ export class ChainProcessor {
     }
     const parent = chainStore.getHeaderByHeight(height - 1) as BlockHeader;
     const update = stateDb.prepareRevert(height, parent.stateRoot);
-    const deleted = stateDb.transaction(() => {
-      stateDb.revert(height, update);
-      const block = chainStore.deleteTipBlock();
-      keepIn?.save(block);
-      return block;
-    });
+    let deleted: Block;
+    try {
+      deleted = stateDb.transaction(() => {
+        stateDb.revert(height, update);
+        const block = chainStore.deleteTipBlock();
+        keepIn?.save(block);
+        return block;
+      });
+    } catch (error) {
+      if (error instanceof StoreWriteError) this.reportStoreWriteFailure(error);
+      throw error;
+    }
     this.tipChanges += 1;
     return deleted;
   }

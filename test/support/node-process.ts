@@ -51,18 +51,32 @@ function onLogRecords(stream: NodeJS.ReadableStream | null, onRecord: (record: R
   });
 }
 
+/** Resource limits for a spawned node. */
+export interface ProcessLimits {
+  /**
+   * The largest file the node may write, in KiB (RLIMIT_FSIZE): a write past it fails as on a
+   * full disk (Node ignores SIGXFSZ, so the write gets EFBIG instead of the process dying).
+   */
+  readonly fileSizeKiB?: number;
+}
+
 /**
  * Spawns `basalt start ARGS` with its output captured. Unless ARGS set them, the RPC port is 0
  * (the node binds a free one and logs it: see `ports()`, no port is picked in advance, so two
  * tests never race for one) and the log level is info (the level of the records `ports()` reads).
  */
-export function startBasaltNode(args: readonly string[], env: NodeJS.ProcessEnv = {}): NodeProcess {
+export function startBasaltNode(args: readonly string[], env: NodeJS.ProcessEnv = {}, limits: ProcessLimits = {}): NodeProcess {
   const defaults = [
     ...(args.includes('--api-port') ? [] : ['--api-port', '0']),
     ...(args.includes('--port') || args.includes('-p') ? [] : ['--port', '0']),
     ...(args.includes('--log') ? [] : ['--log', 'info']),
   ];
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI_MAIN, 'start', ...args, ...defaults], {
+  const command = [process.execPath, '--import', 'tsx', CLI_MAIN, 'start', ...args, ...defaults];
+  const { fileSizeKiB } = limits;
+  // bash's `ulimit -f` (KiB) then `exec`: the node is the child itself, and signals reach it.
+  const [file, ...argv] =
+    fileSizeKiB === undefined ? command : ['bash', '-c', `ulimit -f ${Math.floor(fileSizeKiB)} && exec "$@"`, 'bash', ...command];
+  const child = spawn(file as string, argv, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
