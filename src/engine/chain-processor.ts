@@ -68,6 +68,18 @@ export interface TipWriter {
   revertTip(keepIn?: TempBlockStore): Block;
 }
 
+/** Throws unless the (non-empty) `chainStore` holds the chain that starts with `genesis`. */
+export function assertStoredGenesis(chainStore: ChainStore, genesis: BlockHeader): void {
+  const stored = chainStore.getHeaderByHeight(chainStore.genesisHeight());
+  if (!stored?.id.equals(genesis.id)) {
+    throw new InvalidBlockError(
+      'schema',
+      `The data directory holds another chain (genesis ${stored?.id.toString('hex')}).`,
+      genesis.height,
+    );
+  }
+}
+
 /**
  * The block-receive path shared by replay, block generation and (later) peer sync: static
  * validation, checks against the tip (lisk-sdk consensus _verify), execution, the post-execution
@@ -166,14 +178,7 @@ export class ChainProcessor {
     const { chainStore, stateDb, executor } = this.options;
     const { header } = block;
     if (!chainStore.isEmpty()) {
-      const stored = chainStore.getHeaderByHeight(chainStore.genesisHeight());
-      if (!stored?.id.equals(header.id)) {
-        throw new InvalidBlockError(
-          'schema',
-          `The data directory holds another chain (genesis ${stored?.id.toString('hex')}).`,
-          header.height,
-        );
-      }
+      assertStoredGenesis(chainStore, header);
       return;
     }
     block.validateGenesis();

@@ -2,7 +2,7 @@
  * The chain part of the composition root (src/node.ts): the LMDB store, the state database, BFT,
  * the modules, the state machine and the block processor over them, with genesis executed.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { open, type RootDatabase } from 'lmdb';
 import type { Block } from '../chain/block.js';
 import { backupDataPath, backupEnvironment, backupTipHeight } from '../chain/chain-backup.js';
@@ -11,7 +11,7 @@ import { CHAIN_ENV_OPTIONS, chainEnvPath } from '../chain/lmdb-environment.js';
 import type { ChainConfig } from '../config/lisk-config.js';
 import type { SignatureVerifier } from '../crypto/signature-verifier.js';
 import { BlockExecutor } from '../engine/block-executor.js';
-import { ChainProcessor, type BlockPhaseTimes } from '../engine/chain-processor.js';
+import { assertStoredGenesis, ChainProcessor, type BlockPhaseTimes } from '../engine/chain-processor.js';
 import { LegacyChainStore } from '../legacy-chain/index.js';
 import { Bft } from '../engine/consensus/bft/bft.js';
 import { StateMachine } from '../engine/state-machine/state-machine.js';
@@ -100,6 +100,29 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
   } catch (error) {
     await env.close();
     throw error;
+  }
+}
+
+/**
+ * Refuses, before anything is written, a data directory whose store holds a chain other than the
+ * one `genesisBlock` starts (the error `openChain` would throw). A store that does not open
+ * read-only, or holds no chain yet, passes: `openChain` creates or reports it.
+ */
+export async function checkStoredGenesis(dataPath: string, genesisBlock: Block): Promise<void> {
+  const path = chainEnvPath(dataPath);
+  if (!existsSync(path)) return;
+  let env: RootDatabase;
+  let chainStore: ChainStore;
+  try {
+    env = open({ path, ...CHAIN_ENV_OPTIONS, readOnly: true });
+    chainStore = new ChainStore(env);
+  } catch {
+    return;
+  }
+  try {
+    if (!chainStore.isEmpty()) assertStoredGenesis(chainStore, genesisBlock.header);
+  } finally {
+    await env.close();
   }
 }
 

@@ -6,7 +6,7 @@
 import { commitNodeConfig, type NodeConfigPlan } from '../config/resolve-node-config.js';
 import type { StoreWriteError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { assembleNode, type AssembledNode, type NodeServices } from '../node.js';
+import { assembleNode, checkStoredGenesis, type AssembledNode, type NodeServices } from '../node.js';
 import { APP_READY, APP_SHUTDOWN } from '../rpc/endpoints/engine-events.js';
 import { ControllerPidFile } from './controller-pid-file.js';
 import { DataDirLock } from './data-dir-lock.js';
@@ -136,6 +136,8 @@ export async function runNodeUntilSignal(plan: NodeConfigPlan, options: Omit<Sta
   const { logger } = options;
   const lock = DataDirLock.acquire(plan.dataPath);
   try {
+    // A store of another chain is refused before --overwrite-config replaces the config beside it.
+    await checkStoredGenesis(plan.dataPath, plan.genesisBlock);
     commitNodeConfig(plan);
   } catch (error) {
     lock.release();
