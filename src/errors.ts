@@ -161,7 +161,8 @@ export class StoreError extends BasaltError {
 /**
  * A write the store could not commit: the disk is full (or a file size limit was reached), or it
  * failed. The transaction left nothing behind, so every block committed before it is intact; a
- * node stops on it (README "Exit codes") rather than go on without storing what it processes.
+ * node stops on it (exit code 4, README "The `basalt` command") rather than go on without storing
+ * what it processes.
  */
 export class StoreWriteError extends BasaltError {
   constructor(cause: unknown) {

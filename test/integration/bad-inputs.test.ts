@@ -4,7 +4,7 @@
  * (in the config, and to keys:import), a damaged legacy `forger_info.json`, a wrong password
  * (generator:enable, passphrase:decrypt), a data directory of another chain (with and without
  * --overwrite-config). Each ends with a message naming the problem and the stable exit code of
- * README "Exit codes"; no secret appears in any output; and every file involved hashes the same
+ * README "The `basalt` command"; no secret appears in any output; and every file involved hashes the same
  * before and after. An unknown config key is Lisk's leniency: accepted, with a warning naming it.
  */
 import { createHash } from 'node:crypto';
