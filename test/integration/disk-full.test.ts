@@ -9,7 +9,6 @@
  * again without the limit, it goes on producing. A replay of the dev chain under a limit does the
  * same and then finishes on the reference roots.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainEnvPath } from '../../src/chain/lmdb-environment.js';
 import { prepareNodeConfig } from '../../src/config/resolve-node-config.js';
 import { openChain } from '../../src/node.js';
-import { BASALT_ROOT, basaltProcessArgs, runBasalt, type CliResult } from '../support/cli.js';
+import { runBasalt } from '../support/cli.js';
 import { devBlockLines, devChainConfig, devFinalState, devGenesisBlock, devReplayArgs } from '../support/dev-chain.js';
 import { seedDevGenesis } from '../support/dev-genesis-store.js';
 import { startBasaltNode, stopProcess, waitForHeight } from '../support/node-process.js';
@@ -35,22 +34,6 @@ function logRecords(output: string): Record<string, unknown>[] {
     .map((line) => line.slice(line.indexOf('{"level"')))
     .filter((line) => line.startsWith('{"level"'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
-/** Runs `basalt ARGS` under a file size limit of `fileSizeKiB`. */
-function runBasaltLimited(args: readonly string[], fileSizeKiB: number): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', `ulimit -f ${fileSizeKiB} && exec "$@"`, 'bash', process.execPath, ...basaltProcessArgs(args)], {
-      cwd: BASALT_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 const kib = (path: string): number => Math.ceil(statSync(path).size / 1024);
@@ -121,7 +104,7 @@ describe('disk full (a file size limit on the store)', () => {
     // The dev chain's store grows to about 5 MB: a limit of 1 MiB over the genesis store (seeded by
     // the global setup) stops it midway.
     const limitKiB = kib(chainEnvPath(dataPath)) + 1024;
-    const limited = await runBasaltLimited(args, limitKiB);
+    const limited = await runBasalt(args, { fileSizeKiB: limitKiB });
     expect(limited.code, limited.stderr).toBe(STORE_WRITE_EXIT);
     expect(limited.stderr).toContain('Error: The store could not commit a write');
     const ids = devBlockLines().map((line) => line.id);

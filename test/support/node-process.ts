@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withFileSizeLimit } from './cli.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The CLI entry, run from the TypeScript sources so a stale dist/ never matters. */
@@ -53,10 +54,7 @@ function onLogRecords(stream: NodeJS.ReadableStream | null, onRecord: (record: R
 
 /** Resource limits for a spawned node. */
 export interface ProcessLimits {
-  /**
-   * The largest file the node may write, in KiB (RLIMIT_FSIZE): a write past it fails as on a
-   * full disk (Node ignores SIGXFSZ, so the write gets EFBIG instead of the process dying).
-   */
+  /** The largest file the node may write, in KiB (`withFileSizeLimit` in test/support/cli.ts). */
   readonly fileSizeKiB?: number;
 }
 
@@ -72,10 +70,7 @@ export function startBasaltNode(args: readonly string[], env: NodeJS.ProcessEnv 
     ...(args.includes('--log') ? [] : ['--log', 'info']),
   ];
   const command = [process.execPath, '--import', 'tsx', CLI_MAIN, 'start', ...args, ...defaults];
-  const { fileSizeKiB } = limits;
-  // bash's `ulimit -f` (KiB) then `exec`: the node is the child itself, and signals reach it.
-  const [file, ...argv] =
-    fileSizeKiB === undefined ? command : ['bash', '-c', `ulimit -f ${Math.floor(fileSizeKiB)} && exec "$@"`, 'bash', ...command];
+  const [file, ...argv] = withFileSizeLimit(command, limits.fileSizeKiB);
   const child = spawn(file as string, argv, {
     cwd: ROOT,
     env: { ...process.env, ...env },
