@@ -34,38 +34,36 @@ describe('SIGKILL during event pruning', () => {
   });
   afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
-  it(
-    `reopens with events kept exactly above the bound after ${RUNS} kills (seed ${SEED})`,
-    async () => {
-      const checkStore = async (): Promise<number> => {
-        const chain = await openChain({ dataPath: join(workDir, 'data'), config: devChainConfig(), genesisBlock: devGenesisBlock() });
-        try {
-          const { chainStore } = chain;
-          const tip = chainStore.tipHeight();
-          const limit = eventsPrunableUpTo(KEEP, tip, chainStore.finalizedHeight());
-          for (let height = 0; height <= tip; height += 1) {
-            expect(chainStore.getBlockByHeight(height).header.height).toBe(height);
-            expect(chainStore.getEvents(height) === undefined, `events of ${height} (tip ${tip}, bound ${limit})`).toBe(height <= limit);
-          }
-          expect(chain.stateDb.root().equals(chain.processor.tipHeader().stateRoot)).toBe(true);
-          return tip;
-        } finally {
-          await chain.close();
+  it(`reopens with events kept exactly above the bound after ${RUNS} kills (seed ${SEED})`, {
+    timeout: 90_000 + RUNS * 25_000,
+  }, async () => {
+    const checkStore = async (): Promise<number> => {
+      const chain = await openChain({ dataPath: join(workDir, 'data'), config: devChainConfig(), genesisBlock: devGenesisBlock() });
+      try {
+        const { chainStore } = chain;
+        const tip = chainStore.tipHeight();
+        const limit = eventsPrunableUpTo(KEEP, tip, chainStore.finalizedHeight());
+        for (let height = 0; height <= tip; height += 1) {
+          expect(chainStore.getBlockByHeight(height).header.height).toBe(height);
+          expect(chainStore.getEvents(height) === undefined, `events of ${height} (tip ${tip}, bound ${limit})`).toBe(height <= limit);
         }
-      };
-      const heightsAtKill: number[] = [];
-      for (let run = 0; run < RUNS; run += 1) {
-        // Start-up and genesis take a few seconds; pruning starts once finality moves.
-        await runBasaltAndKill(args, 4000 + Math.floor(random() * 6000));
-        heightsAtKill.push(await checkStore());
+        expect(chain.stateDb.root().equals(chain.processor.tipHeader().stateRoot)).toBe(true);
+        return tip;
+      } finally {
+        await chain.close();
       }
-      console.log(`SIGKILL during event pruning: ${RUNS} kills; store heights at kill ${heightsAtKill.join(', ')}; inconsistencies 0`);
-      const finished = await runBasalt(args);
-      expect(finished.code).toBe(0);
-      const { tip } = devFinalState();
-      expect(JSON.parse(finished.stdout.trim())).toEqual({ height: tip.height, id: tip.id, stateRoot: tip.stateRoot });
-      await checkStore();
-    },
-    90_000 + RUNS * 25_000,
-  );
+    };
+    const heightsAtKill: number[] = [];
+    for (let run = 0; run < RUNS; run += 1) {
+      // Start-up and genesis take a few seconds; pruning starts once finality moves.
+      await runBasaltAndKill(args, 4000 + Math.floor(random() * 6000));
+      heightsAtKill.push(await checkStore());
+    }
+    console.log(`SIGKILL during event pruning: ${RUNS} kills; store heights at kill ${heightsAtKill.join(', ')}; inconsistencies 0`);
+    const finished = await runBasalt(args);
+    expect(finished.code).toBe(0);
+    const { tip } = devFinalState();
+    expect(JSON.parse(finished.stdout.trim())).toEqual({ height: tip.height, id: tip.id, stateRoot: tip.stateRoot });
+    await checkStore();
+  });
 });

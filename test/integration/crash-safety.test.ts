@@ -26,45 +26,43 @@ describe('SIGKILL during replay', () => {
   });
   afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
-  it(
-    `reopens consistent after ${RUNS} random kills and ends on the reference roots (seed ${SEED})`,
-    async () => {
-      const dataPath = join(workDir, 'data');
-      const heightsAtKill: number[] = [];
-      for (let run = 0; run < RUNS; run += 1) {
-        // Process start-up takes ~1 s and genesis ~3 s; spread the kills over start-up, genesis and blocks.
-        const { killed } = await runBasaltAndKill(devReplayArgs(dataPath), 1000 + Math.floor(random() * 6000));
-        const chain = await openChain({ dataPath, config: devChainConfig(), genesisBlock: devGenesisBlock() }).catch((error: Error) => {
-          throw new Error(`store did not reopen after kill ${run}: ${error.message}`);
-        });
-        try {
-          const tipHeight = chain.chainStore.tipHeight();
-          heightsAtKill.push(killed ? tipHeight : -1);
-          // No partial block: every stored height has its header, transactions, assets and events.
-          for (let height = 0; height <= tipHeight; height += 1) {
-            const block = chain.chainStore.getBlockByHeight(height);
-            expect(block.header.height).toBe(height);
-            expect(chain.chainStore.getEvents(height)).toBeDefined();
-          }
-          expect(chain.stateDb.root().equals(chain.processor.tipHeader().stateRoot)).toBe(true);
-        } finally {
-          await chain.close();
-        }
-      }
-      const finished = await runBasalt(devReplayArgs(dataPath));
-      expect(finished.code).toBe(0);
-      const final = devFinalState();
-      expect(JSON.parse(finished.stdout.trim())).toEqual({
-        height: final.tip.height,
-        id: final.tip.id,
-        stateRoot: final.tip.stateRoot,
+  it(`reopens consistent after ${RUNS} random kills and ends on the reference roots (seed ${SEED})`, {
+    timeout: 60_000 + RUNS * 20_000,
+  }, async () => {
+    const dataPath = join(workDir, 'data');
+    const heightsAtKill: number[] = [];
+    for (let run = 0; run < RUNS; run += 1) {
+      // Process start-up takes ~1 s and genesis ~3 s; spread the kills over start-up, genesis and blocks.
+      const { killed } = await runBasaltAndKill(devReplayArgs(dataPath), 1000 + Math.floor(random() * 6000));
+      const chain = await openChain({ dataPath, config: devChainConfig(), genesisBlock: devGenesisBlock() }).catch((error: Error) => {
+        throw new Error(`store did not reopen after kill ${run}: ${error.message}`);
       });
-      console.log(
-        `SIGKILL during replay: ${RUNS} kills; store heights at kill ${heightsAtKill.join(', ')} (-1: the run ended first); ` +
-          `inconsistencies 0; the last run ended on the reference tip ${final.tip.height}`,
-      );
-      expect(heightsAtKill).toHaveLength(RUNS);
-    },
-    60_000 + RUNS * 20_000,
-  );
+      try {
+        const tipHeight = chain.chainStore.tipHeight();
+        heightsAtKill.push(killed ? tipHeight : -1);
+        // No partial block: every stored height has its header, transactions, assets and events.
+        for (let height = 0; height <= tipHeight; height += 1) {
+          const block = chain.chainStore.getBlockByHeight(height);
+          expect(block.header.height).toBe(height);
+          expect(chain.chainStore.getEvents(height)).toBeDefined();
+        }
+        expect(chain.stateDb.root().equals(chain.processor.tipHeader().stateRoot)).toBe(true);
+      } finally {
+        await chain.close();
+      }
+    }
+    const finished = await runBasalt(devReplayArgs(dataPath));
+    expect(finished.code).toBe(0);
+    const final = devFinalState();
+    expect(JSON.parse(finished.stdout.trim())).toEqual({
+      height: final.tip.height,
+      id: final.tip.id,
+      stateRoot: final.tip.stateRoot,
+    });
+    console.log(
+      `SIGKILL during replay: ${RUNS} kills; store heights at kill ${heightsAtKill.join(', ')} (-1: the run ended first); ` +
+        `inconsistencies 0; the last run ended on the reference tip ${final.tip.height}`,
+    );
+    expect(heightsAtKill).toHaveLength(RUNS);
+  });
 });
