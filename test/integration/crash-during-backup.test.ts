@@ -1,7 +1,8 @@
 /**
  * Crash safety of `system.backup.height`: a replay of the dev chain with backup.height = 200 is
- * SIGKILLed around the moment block 200 is stored, half of the time at a random moment and half
- * of the time as soon as the copy's temporary file appears (inside the copy, or just after it).
+ * SIGKILLed around the moment block 200 is stored, half of the time as soon as the copy's
+ * temporary file appears (inside the copy, or just after it), and half of the time at a random
+ * moment from 60% to 140% of the time the last run took to start the copy.
  * After every kill the store reopens consistent; the backup is either absent or a complete copy
  * that opens as a data directory at exactly height 200 (a half-written copy never carries the
  * name a data directory opens); and the next run, to the end of the chain, leaves the backup at
@@ -100,31 +101,28 @@ describe('SIGKILL during backup (system.backup.height)', () => {
 
   /**
    * Runs the replay and SIGKILLs it: after `delayMs`, or (with `onPartial`) that long after the
-   * copy's temporary file appears. Resolves once the process is gone.
+   * copy's temporary file appears. Resolves, once the process is gone, with the milliseconds from
+   * the start to the copy's file (undefined when it did not appear).
    */
-  const replayAndKill = (dataPath: string, delayMs: number, onPartial: boolean): Promise<void> =>
+  const replayAndKill = (dataPath: string, delayMs: number, onPartial: boolean): Promise<number | undefined> =>
     new Promise((resolve, reject) => {
       const backupPath = backupDataPath(dataPath);
       mkdirSync(backupPath, { recursive: true });
+      const started = Date.now();
+      let copyStartedAfter: number | undefined;
       const child = spawn(process.execPath, basaltProcessArgs(replayArgs(dataPath)), { cwd: BASALT_ROOT, stdio: 'ignore' });
-      const kill = (): void => {
-        setTimeout(() => child.kill('SIGKILL'), delayMs);
-      };
-      const watcher = onPartial
-        ? watch(backupPath, (_event, name) => {
-            if (name === `basalt.lmdb${PARTIAL_SUFFIX}`) {
-              watcher?.close();
-              kill();
-            }
-          })
-        : undefined;
+      const watcher = watch(backupPath, (_event, name) => {
+        if (name !== `basalt.lmdb${PARTIAL_SUFFIX}` || copyStartedAfter !== undefined) return;
+        copyStartedAfter = Date.now() - started;
+        if (onPartial) setTimeout(() => child.kill('SIGKILL'), delayMs);
+      });
       // Without a copy to wait for (the run ended first), the kill still comes, late.
       const fallback = setTimeout(() => child.kill('SIGKILL'), onPartial ? 30_000 : delayMs);
       child.on('error', reject);
       child.on('close', () => {
         clearTimeout(fallback);
-        watcher?.close();
-        resolve();
+        watcher.close();
+        resolve(copyStartedAfter);
       });
     });
 
@@ -132,13 +130,15 @@ describe('SIGKILL during backup (system.backup.height)', () => {
     `keeps the backup absent or complete across ${RUNS} kills, and the next run writes it (seed ${SEED})`,
     async () => {
       const outcomes: KillOutcome[] = [];
+      // When the copy starts, after the process starts (start-up, then block 200): 1-3 s on a quiet machine.
+      let copyStartsAfter = 2500;
       for (let run = 0; run < RUNS; run += 1) {
         const dataPath = join(workDir, `run-${run}`);
         cpSync(basePath, dataPath, { recursive: true });
-        const onPartial = run % 2 === 1;
-        // Start-up takes 1-3 s before block 200 is stored; on the copy's file, 0-4 ms after it.
-        const delay = onPartial ? Math.floor(random() * 5) : 500 + Math.floor(random() * 3500);
-        await replayAndKill(dataPath, delay, onPartial);
+        const onPartial = run % 2 === 0;
+        // On the copy's file, 0-4 ms after it; else anywhere from well before to well after it.
+        const delay = onPartial ? Math.floor(random() * 5) : Math.floor(copyStartsAfter * (0.6 + random() * 0.8));
+        copyStartsAfter = (await replayAndKill(dataPath, delay, onPartial)) ?? copyStartsAfter;
         const tip = await checkStore(dataPath, `after kill ${run}`);
         const backup = await checkBackup(dataPath, `after kill ${run}`);
         const partialLeft = existsSync(`${chainEnvPath(backupDataPath(dataPath))}${PARTIAL_SUFFIX}`);
