@@ -112,15 +112,20 @@ export async function checkStoredGenesis(dataPath: string, genesisBlock: Block):
   const path = chainEnvPath(dataPath);
   if (!existsSync(path)) return;
   let env: RootDatabase;
-  let chainStore: ChainStore;
   try {
     env = open({ path, ...CHAIN_ENV_OPTIONS, readOnly: true });
-    chainStore = new ChainStore(env);
   } catch {
     return;
   }
   try {
-    if (!chainStore.isEmpty()) assertStoredGenesis(chainStore, genesisBlock.header);
+    let chainStore: ChainStore;
+    try {
+      chainStore = new ChainStore(env);
+      if (chainStore.isEmpty()) return;
+    } catch {
+      return; // a store killed before its first commit: its named databases do not exist yet
+    }
+    assertStoredGenesis(chainStore, genesisBlock.header);
   } finally {
     await env.close();
   }

@@ -11,7 +11,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { open } from 'lmdb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHAIN_ENV_OPTIONS, chainEnvPath } from '../../src/chain/lmdb-environment.js';
 import { EXIT_NODE_ERROR } from '../../src/cli/command.js';
 import { TEST_ARGON2_MEMORY_ENV } from '../../src/cli/support/encryption-options.js';
 import { encryptPassphraseV3 } from '../../src/crypto/passphrase-v3.js';
@@ -191,6 +193,9 @@ describe('bad files and settings given to the basalt command', () => {
       dataPath = join(dir, 'devnet');
       // An unknown key is accepted with a warning (lisk-sdk allows unknown keys there).
       const config = write('unknown-key.json', JSON.stringify({ system: { notASetting: 1 } }));
+      // A store killed before its first commit (an environment without databases) is no other chain.
+      mkdirSync(dataPath);
+      await open({ path: chainEnvPath(dataPath), ...CHAIN_ENV_OPTIONS }).close();
       node = startBasaltNode(['--data-path', dataPath, '--config', config]);
       await waitForHeight((await node.ports()).rpc, 1, 60_000, { output: node.output });
       const created = await runBasalt(['keys:create', '--chainid', '4', '--offset', '7', '--output', join(dir, 'keys')], {
