@@ -159,6 +159,22 @@ export class StoreError extends BasaltError {
 }
 
 /**
+ * A write the store could not commit: the disk is full (or a file size limit was reached), or it
+ * failed. The transaction left nothing behind, so every block committed before it is intact; a
+ * node stops on it (exit code 4, README "The `basalt` command") rather than go on without storing
+ * what it processes.
+ */
+export class StoreWriteError extends BasaltError {
+  constructor(cause: unknown) {
+    super(
+      'ERR_STORE_WRITE',
+      `The store could not commit a write (${cause instanceof Error ? cause.message : String(cause)}): the disk may be full or failing. Blocks committed before it are kept.`,
+      { cause },
+    );
+  }
+}
+
+/**
  * A broken internal assumption: a module used before `init`, a dependency that was never wired, a
  * write outside its transaction, a helper answering the wrong number of results. Always a bug in
  * the node, never the fault of a client's input; RPC clients see only "Internal error.".

@@ -25,7 +25,7 @@ import { loadPlugins } from './plugins/load-plugins.js';
 export { createChainForger, type ChainForger, type ChainForgerOptions } from './node/chain-forger.js';
 export { transactionPoolVerifier, type NodeServices, type NodeServicesOptions } from './node/node-services.js';
 export { offThreadWork, type NodeWorkers, type OffThreadTuning, type OffThreadWork, type WorkersChoice } from './node/node-workers.js';
-export { createBlockExecutor, openChain, type OpenChain, type OpenChainOptions } from './node/open-chain.js';
+export { checkStoredGenesis, createBlockExecutor, openChain, type OpenChain, type OpenChainOptions } from './node/open-chain.js';
 
 export interface AssembleNodeOptions {
   readonly dataPath: string;

@@ -15,7 +15,8 @@
  * the copy would not be faster: its fsync waited for the copy's writes on that filesystem, with
  * the thread blocked).
  */
-import { rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { open as fsOpen } from 'node:fs/promises';
 import { join } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
 import { ChainStore } from './chain-store.js';
@@ -26,19 +27,48 @@ export function backupDataPath(dataPath: string): string {
   return join(dataPath, 'backup');
 }
 
+/** Appended to `basalt.lmdb` while a backup copy is written: no opener takes that name. */
+export const PARTIAL_SUFFIX = '.partial';
+
 /**
  * Copies `env` into `backupDataPath(dataPath)`, replacing an earlier backup there; settles when
  * the copy is complete (rejects when it failed). The copy holds the last commit before the call.
+ *
+ * The copy is written under a temporary name, flushed, and renamed over `basalt.lmdb` only when
+ * complete: a process killed (or a disk filled) mid-copy leaves the earlier backup, or none, and
+ * never a half-written file under the name a data directory opens.
  */
-export function backupEnvironment(env: RootDatabase, dataPath: string): Promise<void> {
-  const target = chainEnvPath(backupDataPath(dataPath));
-  // LMDB refuses to copy onto an existing file; the lock file belongs to the old copy.
-  rmSync(target, { force: true });
+export async function backupEnvironment(env: RootDatabase, dataPath: string): Promise<void> {
+  const directory = backupDataPath(dataPath);
+  const target = chainEnvPath(directory);
+  const partial = `${target}${PARTIAL_SUFFIX}`;
+  mkdirSync(directory, { recursive: true });
+  // LMDB refuses to copy onto an existing file: a leftover of a copy that never finished goes.
+  rmSync(partial, { force: true });
+  await env.backup(partial, false);
+  await syncPath(partial);
+  // The lock file belongs to the copy being replaced; LMDB recreates it at the next open.
   rmSync(`${target}-lock`, { force: true });
-  return env.backup(target, false);
+  renameSync(partial, target);
+  await syncPath(directory);
 }
-/** The tip height stored in the backup of `dataPath` (opened read-only), or undefined when it holds no chain. */
+
+/** fsync of a file or a directory (a directory: so a rename in it is durable). */
+async function syncPath(path: string): Promise<void> {
+  const handle = await fsOpen(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The tip height stored in the backup of `dataPath` (opened read-only), or undefined when there
+ * is no backup or it holds no chain.
+ */
 export async function backupTipHeight(dataPath: string): Promise<number | undefined> {
+  if (!existsSync(chainEnvPath(backupDataPath(dataPath)))) return undefined;
   const env = open({ path: chainEnvPath(backupDataPath(dataPath)), ...CHAIN_ENV_OPTIONS, readOnly: true });
   try {
     const store = new ChainStore(env);

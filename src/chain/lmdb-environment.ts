@@ -10,5 +10,10 @@ export function chainEnvPath(dataPath: string): string {
 /**
  * No compression: values are already compact binary encodings. Durable commits are LMDB's
  * default and are kept, so a crash never loses a committed block.
+ *
+ * `mapSize` is the address space reserved up front, not a limit on the store: lmdb-js's LMDB grows
+ * the map when a write transaction needs more pages, so MDB_MAP_FULL does not occur, and a
+ * read-only opener maps the file's own size whatever its option says. What ends a store's growth
+ * is the disk: a commit that cannot write its pages fails (`StoreWriteError`, and a node stops).
  */
 export const CHAIN_ENV_OPTIONS = { compression: false, maxDbs: 32, mapSize: 2 ** 34 } as const;

@@ -1,4 +1,5 @@
-import { EXIT_NODE_ERROR, EXIT_USAGE, UsageError, type CliCommand, type CliIO } from './command.js';
+import { StoreWriteError } from '../errors.js';
+import { EXIT_NODE_ERROR, EXIT_STORE_WRITE_FAILED, EXIT_USAGE, UsageError, type CliCommand, type CliIO } from './command.js';
 import { exportCommand } from './commands/blockchain-export.js';
 import { importCommand } from './commands/blockchain-import.js';
 import { replayCommand } from './commands/blockchain-replay.js';
@@ -93,6 +94,6 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       return EXIT_USAGE;
     }
     io.stderr.write(`Error: ${(error as Error).message}\n`);
-    return EXIT_NODE_ERROR;
+    return error instanceof StoreWriteError ? EXIT_STORE_WRITE_FAILED : EXIT_NODE_ERROR;
   }
 }

@@ -4,7 +4,7 @@ import type { ChainStore } from '../chain/chain-store.js';
 import type { TempBlockStore } from '../chain/temp-block-store.js';
 import { encodeEvent, eventSmtLeaves, type EventProps } from '../chain/event.js';
 import type { GenesisConfig } from '../config/genesis-config.js';
-import { ConsensusError, InvalidBlockError, StoreError } from '../errors.js';
+import { ConsensusError, InvalidBlockError, StoreError, StoreWriteError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { computeEventRoot } from '../merkle/native/index.js';
 import type { StateDb } from '../state/state-db.js';
@@ -68,6 +68,18 @@ export interface TipWriter {
   revertTip(keepIn?: TempBlockStore): Block;
 }
 
+/** Throws unless the (non-empty) `chainStore` holds the chain that starts with `genesis`. */
+export function assertStoredGenesis(chainStore: ChainStore, genesis: BlockHeader): void {
+  const stored = chainStore.getHeaderByHeight(chainStore.genesisHeight());
+  if (!stored?.id.equals(genesis.id)) {
+    throw new InvalidBlockError(
+      'schema',
+      `The data directory holds another chain (genesis ${stored?.id.toString('hex')}).`,
+      genesis.height,
+    );
+  }
+}
+
 /**
  * The block-receive path shared by replay, block generation and (later) peer sync: static
  * validation, checks against the tip (lisk-sdk consensus _verify), execution, the post-execution
@@ -86,6 +98,8 @@ export class ChainProcessor {
   private readonly blockStoredListeners: ((header: BlockHeader) => Promise<void> | void)[] = [];
   /** What block-stored listeners asked the next commit to wait for (a backup being copied). */
   private commitGates: Promise<void>[] = [];
+  private readonly storeWriteFailedListeners: ((error: StoreWriteError) => void)[] = [];
+  private storeWriteFailure: StoreWriteError | undefined;
   private readonly writer: TipWriter = {
     processBlock: (block) => this.applyBlock(block),
     revertTip: (keepIn) => this.revertTip(keepIn),
@@ -102,7 +116,12 @@ export class ChainProcessor {
    * interleaved with block production.
    */
   withTipLock<T>(task: (writer: TipWriter) => Promise<T> | T): Promise<T> {
-    const run = this.lockTail.then(() => task(this.writer));
+    const run = this.lockTail
+      .then(() => task(this.writer))
+      .catch((error: unknown) => {
+        if (error instanceof StoreWriteError) this.reportStoreWriteFailure(error);
+        throw error;
+      });
     this.lockTail = run.catch(() => undefined);
     return run;
   }
@@ -124,6 +143,26 @@ export class ChainProcessor {
     this.blockStoredListeners.push(listener);
   }
 
+  /**
+   * Calls `listener` once, at the first write the store could not commit (a block's, or another
+   * writer's that reports it): a full disk takes no more blocks, and a node stops on it.
+   */
+  onStoreWriteFailed(listener: (error: StoreWriteError) => void): void {
+    this.storeWriteFailedListeners.push(listener);
+  }
+
+  /** Tells the listeners of `onStoreWriteFailed` (the first report only). */
+  reportStoreWriteFailure(error: StoreWriteError): void {
+    if (this.storeWriteFailure !== undefined) return;
+    this.storeWriteFailure = error;
+    for (const listener of this.storeWriteFailedListeners) listener(error);
+  }
+
+  /** Holds back the commit of the next block until `gate` settles, as a listener's promise does. */
+  holdNextCommit(gate: Promise<void>): void {
+    this.commitGates.push(gate);
+  }
+
   tipHeader(): BlockHeader {
     const { chainStore } = this.options;
     const header = chainStore.getHeaderByHeight(chainStore.tipHeight());
@@ -139,14 +178,7 @@ export class ChainProcessor {
     const { chainStore, stateDb, executor } = this.options;
     const { header } = block;
     if (!chainStore.isEmpty()) {
-      const stored = chainStore.getHeaderByHeight(chainStore.genesisHeight());
-      if (!stored?.id.equals(header.id)) {
-        throw new InvalidBlockError(
-          'schema',
-          `The data directory holds another chain (genesis ${stored?.id.toString('hex')}).`,
-          header.height,
-        );
-      }
+      assertStoredGenesis(chainStore, header);
       return;
     }
     block.validateGenesis();
@@ -248,12 +280,18 @@ export class ChainProcessor {
     }
     const parent = chainStore.getHeaderByHeight(height - 1) as BlockHeader;
     const update = stateDb.prepareRevert(height, parent.stateRoot);
-    const deleted = stateDb.transaction(() => {
-      stateDb.revert(height, update);
-      const block = chainStore.deleteTipBlock();
-      keepIn?.save(block);
-      return block;
-    });
+    let deleted: Block;
+    try {
+      deleted = stateDb.transaction(() => {
+        stateDb.revert(height, update);
+        const block = chainStore.deleteTipBlock();
+        keepIn?.save(block);
+        return block;
+      });
+    } catch (error) {
+      if (error instanceof StoreWriteError) this.reportStoreWriteFailure(error);
+      throw error;
+    }
     this.tipChanges += 1;
     return deleted;
   }

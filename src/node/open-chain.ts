@@ -2,7 +2,7 @@
  * The chain part of the composition root (src/node.ts): the LMDB store, the state database, BFT,
  * the modules, the state machine and the block processor over them, with genesis executed.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { open, type RootDatabase } from 'lmdb';
 import type { Block } from '../chain/block.js';
 import { backupDataPath, backupEnvironment, backupTipHeight } from '../chain/chain-backup.js';
@@ -11,7 +11,7 @@ import { CHAIN_ENV_OPTIONS, chainEnvPath } from '../chain/lmdb-environment.js';
 import type { ChainConfig } from '../config/lisk-config.js';
 import type { SignatureVerifier } from '../crypto/signature-verifier.js';
 import { BlockExecutor, type BlockWorkAhead } from '../engine/block-executor.js';
-import { ChainProcessor, type BlockPhaseTimes } from '../engine/chain-processor.js';
+import { assertStoredGenesis, ChainProcessor, type BlockPhaseTimes } from '../engine/chain-processor.js';
 import { LegacyChainStore } from '../legacy-chain/index.js';
 import { Bft } from '../engine/consensus/bft/bft.js';
 import { StateMachine } from '../engine/state-machine/state-machine.js';
@@ -118,6 +118,34 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
 }
 
 /**
+ * Refuses, before anything is written, a data directory whose store holds a chain other than the
+ * one `genesisBlock` starts (the error `openChain` would throw). A store that does not open
+ * read-only, or holds no chain yet, passes: `openChain` creates or reports it.
+ */
+export async function checkStoredGenesis(dataPath: string, genesisBlock: Block): Promise<void> {
+  const path = chainEnvPath(dataPath);
+  if (!existsSync(path)) return;
+  let env: RootDatabase;
+  try {
+    env = open({ path, ...CHAIN_ENV_OPTIONS, readOnly: true });
+  } catch {
+    return;
+  }
+  try {
+    let chainStore: ChainStore;
+    try {
+      chainStore = new ChainStore(env);
+      if (chainStore.isEmpty()) return;
+    } catch {
+      return; // a store killed before its first commit: its named databases do not exist yet
+    }
+    assertStoredGenesis(chainStore, genesisBlock.header);
+  } finally {
+    await env.close();
+  }
+}
+
+/**
  * A block executor over `chain`'s state machine and BFT, as the processor (with the node's
  * signature verifier) and the block generator (without one) hold it.
  */
@@ -151,23 +179,32 @@ function popChecksAhead(modules: MainchainModules, config: ChainConfig, verifier
  * `system.backup.height`: once the block at `height` is stored, its environment is copied to
  * `<dataPath>/backup` (src/chain/chain-backup.ts) off this thread; the next block executes
  * meanwhile, and its commit waits for the copy. A failed backup is logged, as lisk-sdk does, and
- * the node goes on.
+ * the node goes on. A node stopped or killed during the copy reopens with its tip still at
+ * `height` (the next commit waited for the copy): then the copy is made again at open, unless the
+ * backup there already holds `height`.
  */
 function backupAtHeight(env: RootDatabase, processor: ChainProcessor, dataPath: string, height: number, logger: Logger) {
   let running: Promise<void> = Promise.resolve();
+  const write = (): Promise<void> => {
+    const path = backupDataPath(dataPath);
+    const started = performance.now();
+    running = (async () => {
+      await backupEnvironment(env, dataPath);
+      const copied = await backupTipHeight(dataPath);
+      if (copied !== height) throw new Error(`the copy holds height ${copied}, not ${height}`);
+      logger.info({ height, path, ms: Math.round(performance.now() - started) }, 'Backup of the data directory written');
+    })().catch((error: unknown) => logger.error({ err: error, height, path }, 'Failed to write the backup'));
+    return running;
+  };
   if (height > 0) {
-    processor.onBlockStored((header) => {
-      if (header.height !== height) return undefined;
-      const path = backupDataPath(dataPath);
-      const started = performance.now();
-      running = (async () => {
-        await backupEnvironment(env, dataPath);
-        const copied = await backupTipHeight(dataPath);
-        if (copied !== height) throw new Error(`the copy holds height ${copied}, not ${height}`);
-        logger.info({ height, path, ms: Math.round(performance.now() - started) }, 'Backup of the data directory written');
-      })().catch((error: unknown) => logger.error({ err: error, height, path }, 'Failed to write the backup'));
-      return running;
-    });
+    processor.onBlockStored((header) => (header.height === height ? write() : undefined));
+    if (processor.tipHeader().height === height) {
+      running = backupTipHeight(dataPath).then(
+        (copied) => (copied === height ? undefined : write()),
+        () => write(),
+      );
+      processor.holdNextCommit(running);
+    }
   }
   return { settled: () => running };
 }

@@ -4,8 +4,9 @@
  * start order reversed). Which parts a node has, and how they are wired, is node.ts's business.
  */
 import { commitNodeConfig, type NodeConfigPlan } from '../config/resolve-node-config.js';
+import type { StoreWriteError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { assembleNode, type AssembledNode, type NodeServices } from '../node.js';
+import { assembleNode, checkStoredGenesis, type AssembledNode, type NodeServices } from '../node.js';
 import { APP_READY, APP_SHUTDOWN } from '../rpc/endpoints/engine-events.js';
 import { ControllerPidFile } from './controller-pid-file.js';
 import { DataDirLock } from './data-dir-lock.js';
@@ -128,18 +129,22 @@ export async function startNode(plan: NodeConfigPlan, options: StartNodeOptions)
  * The `start` command after its config is prepared: takes the data directory's lock before
  * writing anything there (so a second node changes nothing), keeps the config in it, starts the
  * node, and runs until SIGINT or SIGTERM, then stops it. A second signal while stopping ends
- * the process at once.
+ * the process at once. A write the store could not commit stops the node the same way, and then
+ * rejects with that StoreWriteError.
  */
 export async function runNodeUntilSignal(plan: NodeConfigPlan, options: Omit<StartNodeOptions, 'lock'>): Promise<void> {
   const { logger } = options;
   const lock = DataDirLock.acquire(plan.dataPath);
   try {
+    // A store of another chain is refused before --overwrite-config replaces the config beside it.
+    await checkStoredGenesis(plan.dataPath, plan.genesisBlock);
     commitNodeConfig(plan);
   } catch (error) {
     lock.release();
     throw error;
   }
   const node = await startNode(plan, { ...options, lock });
+  let storeWriteFailure: StoreWriteError | undefined;
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {
       logger.info({ signal }, 'Stopping');
@@ -155,5 +160,12 @@ export async function runNodeUntilSignal(plan: NodeConfigPlan, options: Omit<Sta
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
+    // A store that takes no more writes: the node stops cleanly and the command fails with it.
+    node.chain.processor.onStoreWriteFailed((error) => {
+      storeWriteFailure = error;
+      logger.error({ code: error.code, err: error }, 'The store could not commit a write: stopping the node');
+      stop('store write failure');
+    });
   });
+  if (storeWriteFailure !== undefined) throw storeWriteFailure;
 }

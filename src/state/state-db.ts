@@ -2,6 +2,7 @@ import type { Database, RootDatabase } from 'lmdb';
 import { codec, objectArrayField, objectSchema, type Schema } from '../codec/index.js';
 import { EMPTY_HASH, type SmtProof } from '../merkle/index.js';
 import { LmdbReader } from './lmdb-reader.js';
+import { writeTransaction } from './write-transaction.js';
 import type { StateChange } from './overlay-state.js';
 import { StateTree, type PreparedStateUpdate, type StateTreeUpdater } from './state-tree.js';
 import { InvariantError, StoreError } from '../errors.js';
@@ -134,13 +135,13 @@ export class StateDb {
   /**
    * Runs `write` (commit, revert, and the chain store's writes of the same block) in one LMDB
    * write transaction, then moves the tree to the root it committed. If the transaction fails,
-   * nothing changed, on disk or in memory.
+   * nothing changed, on disk or in memory; a failed commit throws StoreWriteError.
    */
   transaction<T>(write: () => T): T {
     if (this.writing) throw new InvariantError('StateDb.transaction does not nest.');
     this.writing = true;
     try {
-      const result = this.env.transactionSync(write);
+      const result = writeTransaction(this.env, write);
       if (this.pending !== undefined) this.tree.apply(this.pending);
       return result;
     } finally {

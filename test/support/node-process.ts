@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withFileSizeLimit } from './cli.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The CLI entry, run from the TypeScript sources so a stale dist/ never matters. */
@@ -51,18 +52,26 @@ function onLogRecords(stream: NodeJS.ReadableStream | null, onRecord: (record: R
   });
 }
 
+/** Resource limits for a spawned node. */
+export interface ProcessLimits {
+  /** The largest file the node may write, in KiB (`withFileSizeLimit` in test/support/cli.ts). */
+  readonly fileSizeKiB?: number;
+}
+
 /**
  * Spawns `basalt start ARGS` with its output captured. Unless ARGS set them, the RPC port is 0
  * (the node binds a free one and logs it: see `ports()`, no port is picked in advance, so two
  * tests never race for one) and the log level is info (the level of the records `ports()` reads).
  */
-export function startBasaltNode(args: readonly string[], env: NodeJS.ProcessEnv = {}): NodeProcess {
+export function startBasaltNode(args: readonly string[], env: NodeJS.ProcessEnv = {}, limits: ProcessLimits = {}): NodeProcess {
   const defaults = [
     ...(args.includes('--api-port') ? [] : ['--api-port', '0']),
     ...(args.includes('--port') || args.includes('-p') ? [] : ['--port', '0']),
     ...(args.includes('--log') ? [] : ['--log', 'info']),
   ];
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI_MAIN, 'start', ...args, ...defaults], {
+  const command = [process.execPath, '--import', 'tsx', CLI_MAIN, 'start', ...args, ...defaults];
+  const [file, ...argv] = withFileSizeLimit(command, limits.fileSizeKiB);
+  const child = spawn(file as string, argv, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

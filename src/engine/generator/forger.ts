@@ -3,6 +3,7 @@ import type { Block } from '../../chain/block.js';
 import type { ChainStore } from '../../chain/chain-store.js';
 import type { Transaction } from '../../chain/transaction.js';
 import type { GenesisConfig } from '../../config/genesis-config.js';
+import { StoreWriteError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { StateDb } from '../../state/state-db.js';
 import type { ChainProcessor, ProcessedBlock } from '../chain-processor.js';
@@ -77,7 +78,11 @@ export class Forger {
       if (this.running) return;
       this.running = this.tick()
         .then(() => undefined)
-        .catch((error) => this.options.logger.error({ err: error }, 'Block generation failed'))
+        .catch((error) => {
+          this.options.logger.error({ err: error }, 'Block generation failed');
+          // The generator info is written before the block: its failed commit stops the node too.
+          if (error instanceof StoreWriteError) this.options.processor.reportStoreWriteFailure(error);
+        })
         .finally(() => {
           this.running = undefined;
         });

@@ -1,6 +1,7 @@
 import type { Database, RootDatabase } from 'lmdb';
 import { codec, objectField, objectSchema, type Schema } from '../../codec/index.js';
 import { StoreError } from '../../errors.js';
+import { writeTransaction } from '../../state/write-transaction.js';
 
 /** What a validator last generated (lisk-sdk previouslyGeneratedInfo). */
 export interface GeneratedInfo {
@@ -172,7 +173,7 @@ export class GeneratorStore {
   }
 
   setInfo(address: Buffer, info: GeneratedInfo): void {
-    this.env.transactionSync(() => {
+    writeTransaction(this.env, () => {
       this.db.putSync(Buffer.concat([INFO_PREFIX, address]), codec.encode(generatedInfoSchema, info));
     });
   }
@@ -192,7 +193,7 @@ export class GeneratorStore {
 
   setKeys(address: Buffer, keys: StoredGeneratorKeys): void {
     const data = keys.type === 'plain' ? codec.encode(plainGeneratorKeysSchema, keys.data) : keys.data;
-    this.env.transactionSync(() => {
+    writeTransaction(this.env, () => {
       this.db.putSync(Buffer.concat([KEYS_PREFIX, address]), codec.encode(storedKeysSchema, { type: keys.type, data }));
     });
   }
