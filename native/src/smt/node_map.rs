@@ -1,5 +1,6 @@
 //! SMT nodes by hash, in memory: the map one operation reads from, and the native node store.
 
+use super::store::to_hash;
 use super::{Hash, SmtError};
 
 /// Where an operation gets the nodes its `NodeMap` lacks (for the addon: a JavaScript function
@@ -325,6 +326,59 @@ impl NodeMap {
     /// Bytes held, garbage included (for memory accounting).
     pub fn arena_bytes(&self) -> usize {
         self.arena.len() + self.slots.len() * 8
+    }
+
+    /// An empty arena with room for `bytes` of records (see `from_records`).
+    pub fn arena_for_records(bytes: usize) -> Vec<u8> {
+        arena_with_capacity(bytes)
+    }
+
+    /// Calls `record(bytes)` for each live node's whole record (hash, data length, data), in slot
+    /// order: the form a tree snapshot stores (see snapshot.rs).
+    pub fn for_each_record(&self, mut record: impl FnMut(&[u8])) {
+        for &slot in self.slots.iter().filter(|&&slot| slot > REMOVED_SLOT) {
+            let (start, length) = self.record_position(slot);
+            record(&self.arena[start - RECORD_HEADER..start + length]);
+        }
+    }
+
+    /// A map over `records`, records back to back as `for_each_record` gives them, `count` of
+    /// them. The records become the arena as they are: nothing is copied or hashed again, only the
+    /// table is built (from the hashes stored in the records). Fails if the records do not parse
+    /// into exactly `count` nodes with distinct hashes.
+    pub fn from_records(records: Vec<u8>, count: usize) -> Result<NodeMap, String> {
+        let slots = (count.max(8) * 2).next_power_of_two();
+        let mut map = NodeMap { slots: empty_slots(slots), arena: records, used: 0, live: 0, garbage: 0 };
+        let mask = map.mask();
+        let mut at = 0usize;
+        while at < map.arena.len() {
+            if map.arena.len() - at < RECORD_HEADER {
+                return Err(format!("a node record is cut short at byte {at}"));
+            }
+            let length = u32::from_le_bytes(map.arena[at + 32..at + 36].try_into().expect("4 bytes")) as usize;
+            if length > map.arena.len() - at - RECORD_HEADER {
+                return Err(format!("the node record at byte {at} runs past the end"));
+            }
+            if map.live == count {
+                return Err(format!("more than the {count} nodes announced"));
+            }
+            let hash = to_hash(&map.arena[at..at + 32]);
+            if map.find_slot(&hash).is_some() {
+                return Err(format!("the node record at byte {at} repeats an earlier node"));
+            }
+            let mut index = map.home(&hash);
+            while map.slots[index] != EMPTY_SLOT {
+                index = (index + 1) & mask;
+            }
+            map.slots[index] = ((at as u64 + 1) << TAG_BITS) | tag_of(&hash);
+            map.live += 1;
+            at += RECORD_HEADER + length;
+        }
+        if map.live != count {
+            return Err(format!("{} nodes where {count} were announced", map.live));
+        }
+        map.used = map.live;
+        Ok(map)
     }
 
     /// Makes room for `additional` more arena bytes. The arena grows into fresh memory advised
