@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
 import type { Database, RootDatabase } from 'lmdb';
 import { codec, objectArrayField, objectSchema, type Schema } from '../codec/index.js';
 import { EMPTY_HASH, type SmtProof } from '../merkle/index.js';
@@ -35,6 +37,17 @@ const diffSchema: Schema = objectSchema('/basalt/state/diff', {
 });
 
 const ROOT_KEY = Buffer.from('stateRoot');
+/**
+ * The stamp of the tree snapshot written at the last clean shutdown (root ‖ a random generation),
+ * present only while no block has been written since: the first commit after it removes it in
+ * its own transaction, so a snapshot on disk is trusted only if nothing changed after it.
+ */
+const SNAPSHOT_KEY = Buffer.from('treeSnapshot');
+
+/** Where the state tree came from when the store opened (the node logs it). */
+export type StateTreeOrigin =
+  | { readonly from: 'snapshot' }
+  | { readonly from: 'values'; readonly values: number; readonly snapshotUnusable?: string; readonly snapshotDamaged?: boolean };
 
 function heightKey(height: number): Buffer {
   const key = Buffer.alloc(4);
@@ -70,13 +83,22 @@ export class StateDb {
   private pending: PreparedStateUpdate | undefined;
   private writing = false;
 
+  /** Where the tree came from at open: the snapshot, or the stored values (and why not the snapshot). */
+  readonly treeOrigin: StateTreeOrigin;
+  /** The snapshot stamp is recorded in the store: the next write must remove it. */
+  private snapshotRecorded: boolean;
+
   /**
    * `updater`: where `prepareUpdateAsync` computes large updates (the worker pool); only used
    * when the tree is in native memory, which worker threads can read.
+   * `snapshotPath`: the file the tree is saved to at a clean shutdown (`writeSnapshot`) and
+   * adopted from at open when its stamp is the one the store recorded; without it the tree is
+   * always rebuilt from the values (tools that check a store's values do that).
    */
   constructor(
     private readonly env: RootDatabase,
     private readonly updater?: StateTreeUpdater,
+    private readonly snapshotPath?: string,
   ) {
     const open = (name: string): Database<Buffer, Buffer> =>
       env.openDB<Buffer, Buffer>(name, { keyEncoding: 'binary', encoding: 'binary' });
@@ -87,7 +109,72 @@ export class StateDb {
     this.moduleReader = new LmdbReader(this.values);
     this.engineReader = new LmdbReader(this.engine);
     dropLegacyNodeTable(env);
-    this.tree = StateTree.fromValues(this.values, this.root());
+    const recorded = this.meta.getBinary(SNAPSHOT_KEY);
+    this.snapshotRecorded = recorded !== undefined;
+    const loaded = this.loadSnapshot(recorded === undefined ? undefined : Buffer.from(recorded));
+    if (loaded.tree !== undefined) {
+      this.tree = loaded.tree;
+      this.treeOrigin = { from: 'snapshot' };
+    } else {
+      this.tree = StateTree.fromValues(this.values, this.root());
+      const values = this.tree.rebuiltFromValues ?? 0;
+      this.treeOrigin = loaded.reason === undefined ? { from: 'values', values } : { from: 'values', values, ...loaded.reason };
+    }
+  }
+
+  /**
+   * The tree of the snapshot file when its stamp is the one recorded in the store and names the
+   * committed root; otherwise why not. A file with no recorded stamp is older than the stored
+   * state (a block was written after it, or the shutdown did not finish) and is deleted.
+   */
+  private loadSnapshot(recorded: Buffer | undefined): {
+    tree?: StateTree;
+    reason?: { snapshotUnusable: string; snapshotDamaged?: boolean };
+  } {
+    const path = this.snapshotPath;
+    if (path === undefined) return {};
+    const fileExists = existsSync(path);
+    if (recorded === undefined) {
+      if (!fileExists) return { reason: { snapshotUnusable: 'none was written at the last shutdown' } };
+      rmSync(path, { force: true });
+      return { reason: { snapshotUnusable: 'the snapshot is older than the stored state' } };
+    }
+    if (!fileExists) return { reason: { snapshotUnusable: `the snapshot file ${path} is missing`, snapshotDamaged: true } };
+    if (!recorded.subarray(0, 32).equals(this.root())) {
+      return { reason: { snapshotUnusable: 'the recorded snapshot is not of the committed root', snapshotDamaged: true } };
+    }
+    let loaded: { tree: StateTree; stamp: Buffer };
+    try {
+      loaded = StateTree.fromSnapshot(path);
+    } catch (error) {
+      return { reason: { snapshotUnusable: (error as Error).message, snapshotDamaged: true } };
+    }
+    if (!loaded.stamp.equals(recorded)) {
+      return { reason: { snapshotUnusable: 'the snapshot file is not the one the store recorded', snapshotDamaged: true } };
+    }
+    return { tree: loaded.tree };
+  }
+
+  /**
+   * Saves the tree to the snapshot file and records its stamp in the store, for the next open to
+   * adopt instead of rebuilding (a clean shutdown calls it last). Does nothing without a
+   * snapshot path. The file is complete on disk before the stamp is committed: a crash in
+   * between leaves a file with no stamp, which the next open ignores.
+   */
+  writeSnapshot(): void {
+    const path = this.snapshotPath;
+    if (path === undefined) return;
+    if (this.writing) throw new InvariantError('The state tree snapshot is written outside StateDb.transaction.');
+    if (!this.tree.root.equals(this.root())) throw new StoreError('Store inconsistency: the state tree is not at the committed root.');
+    const stamp = Buffer.concat([this.tree.root, randomBytes(16)]);
+    this.tree.writeSnapshot(path, stamp);
+    this.env.transactionSync(() => this.meta.putSync(SNAPSHOT_KEY, stamp));
+    this.snapshotRecorded = true;
+  }
+
+  /** Bytes of native memory the state tree occupies (undefined for the TypeScript tree). */
+  treeMemoryBytes(): number | undefined {
+    return this.tree.memoryBytes();
   }
 
   /** The root of the committed state (the empty hash before genesis). */
@@ -140,8 +227,20 @@ export class StateDb {
     if (this.writing) throw new InvariantError('StateDb.transaction does not nest.');
     this.writing = true;
     try {
-      const result = this.env.transactionSync(write);
+      const invalidates = this.snapshotRecorded;
+      let result: T;
+      try {
+        result = this.env.transactionSync(write);
+      } catch (error) {
+        // Rolled back: the stamp is still in the store, and the next write must remove it.
+        this.snapshotRecorded = invalidates;
+        throw error;
+      }
       if (this.pending !== undefined) this.tree.apply(this.pending);
+      if (invalidates && !this.snapshotRecorded && this.snapshotPath !== undefined) {
+        // The stamp is gone from the store: the file is stale now, and only costs disk.
+        rmSync(this.snapshotPath, { force: true });
+      }
       return result;
     } finally {
       this.pending = undefined;
@@ -208,6 +307,10 @@ export class StateDb {
     if (!this.tree.root.equals(this.root())) throw new StoreError('Store inconsistency: the state tree is not at the committed root.');
     this.pending = update;
     this.meta.putSync(ROOT_KEY, update.root);
+    if (this.snapshotRecorded) {
+      this.meta.removeSync(SNAPSHOT_KEY);
+      this.snapshotRecorded = false;
+    }
   }
 
   private write(db: Database<Buffer, Buffer>, key: Buffer, value: Buffer | undefined): void {
