@@ -80,6 +80,7 @@ export async function assembleNode(options: AssembleNodeOptions): Promise<Assemb
       signatureVerifier: workers?.signatureVerifier,
       stateTreeUpdater: workers?.stateTreeUpdater,
       onBlockTimed: metrics && ((phases) => metrics.recordBlockPhases(phases)),
+      saveStateTreeOnClose: options.services !== undefined,
       extraModules:
         plugins &&
         ((mainchain) => plugins.createModules({ mainchain, genesisConfig: chainConfig.genesis, moduleConfigs: chainConfig.modules })),

@@ -20,6 +20,11 @@ const MAX_META_LENGTH = 1 << 16;
 /** Output is gathered into writes of about this size. */
 const WRITE_CHUNK = 1 << 20;
 
+/** Where a data directory keeps its state tree snapshot: beside the LMDB environment. */
+export function stateTreeSnapshotPath(dataPath: string): string {
+  return `${dataPath}/state-tree.snapshot`;
+}
+
 /** Writes every node of `store` and `meta` to `path`: temporary file, fsync, rename. */
 export function writeTreeSnapshot(store: MemoryNodeStore, path: string, meta: Uint8Array): void {
   if (store instanceof NativeSmtNodeStore) {
