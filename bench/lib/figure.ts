@@ -5,7 +5,7 @@
  */
 
 /** Units in use. Rates ("…/s") are better when higher; times and memory are better when lower. */
-export type Unit = 'µs/op' | 'ms/op' | 'ms' | 's' | 'updates/s' | 'blocks/s' | 'tx/s' | 'req/s' | 'MiB';
+export type Unit = 'µs/op' | 'ms/op' | 'ms' | 's' | 'updates/s' | 'blocks/s' | 'tx/s' | 'req/s' | 'MiB' | 'B/entry';
 
 export interface Measurement {
   readonly name: string;
