@@ -1,40 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import type { Database, RootDatabase } from 'lmdb';
-import { codec, objectArrayField, objectSchema, type Schema } from '../codec/index.js';
 import { EMPTY_HASH, type SmtProof } from '../merkle/index.js';
 import { LmdbReader } from './lmdb-reader.js';
+import { decodeStateDiff, encodeStateDiff, type StoredDiff } from './state-diff.js';
 import type { StateChange } from './overlay-state.js';
 import { StateTree, type PreparedStateUpdate, type StateTreeUpdater } from './state-tree.js';
 import { InvariantError, StoreError } from '../errors.js';
 
 export type { PreparedStateUpdate, StateTreeUpdater };
-
-interface StoredChange {
-  key: Buffer;
-  existed: boolean;
-  previous: Buffer;
-}
-
-interface StoredDiff {
-  previousRoot: Buffer;
-  moduleChanges: StoredChange[];
-  engineChanges: StoredChange[];
-}
-
-const changeListProperty = (fieldNumber: number) =>
-  objectArrayField(fieldNumber, {
-    key: { dataType: 'bytes', fieldNumber: 1 },
-    existed: { dataType: 'boolean', fieldNumber: 2 },
-    previous: { dataType: 'bytes', fieldNumber: 3 },
-  });
-
-/** What a block changed, so that it can be undone while it is not final. */
-const diffSchema: Schema = objectSchema('/basalt/state/diff', {
-  previousRoot: { dataType: 'bytes', fieldNumber: 1 },
-  moduleChanges: changeListProperty(2),
-  engineChanges: changeListProperty(3),
-});
 
 const ROOT_KEY = Buffer.from('stateRoot');
 /**
@@ -53,10 +27,6 @@ function heightKey(height: number): Buffer {
   const key = Buffer.alloc(4);
   key.writeUInt32BE(height);
   return key;
-}
-
-function toStored(changes: readonly StateChange[]): StoredChange[] {
-  return changes.map(({ key, previous }) => ({ key, existed: previous !== undefined, previous: previous ?? Buffer.alloc(0) }));
 }
 
 /**
@@ -250,12 +220,7 @@ export class StateDb {
 
   /** Writes one block's state; call inside `transaction`. */
   commit(height: number, moduleChanges: readonly StateChange[], engineChanges: readonly StateChange[], update: PreparedStateUpdate): void {
-    const diff: StoredDiff = {
-      previousRoot: this.root(),
-      moduleChanges: toStored(moduleChanges),
-      engineChanges: toStored(engineChanges),
-    };
-    this.diffs.putSync(heightKey(height), codec.encode(diffSchema, diff));
+    this.diffs.putSync(heightKey(height), encodeStateDiff(this.root(), moduleChanges, engineChanges));
     this.stage(update);
     for (const { key, value } of moduleChanges) this.write(this.values, key, value);
     for (const { key, value } of engineChanges) this.write(this.engine, key, value);
@@ -297,7 +262,7 @@ export class StateDb {
   private readDiff(height: number): StoredDiff {
     const bytes = this.diffs.getBinary(heightKey(height));
     if (!bytes) throw new StoreError(`No state diff is stored for height ${height}; it is final or was never applied.`);
-    return codec.decode<StoredDiff>(diffSchema, bytes);
+    return decodeStateDiff(bytes);
   }
 
   /** Records the block's new root; the tree itself follows once the transaction committed. */
