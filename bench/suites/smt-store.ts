@@ -117,7 +117,8 @@ export const smtStoreSuite: Suite = {
       rebuilt.stateDb.writeSnapshot();
       const writeS = (performance.now() - writeStart) / 1000;
       const adopted = await reopen();
-      if (adopted.stateDb.treeOrigin.from !== 'snapshot') throw new Error(`the snapshot was not adopted: ${JSON.stringify(adopted.stateDb.treeOrigin)}`);
+      if (adopted.stateDb.treeOrigin.from !== 'snapshot')
+        throw new Error(`the snapshot was not adopted: ${JSON.stringify(adopted.stateDb.treeOrigin)}`);
       if (!adopted.stateDb.root().equals(committedRoot)) throw new Error('the adopted tree has another root');
 
       const tree = nativeAvailable ? 'native' : 'TypeScript';
@@ -131,7 +132,11 @@ export const smtStoreSuite: Suite = {
         { name: `smt-store ${tree} write the snapshot of 1,000,000 leaves at clean shutdown`, value: writeS, unit: 's' },
       ];
       if (treeBytes !== undefined) {
-        results.push({ name: `smt-store ${tree} memory per state entry (tree in native memory)`, value: treeBytes / keys.length, unit: 'B/entry' });
+        results.push({
+          name: `smt-store ${tree} memory per state entry (tree in native memory)`,
+          value: treeBytes / keys.length,
+          unit: 'B/entry',
+        });
       }
       return results;
     } finally {
