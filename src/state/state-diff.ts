@@ -63,15 +63,26 @@ export function encodeStateDiff(
   for (const list of [moduleChanges, engineChanges]) {
     for (const { key, previous } of list) {
       if (key.length > 0xffff) throw new StoreError(`A state key of ${key.length} bytes cannot be stored.`);
-      out.writeUInt16BE(key.length, at);
+      const previousLength = previous?.length ?? 0;
+      out[at] = key.length >>> 8;
+      out[at + 1] = key.length & 0xff;
       out[at + 2] = previous === undefined ? 0 : 1;
-      out.writeUInt32BE(previous?.length ?? 0, at + 3);
-      at += CHANGE_HEADER;
-      at += key.copy(out, at);
-      if (previous !== undefined) at += previous.copy(out, at);
+      out.writeUInt32BE(previousLength, at + 3);
+      at = copyBytes(key, out, at + CHANGE_HEADER);
+      if (previous !== undefined) at = copyBytes(previous, out, at);
     }
   }
   return out;
+}
+
+/**
+ * Copies `from` into `to` at `at` and returns the end. State keys and values are a few dozen
+ * bytes: a plain loop beats Buffer.copy's call into native code for them.
+ */
+function copyBytes(from: Buffer, to: Buffer, at: number): number {
+  if (from.length > 64) return at + from.copy(to, at);
+  for (let i = 0; i < from.length; i += 1) to[at + i] = from[i] as number;
+  return at + from.length;
 }
 
 /** Decodes a stored diff, packed or (written by earlier versions) codec-encoded. */
