@@ -392,9 +392,13 @@ impl NodeMap {
         self.arena.len() + self.slots.len() * 8
     }
 
-    /// An empty arena with room for `bytes` of records (see `from_records`).
+    /// An empty arena with room for `bytes` of records (see `from_records`) and a quarter more
+    /// for the blocks that follow. Not advised for huge pages yet: a fresh huge page is zeroed
+    /// (and, on a fragmented machine, compacted for) when first touched, which made reading a
+    /// snapshot of a million leaves five times slower here; advised once full, the pages are
+    /// merged in the background instead.
     pub fn arena_for_records(bytes: usize) -> Vec<u8> {
-        arena_with_capacity(bytes)
+        Vec::with_capacity(bytes + bytes / 4)
     }
 
     /// Calls `record(bytes)` for each live node's whole record (hash, data length, data), in slot
@@ -412,8 +416,9 @@ impl NodeMap {
     /// into exactly `count` nodes with distinct hashes.
     pub fn from_records(records: Vec<u8>, count: usize) -> Result<NodeMap, String> {
         let slots = (count.max(8) * 2).next_power_of_two();
+        // Advised for huge pages only once written (see `arena_for_records`).
         let mut map = NodeMap {
-            slots: empty_slots(slots),
+            slots: vec![EMPTY_SLOT; slots],
             arena: records,
             used: 0,
             live: 0,
@@ -449,6 +454,8 @@ impl NodeMap {
             return Err(format!("{} nodes where {count} were announced", map.live));
         }
         map.used = map.live;
+        advise_huge_pages(map.slots.as_ptr() as *const u8, map.slots.len() * std::mem::size_of::<u64>());
+        advise_huge_pages(map.arena.as_ptr(), map.arena.capacity());
         Ok(map)
     }
 

@@ -187,3 +187,36 @@ mod tests {
         assert_eq!(NodeMap::from_records(records, 1).expect("valid").get(&[1u8; 32]), Some(&b"one"[..]));
     }
 }
+
+#[cfg(test)]
+mod speed {
+    /// `cargo test --release snapshot_speed -- --ignored --nocapture`: where loading a snapshot of
+    /// a tree of a million leaves spends its time.
+    #[test]
+    #[ignore]
+    fn snapshot_speed() {
+        use super::super::node_map::NodeMap;
+        use crate::sha256::{digest, Hasher};
+        use std::time::Instant;
+        let mut map = NodeMap::with_capacity(16);
+        for i in 0..2_400_000u32 {
+            let data = [i as u8; 71];
+            map.insert(digest(&i.to_le_bytes()), &data[..if i % 2 == 0 { 71 } else { 65 }]);
+        }
+        let path = std::env::temp_dir().join(format!("basalt-snapshot-speed-{}", std::process::id()));
+        let t = Instant::now();
+        super::write(&map, &path, b"stamp").expect("write");
+        println!("write {:?}", t.elapsed());
+        let t = Instant::now();
+        let bytes = std::fs::read(&path).expect("read");
+        println!("plain read of {} bytes {:?}", bytes.len(), t.elapsed());
+        let t = Instant::now();
+        let mut hasher = Hasher::new();
+        hasher.update(&bytes);
+        println!("sha-256 {:?} {}", t.elapsed(), hasher.finish()[0]);
+        let t = Instant::now();
+        let (loaded, _) = super::read(&path).expect("load");
+        println!("load {:?} ({} nodes)", t.elapsed(), loaded.len());
+        std::fs::remove_file(&path).ok();
+    }
+}
