@@ -111,8 +111,8 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
 
 /**
  * Says where the state tree came from: the snapshot of the last clean shutdown, or the stored
- * values (its cost grows with the state) and why the snapshot could not be used; a snapshot that
- * was recorded but proved damaged or missing is a warning.
+ * values (its cost grows with the state) and why the snapshot could not be used; a recorded
+ * snapshot whose file proved damaged is a warning.
  */
 function logStateTreeOrigin(stateDb: StateDb, ms: number, logger: Logger): void {
   const origin = stateDb.treeOrigin;

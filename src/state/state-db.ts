@@ -18,7 +18,10 @@ const ROOT_KEY = Buffer.from('stateRoot');
  */
 const SNAPSHOT_KEY = Buffer.from('treeSnapshot');
 
-/** Where the state tree came from when the store opened (the node logs it). */
+/**
+ * Where the state tree came from when the store opened (the node logs it). `snapshotDamaged`: a
+ * snapshot was recorded and its file is there, but it is not intact or not of the committed root.
+ */
 export type StateTreeOrigin =
   | { readonly from: 'snapshot' }
   | { readonly from: 'values'; readonly values: number; readonly snapshotUnusable?: string; readonly snapshotDamaged?: boolean };
@@ -109,7 +112,8 @@ export class StateDb {
       rmSync(path, { force: true });
       return { reason: { snapshotUnusable: 'the snapshot is older than the stored state' } };
     }
-    if (!fileExists) return { reason: { snapshotUnusable: `the snapshot file ${path} is missing`, snapshotDamaged: true } };
+    // A copy of the LMDB store alone (a backup, an archive) carries the stamp without the file.
+    if (!fileExists) return { reason: { snapshotUnusable: `the snapshot file ${path} is missing` } };
     if (!recorded.subarray(0, 32).equals(this.root())) {
       return { reason: { snapshotUnusable: 'the recorded snapshot is not of the committed root', snapshotDamaged: true } };
     }
@@ -120,7 +124,7 @@ export class StateDb {
       return { reason: { snapshotUnusable: (error as Error).message, snapshotDamaged: true } };
     }
     if (!loaded.stamp.equals(recorded)) {
-      return { reason: { snapshotUnusable: 'the snapshot file is not the one the store recorded', snapshotDamaged: true } };
+      return { reason: { snapshotUnusable: 'the snapshot file is not the one the store recorded' } };
     }
     return { tree: loaded.tree };
   }
