@@ -24,8 +24,8 @@ const CHECKSUM_LENGTH: usize = 32;
 /// A stamp is a few dozen bytes; anything much larger is a damaged length field.
 const MAX_META_LENGTH: usize = 1 << 16;
 
-/// Writes every node of `map` to `path`, durably: into a temporary file beside it, flushed to the
-/// disk, then renamed over `path`, so that `path` is either the previous file or the whole new one.
+/// Writes every node of `map` to `path`, durably: into `<path>.tmp`, flushed to the disk, then
+/// renamed over `path`, so that `path` is either the previous file or the whole new one.
 pub fn write(map: &NodeMap, path: &Path, meta: &[u8]) -> io::Result<()> {
     if meta.len() > MAX_META_LENGTH {
         return Err(io::Error::new(io::ErrorKind::InvalidInput, "snapshot stamp too long"));
@@ -39,7 +39,9 @@ pub fn write(map: &NodeMap, path: &Path, meta: &[u8]) -> io::Result<()> {
     header.extend_from_slice(&records_length.to_le_bytes());
     header.extend_from_slice(meta);
 
-    let temporary = path.with_extension("tmp");
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".tmp");
+    let temporary = std::path::PathBuf::from(temporary);
     let file = File::create(&temporary)?;
     let mut out = BufWriter::with_capacity(1 << 20, file);
     let mut hasher = Hasher::new();
