@@ -6,6 +6,8 @@ import {
   type SmtNodeWrite,
   type SmtProof,
   type SparseMerkleTree,
+  smtBranchHash,
+  smtLeafHash,
 } from '../merkle/index.js';
 import { sha256Many } from '../native/index.js';
 import { createInMemoryNodeStore, createSparseMerkleTree, NativeSmtNodeStore, type MemoryNodeStore } from '../merkle/native/index.js';
@@ -109,8 +111,9 @@ export class StateTree {
     const store = createInMemoryNodeStore();
     const stamp = readTreeSnapshot(store, path);
     const root = snapshotStampRoot(stamp);
-    const rootPresent = root.equals(EMPTY_HASH) ? store.size === 0 : store.get(root) !== undefined;
-    if (!rootPresent) throw new Error(`the snapshot lacks the node of its root ${root.toString('hex')}`);
+    if (root.equals(EMPTY_HASH) ? store.size !== 0 : !storedNodeHashes(store.get(root), root)) {
+      throw new Error(`the snapshot does not hold the node of its root ${root.toString('hex')}`);
+    }
     return { tree: new StateTree(store, root), stamp };
   }
 
@@ -217,6 +220,16 @@ export function stateTreeLeaves(entries: readonly { key: Buffer; value?: Buffer 
     }
   }
   return { keys, hashes };
+}
+
+/** True when `data`, a stored state-tree node, hashes to `hash` (LIP 0039 leaf or branch hash). */
+function storedNodeHashes(data: Buffer | undefined, hash: Buffer): boolean {
+  if (data === undefined || data.length === 0) return false;
+  const computed =
+    data[0] === 0
+      ? smtLeafHash(data.subarray(1, 1 + STATE_KEY_LENGTH), data.subarray(1 + STATE_KEY_LENGTH))
+      : smtBranchHash(data.subarray(1, 33), data.subarray(33, 65));
+  return computed.equals(hash);
 }
 
 /** The root a snapshot stamp names: its first 32 bytes (StateDb lays out the rest). */

@@ -4,7 +4,7 @@
  * after it, and refused (the tree then rebuilt from the values) when damaged, missing or stale.
  * The file format is shared by the native and the TypeScript node stores: each reads the other's.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -149,6 +149,27 @@ describe('state tree snapshot', () => {
     openStore();
     expect(stateDb.treeOrigin).toMatchObject({ from: 'values', values: 400, snapshotDamaged: true });
     expect((stateDb.treeOrigin as { snapshotUnusable: string }).snapshotUnusable).toMatch(/damaged snapshot/);
+    expect(stateDb.root()).toEqual(root);
+  });
+
+  it('an intact file whose root node does not hash to its root is refused', async () => {
+    block(1);
+    const root = stateDb.root();
+    stateDb.writeSnapshot();
+    await env.close();
+    // One leaf: the root is that leaf, the last record's last byte is in its value hash. The
+    // checksum is made right again, so only the node check can tell.
+    const bytes = readFileSync(snapshotPath);
+    const body = bytes.subarray(0, bytes.length - 32);
+    body[body.length - 1] = body[body.length - 1]! ^ 1;
+    writeFileSync(snapshotPath, Buffer.concat([body, createHash('sha256').update(body).digest()]));
+    openStore();
+    expect(stateDb.treeOrigin).toMatchObject({
+      from: 'values',
+      values: 1,
+      snapshotUnusable: `the snapshot does not hold the node of its root ${root.toString('hex')}`,
+      snapshotDamaged: true,
+    });
     expect(stateDb.root()).toEqual(root);
   });
 
