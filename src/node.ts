@@ -81,6 +81,7 @@ export async function assembleNode(options: AssembleNodeOptions): Promise<Assemb
       stateTreeUpdater: workers?.stateTreeUpdater,
       popVerifiers: workers?.popVerifiers,
       onBlockTimed: metrics && ((phases) => metrics.recordBlockPhases(phases)),
+      saveStateTreeOnClose: options.services !== undefined,
       extraModules:
         plugins &&
         ((mainchain) => plugins.createModules({ mainchain, genesisConfig: chainConfig.genesis, moduleConfigs: chainConfig.modules })),

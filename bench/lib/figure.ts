@@ -8,7 +8,7 @@
  * Units in use. Rates ("…/s") are better when higher; times and memory are better when lower;
  * counts (the worker pool's, bench/lib/pool-counters.ts) are context, never compared.
  */
-export type Unit = 'µs/op' | 'ms/op' | 'ms' | 's' | 'updates/s' | 'blocks/s' | 'tx/s' | 'req/s' | 'MiB' | 'count';
+export type Unit = 'µs/op' | 'ms/op' | 'ms' | 's' | 'updates/s' | 'blocks/s' | 'tx/s' | 'req/s' | 'MiB' | 'B/entry' | 'count';
 
 export interface Measurement {
   readonly name: string;

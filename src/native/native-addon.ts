@@ -86,6 +86,18 @@ export interface NativeAddon {
   nodeStoreShare(store: NativeStoreHandle): number;
   /** This thread's handle on the store shared under `id`, or undefined once nothing holds it. */
   nodeStoreAttach(id: number): NativeStoreHandle | undefined;
+  /** Bytes of native memory the store's nodes occupy (records, uncompacted garbage, table). */
+  nodeStoreMemory(store: NativeStoreHandle): number;
+  /**
+   * Writes every node of `store` and the stamp `meta` to the file at `path` (UTF-8 bytes),
+   * durably (temporary file, fsync, rename). Throws an Error when the write fails.
+   */
+  nodeStoreWriteSnapshot(store: NativeStoreHandle, path: Uint8Array, meta: Uint8Array): void;
+  /**
+   * Replaces the nodes of `store` with those of the snapshot at `path` and returns its stamp.
+   * Throws an Error saying why when the file is unreadable or not an intact snapshot.
+   */
+  nodeStoreReadSnapshot(store: NativeStoreHandle, path: Uint8Array): Buffer;
   /**
    * PopVerify (LIP 0038) of a compressed 48-byte BLS key and a compressed 96-byte proof: KeyValidate,
    * the proof's group check and e(pk, H_pop(pk)) = e(g1, proof) with the POP DST. False for any
@@ -112,5 +124,8 @@ export const NATIVE_FUNCTIONS = [
   'nodeStoreApply',
   'nodeStoreShare',
   'nodeStoreAttach',
+  'nodeStoreMemory',
+  'nodeStoreWriteSnapshot',
+  'nodeStoreReadSnapshot',
   'popVerify',
 ] as const;

@@ -21,6 +21,7 @@ import { createMainchainModules, type MainchainModules } from '../modules/mainch
 import { StateDb, type StateTreeUpdater } from '../state/state-db.js';
 import type { PopVerifiers } from './node-workers.js';
 import { PopChecksAhead } from './pop-checks-ahead.js';
+import { stateTreeSnapshotPath } from '../state/state-tree-snapshot.js';
 
 export interface OpenChainOptions {
   readonly dataPath: string;
@@ -46,6 +47,11 @@ export interface OpenChainOptions {
   readonly popVerifiers?: PopVerifiers;
   /** Told the phase times of every committed block (the node's metrics). */
   readonly onBlockTimed?: (phases: BlockPhaseTimes) => void;
+  /**
+   * Saves the state tree at `close` for the next open to adopt (a running node, whose restart
+   * time it cuts); tools that open the chain for one job leave the data directory as it was.
+   */
+  readonly saveStateTreeOnClose?: boolean;
 }
 
 export interface OpenChain {
@@ -79,9 +85,8 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
   try {
     const chainStore = new ChainStore(env);
     const treeStart = performance.now();
-    const stateDb = new StateDb(env, options.stateTreeUpdater);
-    // The state tree is rebuilt from the stored values at every open: its cost grows with the state.
-    logger.info({ nodes: stateDb.treeSize(), ms: Math.round(performance.now() - treeStart) }, 'State tree rebuilt from the stored values');
+    const stateDb = new StateDb(env, options.stateTreeUpdater, stateTreeSnapshotPath(options.dataPath));
+    logStateTreeOrigin(stateDb, performance.now() - treeStart, logger);
     const bft = new Bft(genesis.bftBatchSize, genesis.blockTime);
     // Lisk Core v4 chains carry the legacy module: registered when the genesis or config has it.
     const withLegacy = options.genesisBlock.assets.getAsset('legacy') !== undefined || 'legacy' in options.config.modules;
@@ -108,6 +113,7 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
     const close = async (): Promise<void> => {
       // A copy still running reads the environment: it ends first.
       await backups.settled();
+      if (options.saveStateTreeOnClose === true) writeStateTreeSnapshot(stateDb, logger);
       await env.close();
     };
     return { env, chainStore, legacyStore, stateDb, bft, modules, stateMachine, processor, popChecks, close };
@@ -142,6 +148,37 @@ export async function checkStoredGenesis(dataPath: string, genesisBlock: Block):
     assertStoredGenesis(chainStore, genesisBlock.header);
   } finally {
     await env.close();
+  }
+}
+
+/**
+ * Says where the state tree came from: the snapshot of the last clean shutdown, or the stored
+ * values (its cost grows with the state) and why the snapshot could not be used; a recorded
+ * snapshot whose file proved damaged is a warning.
+ */
+function logStateTreeOrigin(stateDb: StateDb, ms: number, logger: Logger): void {
+  const origin = stateDb.treeOrigin;
+  const fields = { nodes: stateDb.treeSize(), ms: Math.round(ms) };
+  if (origin.from === 'snapshot') {
+    logger.info(fields, 'State tree loaded from the snapshot of the last clean shutdown');
+    return;
+  }
+  const message = `State tree rebuilt from ${origin.values} values (no valid snapshot: ${origin.snapshotUnusable})`;
+  if (origin.snapshotDamaged === true) logger.warn(fields, message);
+  else logger.info(fields, message);
+}
+
+/**
+ * Saves the state tree for the next start. A failure costs only that start's time (the tree is
+ * then rebuilt from the values), so it is logged and the shutdown goes on.
+ */
+function writeStateTreeSnapshot(stateDb: StateDb, logger: Logger): void {
+  const started = performance.now();
+  try {
+    stateDb.writeSnapshot();
+    logger.info({ nodes: stateDb.treeSize(), ms: Math.round(performance.now() - started) }, 'State tree snapshot written');
+  } catch (error) {
+    logger.warn({ err: error }, 'Failed to write the state tree snapshot; the next start rebuilds the tree');
   }
 }
 

@@ -1,50 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
 import type { Database, RootDatabase } from 'lmdb';
-import { codec, objectArrayField, objectSchema, type Schema } from '../codec/index.js';
 import { EMPTY_HASH, type SmtProof } from '../merkle/index.js';
 import { LmdbReader } from './lmdb-reader.js';
 import { writeTransaction } from './write-transaction.js';
+import { decodeStateDiff, encodeStateDiff, type StoredDiff } from './state-diff.js';
 import type { StateChange } from './overlay-state.js';
 import { StateTree, type PreparedStateUpdate, type StateTreeUpdater } from './state-tree.js';
 import { InvariantError, StoreError } from '../errors.js';
 
 export type { PreparedStateUpdate, StateTreeUpdater };
 
-interface StoredChange {
-  key: Buffer;
-  existed: boolean;
-  previous: Buffer;
-}
-
-interface StoredDiff {
-  previousRoot: Buffer;
-  moduleChanges: StoredChange[];
-  engineChanges: StoredChange[];
-}
-
-const changeListProperty = (fieldNumber: number) =>
-  objectArrayField(fieldNumber, {
-    key: { dataType: 'bytes', fieldNumber: 1 },
-    existed: { dataType: 'boolean', fieldNumber: 2 },
-    previous: { dataType: 'bytes', fieldNumber: 3 },
-  });
-
-/** What a block changed, so that it can be undone while it is not final. */
-const diffSchema: Schema = objectSchema('/basalt/state/diff', {
-  previousRoot: { dataType: 'bytes', fieldNumber: 1 },
-  moduleChanges: changeListProperty(2),
-  engineChanges: changeListProperty(3),
-});
-
 const ROOT_KEY = Buffer.from('stateRoot');
+/**
+ * The stamp of the tree snapshot written at the last clean shutdown (root ‖ a random generation),
+ * present only while no block has been written since: the first commit after it removes it in
+ * its own transaction, so a snapshot on disk is trusted only if nothing changed after it.
+ */
+const SNAPSHOT_KEY = Buffer.from('treeSnapshot');
+
+/**
+ * Where the state tree came from when the store opened (the node logs it). `snapshotDamaged`: a
+ * snapshot was recorded and its file is there, but it is not intact or not of the committed root.
+ */
+export type StateTreeOrigin =
+  | { readonly from: 'snapshot' }
+  | { readonly from: 'values'; readonly values: number; readonly snapshotUnusable?: string; readonly snapshotDamaged?: boolean };
 
 function heightKey(height: number): Buffer {
   const key = Buffer.alloc(4);
   key.writeUInt32BE(height);
   return key;
-}
-
-function toStored(changes: readonly StateChange[]): StoredChange[] {
-  return changes.map(({ key, previous }) => ({ key, existed: previous !== undefined, previous: previous ?? Buffer.alloc(0) }));
 }
 
 /**
@@ -71,13 +57,22 @@ export class StateDb {
   private pending: PreparedStateUpdate | undefined;
   private writing = false;
 
+  /** Where the tree came from at open: the snapshot, or the stored values (and why not the snapshot). */
+  readonly treeOrigin: StateTreeOrigin;
+  /** The snapshot stamp is recorded in the store: the next write must remove it. */
+  private snapshotRecorded: boolean;
+
   /**
    * `updater`: where `prepareUpdateAsync` computes large updates (the worker pool); only used
    * when the tree is in native memory, which worker threads can read.
+   * `snapshotPath`: the file the tree is saved to at a clean shutdown (`writeSnapshot`) and
+   * adopted from at open when its stamp is the one the store recorded; without it the tree is
+   * always rebuilt from the values (tools that check a store's values do that).
    */
   constructor(
     private readonly env: RootDatabase,
     private readonly updater?: StateTreeUpdater,
+    private readonly snapshotPath?: string,
   ) {
     const open = (name: string): Database<Buffer, Buffer> =>
       env.openDB<Buffer, Buffer>(name, { keyEncoding: 'binary', encoding: 'binary' });
@@ -88,7 +83,73 @@ export class StateDb {
     this.moduleReader = new LmdbReader(this.values);
     this.engineReader = new LmdbReader(this.engine);
     dropLegacyNodeTable(env);
-    this.tree = StateTree.fromValues(this.values, this.root());
+    const recorded = this.meta.getBinary(SNAPSHOT_KEY);
+    this.snapshotRecorded = recorded !== undefined;
+    const loaded = this.loadSnapshot(recorded === undefined ? undefined : Buffer.from(recorded));
+    if (loaded.tree !== undefined) {
+      this.tree = loaded.tree;
+      this.treeOrigin = { from: 'snapshot' };
+    } else {
+      this.tree = StateTree.fromValues(this.values, this.root());
+      const values = this.tree.rebuiltFromValues ?? 0;
+      this.treeOrigin = loaded.reason === undefined ? { from: 'values', values } : { from: 'values', values, ...loaded.reason };
+    }
+  }
+
+  /**
+   * The tree of the snapshot file when its stamp is the one recorded in the store and names the
+   * committed root; otherwise why not. A file with no recorded stamp is older than the stored
+   * state (a block was written after it, or the shutdown did not finish) and is deleted.
+   */
+  private loadSnapshot(recorded: Buffer | undefined): {
+    tree?: StateTree;
+    reason?: { snapshotUnusable: string; snapshotDamaged?: boolean };
+  } {
+    const path = this.snapshotPath;
+    if (path === undefined) return {};
+    const fileExists = existsSync(path);
+    if (recorded === undefined) {
+      if (!fileExists) return { reason: { snapshotUnusable: 'none was written at the last shutdown' } };
+      rmSync(path, { force: true });
+      return { reason: { snapshotUnusable: 'the snapshot is older than the stored state' } };
+    }
+    // A copy of the LMDB store alone (a backup, an archive) carries the stamp without the file.
+    if (!fileExists) return { reason: { snapshotUnusable: `the snapshot file ${path} is missing` } };
+    if (!recorded.subarray(0, 32).equals(this.root())) {
+      return { reason: { snapshotUnusable: 'the recorded snapshot is not of the committed root', snapshotDamaged: true } };
+    }
+    let loaded: { tree: StateTree; stamp: Buffer };
+    try {
+      loaded = StateTree.fromSnapshot(path);
+    } catch (error) {
+      return { reason: { snapshotUnusable: (error as Error).message, snapshotDamaged: true } };
+    }
+    if (!loaded.stamp.equals(recorded)) {
+      return { reason: { snapshotUnusable: 'the snapshot file is not the one the store recorded' } };
+    }
+    return { tree: loaded.tree };
+  }
+
+  /**
+   * Saves the tree to the snapshot file and records its stamp in the store, for the next open to
+   * adopt instead of rebuilding (a clean shutdown calls it last). Does nothing without a
+   * snapshot path. The file is complete on disk before the stamp is committed: a crash in
+   * between leaves a file with no stamp, which the next open ignores.
+   */
+  writeSnapshot(): void {
+    const path = this.snapshotPath;
+    if (path === undefined) return;
+    if (this.writing) throw new InvariantError('The state tree snapshot is written outside StateDb.transaction.');
+    if (!this.tree.root.equals(this.root())) throw new StoreError('Store inconsistency: the state tree is not at the committed root.');
+    const stamp = Buffer.concat([this.tree.root, randomBytes(16)]);
+    this.tree.writeSnapshot(path, stamp);
+    this.env.transactionSync(() => this.meta.putSync(SNAPSHOT_KEY, stamp));
+    this.snapshotRecorded = true;
+  }
+
+  /** Bytes of native memory the state tree occupies (undefined for the TypeScript tree). */
+  treeMemoryBytes(): number | undefined {
+    return this.tree.memoryBytes();
   }
 
   /** The root of the committed state (the empty hash before genesis). */
@@ -141,8 +202,20 @@ export class StateDb {
     if (this.writing) throw new InvariantError('StateDb.transaction does not nest.');
     this.writing = true;
     try {
-      const result = writeTransaction(this.env, write);
+      const invalidates = this.snapshotRecorded;
+      let result: T;
+      try {
+        result = writeTransaction(this.env, write);
+      } catch (error) {
+        // Rolled back: the stamp is still in the store, and the next write must remove it.
+        this.snapshotRecorded = invalidates;
+        throw error;
+      }
       if (this.pending !== undefined) this.tree.apply(this.pending);
+      if (invalidates && !this.snapshotRecorded && this.snapshotPath !== undefined) {
+        // The stamp is gone from the store: the file is stale now, and only costs disk.
+        rmSync(this.snapshotPath, { force: true });
+      }
       return result;
     } finally {
       this.pending = undefined;
@@ -152,12 +225,7 @@ export class StateDb {
 
   /** Writes one block's state; call inside `transaction`. */
   commit(height: number, moduleChanges: readonly StateChange[], engineChanges: readonly StateChange[], update: PreparedStateUpdate): void {
-    const diff: StoredDiff = {
-      previousRoot: this.root(),
-      moduleChanges: toStored(moduleChanges),
-      engineChanges: toStored(engineChanges),
-    };
-    this.diffs.putSync(heightKey(height), codec.encode(diffSchema, diff));
+    this.diffs.putSync(heightKey(height), encodeStateDiff(this.root(), moduleChanges, engineChanges));
     this.stage(update);
     for (const { key, value } of moduleChanges) this.write(this.values, key, value);
     for (const { key, value } of engineChanges) this.write(this.engine, key, value);
@@ -199,7 +267,7 @@ export class StateDb {
   private readDiff(height: number): StoredDiff {
     const bytes = this.diffs.getBinary(heightKey(height));
     if (!bytes) throw new StoreError(`No state diff is stored for height ${height}; it is final or was never applied.`);
-    return codec.decode<StoredDiff>(diffSchema, bytes);
+    return decodeStateDiff(bytes);
   }
 
   /** Records the block's new root; the tree itself follows once the transaction committed. */
@@ -209,6 +277,10 @@ export class StateDb {
     if (!this.tree.root.equals(this.root())) throw new StoreError('Store inconsistency: the state tree is not at the committed root.');
     this.pending = update;
     this.meta.putSync(ROOT_KEY, update.root);
+    if (this.snapshotRecorded) {
+      this.meta.removeSync(SNAPSHOT_KEY);
+      this.snapshotRecorded = false;
+    }
   }
 
   private write(db: Database<Buffer, Buffer>, key: Buffer, value: Buffer | undefined): void {

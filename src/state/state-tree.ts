@@ -6,10 +6,13 @@ import {
   type SmtNodeWrite,
   type SmtProof,
   type SparseMerkleTree,
+  smtBranchHash,
+  smtLeafHash,
 } from '../merkle/index.js';
 import { sha256Many } from '../native/index.js';
 import { createInMemoryNodeStore, createSparseMerkleTree, NativeSmtNodeStore, type MemoryNodeStore } from '../merkle/native/index.js';
 import type { StateChange } from './overlay-state.js';
+import { readTreeSnapshot, writeTreeSnapshot } from './state-tree-snapshot.js';
 import { StoreError } from '../errors.js';
 
 /** A computed but not yet applied state-tree update. */
@@ -59,6 +62,8 @@ const EMPTY_LEAF_VALUE = Buffer.alloc(0);
  */
 export class StateTree {
   private readonly tree: SparseMerkleTree;
+  /** How many stored values `fromValues` built the tree from (undefined for a snapshot). */
+  rebuiltFromValues: number | undefined;
 
   private constructor(
     private readonly store: MemoryNodeStore,
@@ -74,12 +79,14 @@ export class StateTree {
   static fromValues(values: Database<Buffer, Buffer>, expectedRoot: Buffer): StateTree {
     const state = new StateTree(createInMemoryNodeStore(), EMPTY_HASH);
     let batch: { key: Buffer; value: Buffer }[] = [];
+    let count = 0;
     const flush = (): void => {
       const { keys, hashes } = stateTreeLeaves(batch);
       state.apply(state.tree.update(state.currentRoot, keys, hashes));
       batch = [];
     };
     for (const entry of values.getRange()) {
+      count += 1;
       batch.push(entry);
       if (batch.length === REBUILD_BATCH) flush();
     }
@@ -90,7 +97,38 @@ export class StateTree {
           `the last committed block has ${expectedRoot.toString('hex')}.`,
       );
     }
+    state.rebuiltFromValues = count;
     return state;
+  }
+
+  /**
+   * The tree held in the snapshot file at `path` (StateTree.writeSnapshot), with the stamp it was
+   * written with. Nothing is hashed: the nodes are adopted as stored, after the file's checksum
+   * and the presence of the stamp's root node are checked. Throws an Error saying why the file
+   * cannot be used; the caller then rebuilds the tree from the values.
+   */
+  static fromSnapshot(path: string): { tree: StateTree; stamp: Buffer } {
+    const store = createInMemoryNodeStore();
+    const stamp = readTreeSnapshot(store, path);
+    const root = snapshotStampRoot(stamp);
+    if (root.equals(EMPTY_HASH) ? store.size !== 0 : !storedNodeHashes(store.get(root), root)) {
+      throw new Error(`the snapshot does not hold the node of its root ${root.toString('hex')}`);
+    }
+    return { tree: new StateTree(store, root), stamp };
+  }
+
+  /**
+   * Writes the tree's nodes to the snapshot file at `path` with `stamp`, whose first 32 bytes must
+   * be the current root (the one fromSnapshot adopts).
+   */
+  writeSnapshot(path: string, stamp: Buffer): void {
+    if (!snapshotStampRoot(stamp).equals(this.currentRoot)) throw new StoreError('A tree snapshot is stamped with the current root.');
+    writeTreeSnapshot(this.store, path, stamp);
+  }
+
+  /** Bytes of memory the tree's nodes occupy, when it is in native memory (the bench reports it). */
+  memoryBytes(): number | undefined {
+    return this.store instanceof NativeSmtNodeStore ? this.store.memoryBytes : undefined;
   }
 
   /** The root of the tree as it is now (the committed state's). */
@@ -182,6 +220,22 @@ export function stateTreeLeaves(entries: readonly { key: Buffer; value?: Buffer 
     }
   }
   return { keys, hashes };
+}
+
+/** True when `data`, a stored state-tree node, hashes to `hash` (LIP 0039 leaf or branch hash). */
+function storedNodeHashes(data: Buffer | undefined, hash: Buffer): boolean {
+  if (data === undefined || data.length === 0) return false;
+  const computed =
+    data[0] === 0
+      ? smtLeafHash(data.subarray(1, 1 + STATE_KEY_LENGTH), data.subarray(1 + STATE_KEY_LENGTH))
+      : smtBranchHash(data.subarray(1, 33), data.subarray(33, 65));
+  return computed.equals(hash);
+}
+
+/** The root a snapshot stamp names: its first 32 bytes (StateDb lays out the rest). */
+function snapshotStampRoot(stamp: Buffer): Buffer {
+  if (stamp.length < 32) throw new Error('the snapshot stamp is too short');
+  return stamp.subarray(0, 32);
 }
 
 function checkedKey(key: Buffer): Buffer {

@@ -45,6 +45,9 @@ trampoline!(node_store_size_trampoline, node_store_exports::node_store_size);
 trampoline!(node_store_apply_trampoline, node_store_exports::node_store_apply);
 trampoline!(node_store_share_trampoline, node_store_exports::node_store_share);
 trampoline!(node_store_attach_trampoline, node_store_exports::node_store_attach);
+trampoline!(node_store_memory_trampoline, node_store_exports::node_store_memory);
+trampoline!(node_store_write_snapshot_trampoline, node_store_exports::node_store_write_snapshot);
+trampoline!(node_store_read_snapshot_trampoline, node_store_exports::node_store_read_snapshot);
 trampoline!(pop_verify_trampoline, bls_exports::pop_verify);
 
 /// Module initialisation: fills `exports` (N-API modules are context-aware, so this also runs in
@@ -60,7 +63,7 @@ pub unsafe extern "C" fn napi_register_module_v1(env: napi_env, exports: napi_va
 }
 
 fn register(env: Env, exports: napi_value) -> JsResult<()> {
-    let functions: [(&str, unsafe extern "C" fn(napi_env, napi_callback_info) -> napi_value); 14] = [
+    let functions: [(&str, unsafe extern "C" fn(napi_env, napi_callback_info) -> napi_value); 17] = [
         ("sha256", sha256_trampoline),
         ("sha256Into", sha256_into_trampoline),
         ("sha256Many", sha256_many_trampoline),
@@ -74,6 +77,9 @@ fn register(env: Env, exports: napi_value) -> JsResult<()> {
         ("nodeStoreApply", node_store_apply_trampoline),
         ("nodeStoreShare", node_store_share_trampoline),
         ("nodeStoreAttach", node_store_attach_trampoline),
+        ("nodeStoreMemory", node_store_memory_trampoline),
+        ("nodeStoreWriteSnapshot", node_store_write_snapshot_trampoline),
+        ("nodeStoreReadSnapshot", node_store_read_snapshot_trampoline),
         ("popVerify", pop_verify_trampoline),
     ];
     for (name, callback) in functions {

@@ -4,7 +4,11 @@
 
 use crate::napi::env::{Env, JsError, JsResult};
 use crate::napi::sys::{napi_callback_info, napi_type_tag, napi_value};
+use crate::smt::snapshot;
 use crate::smt::store::{to_hash, FlatWriteSet, NodeStore, SharedStore};
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
 
 /// Marks the objects that own a NodeStore (random, fixed for this addon).
 const NODE_STORE_TAG: napi_type_tag = napi_type_tag { lower: 0x6261_7361_6c74_736d, upper: 0x9d1c_52e8_0f47_b3a1 };
@@ -114,4 +118,48 @@ pub fn node_store_apply(env: Env, info: napi_callback_info) -> JsResult<napi_val
     store.apply(&writes, prune);
     env.adjust_external_memory(footprint(&store) - before);
     env.undefined()
+}
+
+/// `nodeStoreMemory(store): number` — bytes of native memory the store's nodes occupy (records,
+/// garbage not yet compacted, and the table).
+pub fn node_store_memory(env: Env, info: napi_callback_info) -> JsResult<napi_value> {
+    let ([store], _) = env.args::<1>(info)?;
+    let store = store_argument(env, store)?.read();
+    env.number(store.nodes.arena_bytes() as f64)
+}
+
+fn path_argument<'a>(env: Env, value: napi_value) -> JsResult<&'a Path> {
+    let bytes: &'a [u8] = env.bytes(value, "path")?;
+    Ok(Path::new(OsStr::from_bytes(bytes)))
+}
+
+/// `nodeStoreWriteSnapshot(store, path, meta)` — writes every node and the stamp `meta` to the
+/// file `path` (UTF-8 bytes), durably (smt/snapshot.rs). Throws an Error when the write fails.
+pub fn node_store_write_snapshot(env: Env, info: napi_callback_info) -> JsResult<napi_value> {
+    let ([store, path, meta], _) = env.args::<3>(info)?;
+    let path = path_argument(env, path)?;
+    let meta = env.bytes(meta, "meta")?;
+    let store = store_argument(env, store)?.read();
+    snapshot::write(&store.nodes, path, meta)
+        .map_err(|error| JsError::Failure(format!("cannot write the snapshot: {error}")))?;
+    env.undefined()
+}
+
+/// `nodeStoreReadSnapshot(store, path): Buffer` — replaces the store's nodes with those of the
+/// snapshot at `path` and returns its stamp. Throws an Error saying why when the file cannot be
+/// read or is not an intact snapshot; the store is then unchanged.
+pub fn node_store_read_snapshot(env: Env, info: napi_callback_info) -> JsResult<napi_value> {
+    let ([store, path], _) = env.args::<2>(info)?;
+    let path = path_argument(env, path)?;
+    let shared = store_argument(env, store)?;
+    let (nodes, meta) = snapshot::read(path).map_err(|error| match error {
+        snapshot::LoadError::Io(error) => JsError::Failure(format!("cannot read the snapshot: {error}")),
+        snapshot::LoadError::Invalid(reason) => JsError::Failure(format!("damaged snapshot: {reason}")),
+    })?;
+    let mut store = shared.write();
+    let before = footprint(&store);
+    store.nodes = nodes;
+    env.adjust_external_memory(footprint(&store) - before);
+    drop(store);
+    env.buffer_from_vec(meta)
 }

@@ -238,6 +238,15 @@ impl Env {
         Ok(result)
     }
 
+    /// A JavaScript number (exact for integers up to 2^53).
+    pub fn number(self, value: f64) -> JsResult<napi_value> {
+        let mut result = ptr::null_mut();
+        // SAFETY: out-pointer is valid.
+        let status = unsafe { napi_create_double(self.0, value, &mut result) };
+        self.check(status, "napi_create_double")?;
+        Ok(result)
+    }
+
     pub fn string(self, value: &str) -> JsResult<napi_value> {
         let mut result = ptr::null_mut();
         // SAFETY: `value` is valid UTF-8 of the given length.

@@ -46,6 +46,7 @@ extern "C" {
     pub fn napi_get_boolean(env: napi_env, value: bool, result: *mut napi_value) -> napi_status;
     pub fn napi_create_object(env: napi_env, result: *mut napi_value) -> napi_status;
     pub fn napi_create_uint32(env: napi_env, value: u32, result: *mut napi_value) -> napi_status;
+    pub fn napi_create_double(env: napi_env, value: f64, result: *mut napi_value) -> napi_status;
     pub fn napi_create_string_utf8(
         env: napi_env,
         s: *const c_char,

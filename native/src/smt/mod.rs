@@ -15,6 +15,7 @@ pub mod keys;
 pub mod node_map;
 pub mod prefetch;
 pub mod prove;
+pub mod snapshot;
 #[cfg(test)]
 pub(crate) mod speed_test;
 pub mod store;

@@ -48,16 +48,11 @@ impl NodeStore {
     /// Stores the writes (after deleting the removed nodes when `prune`), as
     /// InMemorySmtNodeStore.apply does. The write set must have passed `check`.
     pub fn apply(&mut self, writes: &FlatWriteSet, prune: bool) {
-        if prune {
-            for hash in writes.removed.chunks_exact(32) {
-                self.nodes.remove(&to_hash(hash));
-            }
-        }
-        let mut start = 0usize;
-        for (hash, &end) in writes.write_hashes.chunks_exact(32).zip(writes.write_ends) {
-            self.nodes.insert(to_hash(hash), &writes.write_data[start..end as usize]);
-            start = end as usize;
-        }
+        let removed = if prune { writes.removed } else { &[] };
+        let starts = std::iter::once(0).chain(writes.write_ends.iter().map(|&end| end as usize));
+        let ranges = starts.zip(writes.write_ends).map(|(start, &end)| start..end as usize);
+        let nodes = writes.write_hashes.chunks_exact(32).map(to_hash).zip(ranges);
+        self.nodes.apply_batch(removed, nodes, writes.write_data);
     }
 }
 

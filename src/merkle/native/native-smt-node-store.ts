@@ -53,6 +53,21 @@ export class NativeSmtNodeStore implements SmtNodeStore {
     return this.addon.nodeStoreSize(this.handle);
   }
 
+  /** Bytes of native memory the nodes occupy: records, garbage not yet compacted, the table. */
+  get memoryBytes(): number {
+    return this.addon.nodeStoreMemory(this.handle);
+  }
+
+  /** Writes every node and `meta` to the snapshot file at `path` (native/src/smt/snapshot.rs). */
+  writeSnapshot(path: string, meta: Uint8Array): void {
+    this.addon.nodeStoreWriteSnapshot(this.handle, Buffer.from(path), meta);
+  }
+
+  /** Replaces the nodes with those of the snapshot at `path`; returns its `meta`. Throws if damaged. */
+  readSnapshot(path: string): Buffer {
+    return this.addon.nodeStoreReadSnapshot(this.handle, Buffer.from(path));
+  }
+
   /** Stores a copy of `data` under `hash` (replacing any node stored under that hash). */
   set(hash: Buffer, data: Buffer): void {
     this.addon.nodeStoreSet(this.handle, checkHash(hash), data);

@@ -32,6 +32,13 @@ export class InMemorySmtNodeStore implements SmtNodeStore {
     return this.count;
   }
 
+  /** Every stored node, in no particular order. */
+  *entries(): IterableIterator<{ readonly hash: Buffer; readonly data: Buffer }> {
+    for (const first of this.buckets.values()) {
+      for (let entry: Entry | undefined = first; entry !== undefined; entry = entry.next) yield entry;
+    }
+  }
+
   /** Stores `data` under `hash` (replacing any node stored under that hash). */
   set(hash: Buffer, data: Buffer): void {
     const bucket = bucketOf(hash);
