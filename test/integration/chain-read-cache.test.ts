@@ -3,7 +3,8 @@
  * chain a node stores block A, its RPC serves A as the last block and A's transactions (now
  * cached), then B arrives in its slot and BlockReceiver reverts A and applies B (LIP 0014 case
  * 4, the path of test/integration/fork-choice.test.ts). From then on nothing of A is served: the
- * last block is B, byte for byte as B's own JSON, A's transactions are unknown, B's is there.
+ * last block is B, byte for byte as B's own JSON, and so is the block at A's height (A's JSON was
+ * kept there, as the block is above the finalized height), A's transactions are unknown, B's is there.
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,6 +47,9 @@ describe('chain endpoint caches across a fork switch', () => {
     expect((await receiver.receive(blockA, chain.bft.slotTime(forked.slotB))).kind).toBe('applied');
     for (let i = 0; i < 2; i += 1) {
       expect((await call('chain_getLastBlock')).resultText).toBe(text(blockA));
+      // Above the finalized height: the second read comes from the cache of unfinalized blocks.
+      expect(height).toBeGreaterThan(chain.chainStore.finalizedHeight());
+      expect((await call('chain_getBlockByHeight', { height })).resultText).toBe(text(blockA));
       for (const tx of transfersA)
         expect((await call('chain_getTransactionByID', { id: tx.id.toString('hex') })).resultText).toBe(text(tx));
     }

@@ -4,6 +4,9 @@
  * than building it per request, measured):
  * - blocks and events at or below the finalized height, by height (finalized blocks are never
  *   reverted);
+ * - blocks above it, by height with the block's ID, served only while that block is still stored
+ *   (one ID-index read: a public node is asked for its newest blocks most, and a 94-transfer
+ *   block's JSON costs about half a millisecond to build);
  * - the tip block, while it is the tip (TipJsonCache: checked against the ID index on each read);
  * - transactions by ID: a transaction's JSON is a function of its ID, so only its presence can
  *   change, and an entry is served only while the tip it was read under is still stored.
@@ -44,6 +47,15 @@ export interface ChainJsonCacheLimits {
   readonly eventCacheChars: number;
 }
 
+/** A block above the finalized height, as it was when its JSON was built. */
+interface UnfinalizedBlockEntry {
+  readonly json: string;
+  readonly block: BlockRef;
+}
+
+/** Share of the block cache's budget for blocks above the finalized height (a few rounds of them). */
+const UNFINALIZED_SHARE = 4;
+
 interface TransactionEntry {
   readonly json: string;
   /** The tip when the transaction was read: while it is stored, so is the transaction. */
@@ -52,6 +64,7 @@ interface TransactionEntry {
 
 export class ChainJsonReader {
   private readonly blocks: HeightJsonCache;
+  private readonly unfinalizedBlocks: JsonLru<number, UnfinalizedBlockEntry>;
   private readonly events: HeightJsonCache;
   private readonly transactions: JsonLru<string, TransactionEntry>;
   private readonly tip = new TipJsonCache();
@@ -61,6 +74,7 @@ export class ChainJsonReader {
     limits: ChainJsonCacheLimits,
   ) {
     this.blocks = new HeightJsonCache(limits.blockCacheChars);
+    this.unfinalizedBlocks = new JsonLru(Math.floor(limits.blockCacheChars / UNFINALIZED_SHARE), (entry) => entry.json.length);
     this.events = new HeightJsonCache(limits.eventCacheChars);
     this.transactions = new JsonLru(limits.transactionCacheChars, (entry) => entry.json.length);
   }
@@ -163,6 +177,7 @@ export class ChainJsonReader {
 
   dropCacheAbove(height: number): void {
     this.blocks.dropAbove(height);
+    this.unfinalizedBlocks.deleteWhere((cachedHeight) => cachedHeight > height);
     this.events.dropAbove(height);
     this.tip.dropAbove(height);
     this.transactions.deleteWhere((_id, entry) => entry.anchor.height > height);
@@ -206,9 +221,17 @@ export class ChainJsonReader {
   private storedBlockJson(height: number): string {
     const cached = this.blocks.get(height);
     if (cached !== undefined) return cached;
-    const json = blockJsonText(this.store.getBlockByHeight(height));
-    // Only finalized blocks are immutable: a block above them can still be reverted and replaced.
-    if (height <= this.store.finalizedHeight()) this.blocks.set(height, json);
+    const finalized = height <= this.store.finalizedHeight();
+    if (!finalized) {
+      const entry = this.unfinalizedBlocks.get(height);
+      if (entry !== undefined && isStillStored(this.store, entry.block)) return entry.json;
+    }
+    const block = this.store.getBlockByHeight(height);
+    const json = blockJsonText(block);
+    // Only finalized blocks are immutable: a block above them can still be reverted and replaced,
+    // so its entry names the block and is checked on every read.
+    if (finalized) this.blocks.set(height, json);
+    else this.unfinalizedBlocks.set(height, { json, block: { id: block.header.id, height } });
     return json;
   }
 }
