@@ -18,6 +18,8 @@ const ROOT_KEY = Buffer.from('stateRoot');
  * its own transaction, so a snapshot on disk is trusted only if nothing changed after it.
  */
 const SNAPSHOT_KEY = Buffer.from('treeSnapshot');
+/** The database of the store's own records: the committed root and the snapshot stamp. */
+const META_DB = 'state.meta';
 
 /**
  * Where the state tree came from when the store opened (the node logs it). `snapshotDamaged`: a
@@ -26,6 +28,14 @@ const SNAPSHOT_KEY = Buffer.from('treeSnapshot');
 export type StateTreeOrigin =
   | { readonly from: 'snapshot' }
   | { readonly from: 'values'; readonly values: number; readonly snapshotUnusable?: string; readonly snapshotDamaged?: boolean };
+
+/**
+ * Removes the snapshot stamp from a copy of a store (an archive of a data directory): the copy
+ * travels without the snapshot file, so its first open would only report the file missing.
+ */
+export function forgetTreeSnapshot(env: RootDatabase): void {
+  env.openDB<Buffer, Buffer>(META_DB, { keyEncoding: 'binary', encoding: 'binary' }).removeSync(SNAPSHOT_KEY);
+}
 
 function heightKey(height: number): Buffer {
   const key = Buffer.alloc(4);
@@ -79,7 +89,7 @@ export class StateDb {
     this.values = open('state.values');
     this.engine = open('state.engine');
     this.diffs = open('state.diffs');
-    this.meta = open('state.meta');
+    this.meta = open(META_DB);
     this.moduleReader = new LmdbReader(this.values);
     this.engineReader = new LmdbReader(this.engine);
     dropLegacyNodeTable(env);

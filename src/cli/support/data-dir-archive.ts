@@ -28,6 +28,7 @@ import { CHAIN_ENV_OPTIONS, chainEnvPath } from '../../chain/lmdb-environment.js
 import { verifyStoredChain } from '../../chain/stored-chain.js';
 import { dataDirConfigPaths } from '../../config/data-dir-config.js';
 import { GENERATOR_DB_NAME } from '../../engine/generator/generator-store.js';
+import { forgetTreeSnapshot } from '../../state/state-db.js';
 import { BasaltError, NotFoundError, StoreError } from '../../errors.js';
 import { DataDirLock } from '../../runtime/data-dir-lock.js';
 import { StateDb } from '../../state/state-db.js';
@@ -115,6 +116,7 @@ export async function exportDataDirArchive(dataPath: string, output: string): Pr
       if (chainStore.isEmpty()) throw new NotFoundError(`The chain store in ${dataPath} holds no block.`);
       tip = tipOf(chainStore.getHeaderByHeight(chainStore.tipHeight()) as BlockHeader);
       copy.openDB(GENERATOR_DB_NAME, BINARY_DB).dropSync();
+      forgetTreeSnapshot(copy);
       await copy.backup(archivedStore, true);
     } finally {
       await copy.close();

@@ -15,7 +15,7 @@ import { InMemorySmtNodeStore, smtKeyFromStateKey } from '../../../src/merkle/in
 import { createInMemoryNodeStore } from '../../../src/merkle/native/index.js';
 import { nativeAvailable } from '../../../src/native/index.js';
 import type { StateChange } from '../../../src/state/overlay-state.js';
-import { StateDb } from '../../../src/state/state-db.js';
+import { forgetTreeSnapshot, StateDb } from '../../../src/state/state-db.js';
 import { readTreeSnapshot, writeTreeSnapshot } from '../../../src/state/state-tree-snapshot.js';
 
 const stateKey = (): Buffer => Buffer.concat([Buffer.from('0000000a8000', 'hex'), randomBytes(20)]);
@@ -102,6 +102,15 @@ describe('state tree snapshot', () => {
     expect(existsSync(snapshotPath)).toBe(false);
     await reopenAfterCrash();
     expect(stateDb.treeOrigin).toEqual({ from: 'values', values: 110, snapshotUnusable: 'none was written at the last shutdown' });
+  });
+
+  it('is forgotten by a copy of the store (an archive), which then rebuilds without looking for the file', async () => {
+    block(30);
+    stateDb.writeSnapshot();
+    forgetTreeSnapshot(env);
+    rmSync(snapshotPath); // the archive carries the store, never the file
+    await reopenAfterCrash();
+    expect(stateDb.treeOrigin).toEqual({ from: 'values', values: 30, snapshotUnusable: 'none was written at the last shutdown' });
   });
 
   it('a stale file (blocks written after it, then a crash) is never loaded', async () => {
