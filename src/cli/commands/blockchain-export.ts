@@ -2,6 +2,7 @@ import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSyn
 import { dirname, join, resolve } from 'node:path';
 import { open } from 'lmdb';
 import { ChainStore } from '../../chain/chain-store.js';
+import { CHAIN_ENV_OPTIONS, chainEnvPath } from '../../chain/lmdb-environment.js';
 import { ChainLinkError, linkedBlocks } from '../../chain/stored-chain.js';
 import { expandHome } from '../../config/config-paths.js';
 import { InvalidParamsError, NotFoundError } from '../../errors.js';
@@ -88,10 +89,10 @@ export const exportCommand: CliCommand = {
     const fromFlag = integerFlag('from', values.from, 0, 0xffff_ffff);
     const toFlag = integerFlag('to', values.to, 0, 0xffff_ffff);
 
-    const storePath = join(dataPath, 'basalt.lmdb');
+    const storePath = chainEnvPath(dataPath);
     if (!existsSync(storePath)) throw new NotFoundError(`No Basalt chain store in ${dataPath} (expected ${storePath}).`);
     // Read-only, with the options the node opens it with: the node may be running.
-    const env = open({ path: storePath, readOnly: true, compression: false, maxDbs: 32, mapSize: 2 ** 34 });
+    const env = open({ path: storePath, ...CHAIN_ENV_OPTIONS, readOnly: true });
     try {
       const chainStore = new ChainStore(env);
       if (chainStore.isEmpty()) throw new NotFoundError(`The chain store in ${dataPath} holds no block.`);
