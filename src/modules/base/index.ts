@@ -1,5 +1,6 @@
 export * from './command.js';
 export * from './context.js';
+export * from './cross-chain.js';
 export * from './endpoint.js';
 export * from './event-queue.js';
 export * from './module.js';

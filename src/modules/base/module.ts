@@ -2,6 +2,7 @@ import type { Schema } from '../../codec/index.js';
 import type { Ed25519Check } from '../../crypto/signature-verifier.js';
 import type { ModuleInitArgs } from '../../config/genesis-config.js';
 import type { Command } from './command.js';
+import type { CrossChainCommand, CrossChainMethod } from './cross-chain.js';
 import type {
   BlockAfterExecuteContext,
   BlockExecuteContext,
@@ -41,6 +42,10 @@ export interface Module {
   readonly endpoints: Readonly<Record<string, EndpointHandler>>;
   /** The schema of the module's genesis asset, when it has one. */
   readonly genesisAssetSchema?: Schema;
+  /** Cross-chain hooks, for a module the interoperability module dispatches messages to (cross-chain.ts). */
+  readonly crossChainMethod?: CrossChainMethod;
+  /** Commands cross-chain messages can name, in lisk-sdk's registration order. */
+  readonly crossChainCommands?: readonly CrossChainCommand<unknown>[];
 
   metadata(): ModuleMetadata;
 

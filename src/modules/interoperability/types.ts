@@ -70,17 +70,8 @@ export interface TerminatedOutboxAccount {
   partnerChainInboxSize: number;
 }
 
-/** A cross-chain message (LIP 0049). */
-export interface CrossChainMessage {
-  module: string;
-  crossChainCommand: string;
-  nonce: bigint;
-  fee: bigint;
-  sendingChainID: Buffer;
-  receivingChainID: Buffer;
-  params: Buffer;
-  status: number;
-}
+/** A cross-chain message (LIP 0049); the shape lives in the modules' framework (base/cross-chain.ts). */
+export type { CrossChainMessage } from '../base/cross-chain.js';
 
 export interface ChainInfo {
   chainID: Buffer;

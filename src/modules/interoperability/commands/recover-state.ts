@@ -7,3 +7,10 @@ export class RecoverStateCommand extends UnsupportedInteroperabilityCommand {
     super('recoverState', stateRecoveryParamsSchema);
   }
 }
+
+/** The sidechain's recoverState (lisk-sdk sidechain/commands/recover_state.ts): same name and schema. */
+export class SidechainRecoverStateCommand extends UnsupportedInteroperabilityCommand {
+  constructor() {
+    super('recoverState', stateRecoveryParamsSchema);
+  }
+}
