@@ -57,6 +57,9 @@ export function createMainchainModules(options: MainchainModulesOptions): Mainch
   });
   token.addDependencies({ fee: fee.method, interoperability: interoperability.method });
   interoperability.addDependencies({ token: token.method, fee: fee.method });
+  // lisk-sdk's order: the token's cross-chain hooks run before the fee module's.
+  interoperability.registerInteroperableModule(token);
+  interoperability.registerInteroperableModule(fee);
 
   const legacy = options.withLegacy ? new LegacyModule({ token: token.method, validators: validators.method, pos: pos.method }) : undefined;
 

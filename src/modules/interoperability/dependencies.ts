@@ -11,6 +11,8 @@ export interface InteroperabilityTokenMethod {
   isNativeToken(tokenID: Buffer): boolean;
   /** Moves `fee` of the channel's message fee token from `payFromAddress` (escrowed for native tokens). */
   payMessageFee(ctx: MethodContext, payFromAddress: Buffer, receivingChainID: Buffer, fee: bigint): void;
+  /** Creates the account of `address` for `tokenID` when missing, charging the account initialization fee. */
+  initializeUserAccount(ctx: MethodContext, address: Buffer, tokenID: Buffer): void;
 }
 
 export interface InteroperabilityFeeMethod {

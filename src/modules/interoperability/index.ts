@@ -1,12 +1,27 @@
 /**
  * The interoperability module of a mainchain (LIPs 0043, 0045, 0049, 0053, 0054; lisk-sdk
  * framework/src/modules/interoperability with mainchain/). Implemented: the stores, events,
- * genesis asset, sidechain registration, the methods (including `send`) and the endpoints.
- * The cross-chain update and recovery commands are registered with their lisk-sdk schemas but
- * refused (see commands/unsupported-command.ts).
+ * genesis asset, sidechain registration, the methods (including `send`), the endpoints, and the
+ * cross-chain update with the processing of its messages (ccu/, ccm/), which are dispatched to
+ * the modules registered with `registerInteroperableModule`. The recovery commands are
+ * registered with their lisk-sdk schemas but refused (see commands/unsupported-command.ts).
  */
 import type { Schema } from '../../codec/index.js';
-import type { Command, EndpointHandler, GenesisContext, Module, ModuleEvent, ModuleMetadata, ModuleStore } from '../base/index.js';
+import type {
+  Command,
+  CrossChainCommand,
+  EndpointHandler,
+  GenesisContext,
+  InteroperableModule,
+  Module,
+  ModuleEvent,
+  ModuleMetadata,
+  ModuleStore,
+} from '../base/index.js';
+import { ChannelTerminatedCrossChainCommand } from './ccm/channel-terminated.js';
+import { CrossChainRegistry } from './ccm/registry.js';
+import { RegistrationCrossChainCommand } from './ccm/registration.js';
+import { InteroperabilityInternalMethod } from './internal-method.js';
 import { moduleMetadata } from '../base/index.js';
 import { InitializeMessageRecoveryCommand } from './commands/initialize-message-recovery.js';
 import { RecoverMessageCommand } from './commands/recover-message.js';
@@ -37,6 +52,14 @@ export class InteroperabilityModule implements Module {
   readonly endpoints: Readonly<Record<string, EndpointHandler>> = createInteroperabilityEndpoints();
   readonly genesisAssetSchema: Schema = genesisInteroperabilitySchema;
   readonly method: InteroperabilityMethod;
+  /** The cross-chain commands a message to this module can name (lisk-sdk `crossChainCommand`, in its order). */
+  readonly crossChainCommands: readonly CrossChainCommand<unknown>[] = [
+    new RegistrationCrossChainCommand(),
+    new ChannelTerminatedCrossChainCommand(),
+  ];
+  /** Where the messages of a cross-chain update are dispatched (see registerInteroperableModule). */
+  readonly crossChainRegistry: CrossChainRegistry;
+  readonly internalMethod: InteroperabilityInternalMethod;
 
   private deps: InteroperabilityDependencies | undefined;
 
@@ -47,10 +70,14 @@ export class InteroperabilityModule implements Module {
   constructor(deps?: InteroperabilityDependencies) {
     this.deps = deps;
     const dependencies = (): InteroperabilityDependencies => this.dependencies;
-    this.method = new InteroperabilityMethod(() => this.dependencies.token);
+    const token = () => this.dependencies.token;
+    this.method = new InteroperabilityMethod(token);
+    this.internalMethod = new InteroperabilityInternalMethod(token, true);
+    this.crossChainRegistry = new CrossChainRegistry(INTEROPERABILITY_MODULE_NAME, this.crossChainCommands);
+    const crossChainUpdate = { registry: this.crossChainRegistry, internal: this.internalMethod, method: this.method, token };
     // lisk-sdk's registration order, which is the metadata order.
     this.commands = [
-      new SubmitMainchainCrossChainUpdateCommand(),
+      new SubmitMainchainCrossChainUpdateCommand(crossChainUpdate),
       new InitializeMessageRecoveryCommand(),
       new RecoverMessageCommand(),
       new RegisterSidechainCommand(dependencies),
@@ -61,6 +88,15 @@ export class InteroperabilityModule implements Module {
 
   addDependencies(deps: InteroperabilityDependencies): void {
     this.deps = deps;
+  }
+
+  /**
+   * Makes `module`'s cross-chain hooks run for every message of a cross-chain update and its
+   * cross-chain commands reachable (lisk-sdk BaseInteroperabilityModule.registerInteroperableModule).
+   * Hooks run in registration order.
+   */
+  registerInteroperableModule(module: InteroperableModule): void {
+    this.crossChainRegistry.register(module);
   }
 
   private get dependencies(): InteroperabilityDependencies {
@@ -100,6 +136,17 @@ export { InteroperabilityModule as MainchainInteroperabilityModule };
 export { InteroperabilityMethod } from './method.js';
 export { RegisterSidechainCommand } from './commands/register-sidechain.js';
 export { UnsupportedInteroperabilityCommand } from './commands/unsupported-command.js';
+export { SubmitMainchainCrossChainUpdateCommand } from './commands/submit-mainchain-cross-chain-update.js';
+export { SubmitSidechainCrossChainUpdateCommand } from './commands/submit-sidechain-cross-chain-update.js';
+export { CrossChainUpdatePanicError, type CrossChainUpdateDependencies } from './ccu/cross-chain-update.js';
+export { certificateSchema, decodeCertificate, type Certificate } from './ccu/certificate.js';
+export type { CrossChainUpdateParams } from './ccu/params.js';
+export { CrossChainRegistry } from './ccm/registry.js';
+export { RegistrationCrossChainCommand } from './ccm/registration.js';
+export { ChannelTerminatedCrossChainCommand } from './ccm/channel-terminated.js';
+export { SidechainTerminatedCrossChainCommand, sidechainTerminatedCCMParamsSchema } from './ccm/sidechain-terminated.js';
+export { CcmProcessedCode, CcmProcessedResult, CcmStatusCode } from './ccm/codes.js';
+export { InteroperabilityInternalMethod } from './internal-method.js';
 export type * from './dependencies.js';
 export type * from './types.js';
 export * from './constants.js';

@@ -1,9 +1,24 @@
-/** submitSidechainCrossChainUpdate (LIP 0053; lisk-sdk sidechain/commands): registered with lisk-sdk's schema, not supported yet. */
-import { crossChainUpdateParamsSchema } from '../schemas.js';
-import { UnsupportedInteroperabilityCommand } from './unsupported-command.js';
+/**
+ * submitSidechainCrossChainUpdate (LIP 0053 "Sidechain cross-chain update"; lisk-sdk
+ * sidechain/commands/submit_sidechain_cross_chain_update.ts): the mainchain's certificate,
+ * validators update and messages, every message applied on this sidechain.
+ */
+import type { Command, CommandExecuteContext, CommandVerifyContext, VerificationResult } from '../../base/index.js';
+import { CrossChainUpdateCommand } from '../ccu/cross-chain-update.js';
+import type { CrossChainUpdateParams } from '../ccu/params.js';
 
-export class SubmitSidechainCrossChainUpdateCommand extends UnsupportedInteroperabilityCommand {
-  constructor() {
-    super('submitSidechainCrossChainUpdate', crossChainUpdateParamsSchema);
+export class SubmitSidechainCrossChainUpdateCommand extends CrossChainUpdateCommand implements Command<CrossChainUpdateParams> {
+  readonly name = 'submitSidechainCrossChainUpdate';
+
+  verify(ctx: CommandVerifyContext<CrossChainUpdateParams>): VerificationResult {
+    return this.verifyCommon(ctx);
+  }
+
+  async execute(ctx: CommandExecuteContext<CrossChainUpdateParams>): Promise<void> {
+    this.verifySignatureAndOutboxRoot(ctx);
+    const ccms = this.decodeMessages(ctx, false);
+    if (ccms === undefined) return;
+    await this.processMessages(ctx, ccms, (ccmContext) => this.processor.apply(ccmContext));
+    this.afterMessages(ctx);
   }
 }

@@ -8,7 +8,6 @@ import { VerifyStatus, type VerificationResult } from '../../../../src/modules/b
 import { fakeTransaction, setupAfterDevGenesis } from './setup.js';
 
 const UNSUPPORTED = [
-  'submitMainchainCrossChainUpdate',
   'initializeMessageRecovery',
   'recoverMessage',
   'recoverState',
