@@ -4,20 +4,12 @@
  * for a missing entry, as lisk-sdk's store reads do.
  */
 import type { MethodContext, ReadContext } from '../base/index.js';
-import {
-  CCM_STATUS_OK,
-  ChainStatus,
-  CROSS_CHAIN_COMMAND_CHANNEL_TERMINATED,
-  EMPTY_BYTES,
-  EMPTY_FEE_ADDRESS,
-  INTEROPERABILITY_MODULE_NAME,
-  MAX_RESERVED_ERROR_STATUS,
-} from './constants.js';
+import { CCM_STATUS_OK, ChainStatus, EMPTY_BYTES, EMPTY_FEE_ADDRESS, MAX_RESERVED_ERROR_STATUS } from './constants.js';
 import type { InteroperabilityTokenMethod } from './dependencies.js';
+import { InteroperabilityInternalMethod } from './internal-method.js';
 import { isLive } from './liveness.js';
 import { sendInternal } from './send.js';
 import { chainAccountStore, channelDataStore, ownChainAccountStore, terminatedOutboxStore, terminatedStateStore } from './stores.js';
-import { createTerminatedStateAccount } from './terminated-state.js';
 import type {
   ChainAccount,
   ChannelData,
@@ -31,7 +23,11 @@ import { ExecutionError } from '../../errors.js';
 
 export class InteroperabilityMethod {
   /** `token` is read at call time: token and interoperability depend on each other. */
-  constructor(private readonly token: () => InteroperabilityTokenMethod) {}
+  private readonly internal: InteroperabilityInternalMethod;
+
+  constructor(private readonly token: () => InteroperabilityTokenMethod) {
+    this.internal = new InteroperabilityInternalMethod(token, true);
+  }
 
   getChainAccount(ctx: ReadContext, chainID: Buffer): ChainAccount {
     return chainAccountStore.getOrThrow(ctx.state, chainID);
@@ -119,17 +115,7 @@ export class InteroperabilityMethod {
    * chain is already terminated. Like lisk-sdk it sends without a timestamp, which the mainchain refuses.
    */
   terminateChain(ctx: MethodContext, chainID: Buffer): void {
-    if (terminatedStateStore.has(ctx.state, chainID)) return;
-    sendInternal(ctx, this.token(), {
-      sendingAddress: EMPTY_FEE_ADDRESS,
-      module: INTEROPERABILITY_MODULE_NAME,
-      crossChainCommand: CROSS_CHAIN_COMMAND_CHANNEL_TERMINATED,
-      receivingChainID: chainID,
-      fee: 0n,
-      status: CCM_STATUS_OK,
-      params: EMPTY_BYTES,
-    });
-    createTerminatedStateAccount(ctx, chainID);
+    this.internal.terminateChainInternal(ctx, chainID);
   }
 
   /** lisk-sdk `_getChannelCommon`: a sidechain without a direct channel uses the one to the mainchain. */
