@@ -129,6 +129,18 @@ export class ExecutionError extends BasaltError {
   }
 }
 
+/**
+ * A command reaching a state on which lisk-sdk stops the node (its `panic`, e.g. a cross-chain
+ * message whose processing throws): restarting would run the same block into the same state, so
+ * the block can never be applied. The state machine lets it through and the block is invalid,
+ * where any other error of a command only fails its transaction.
+ */
+export class ExecutionPanicError extends BasaltError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('ERR_EXECUTION_PANIC', message, options);
+  }
+}
+
 /** A genesis asset whose content breaks a module's rules (order, uniqueness, totals, references). */
 export class GenesisStateError extends BasaltError {
   constructor(message: string) {

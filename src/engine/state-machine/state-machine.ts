@@ -16,7 +16,7 @@ import {
   verifyFailWith,
 } from '../../modules/base/index.js';
 import type { StateReader, StateWriter } from '../../state/state-view.js';
-import { ExecutionError, InvariantError } from '../../errors.js';
+import { ExecutionError, ExecutionPanicError, InvariantError } from '../../errors.js';
 
 /** Default first topics of each execution stage (LIP 0065). */
 const TOPIC_INIT_GENESIS = Buffer.from([0]);
@@ -221,6 +221,7 @@ export class StateMachine {
     try {
       await command.execute({ ...context, params: this.decodeParams(command, transaction) });
     } catch (error) {
+      if (error instanceof ExecutionPanicError) throw error;
       execution.events.restore(commandEventsBefore);
       execution.state.restore(commandStateBefore);
       result = TransactionExecutionResult.FAIL;

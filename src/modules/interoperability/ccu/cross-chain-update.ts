@@ -5,7 +5,7 @@
  */
 import { codec } from '../../../codec/index.js';
 import { sha256 } from '../../../crypto/sha256.js';
-import { ExecutionError } from '../../../errors.js';
+import { ExecutionError, ExecutionPanicError } from '../../../errors.js';
 import {
   VERIFY_OK,
   type CommandExecuteContext,
@@ -40,12 +40,12 @@ export interface CrossChainUpdateDependencies {
 }
 
 /**
- * A node stops when processing the messages of a CCU throws (lisk-sdk calls `panic`, which exits
- * the process): the block carrying it can never be applied. Basalt makes the block invalid.
+ * lisk-sdk stops the node when processing the messages of a CCU throws (its `panic`), so the
+ * block carrying it can never be applied; Basalt makes that block invalid.
  */
-export class CrossChainUpdatePanicError extends ExecutionError {
+export class CrossChainUpdatePanicError extends ExecutionPanicError {
   constructor(cause: unknown) {
-    super(`Processing the cross-chain messages of a CCU failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super(`Processing the cross-chain messages of a CCU failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }
 
