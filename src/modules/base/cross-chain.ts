@@ -39,7 +39,17 @@ export interface ImmutableCrossChainMessageContext extends ReadContext {
  * The writable form (lisk-sdk CrossChainMessageContext). `events` is already scoped with the
  * message's default topic (its ccmID) by the interoperability module.
  */
-export interface CrossChainMessageContext extends Omit<ImmutableCrossChainMessageContext, 'state'>, MethodContext {}
+export interface CrossChainMessageContext extends Omit<ImmutableCrossChainMessageContext, 'state'>, MethodContext {
+  /**
+   * lisk-sdk's `ctx.getMethodContext()`: the same state and contextStore, but its events go to the
+   * carrying transaction's queue (default topic `04 ‖ txID`), not to the message's. lisk-sdk's
+   * token and fee hooks emit most of their events through it (lock, unlock, transfer, burn,
+   * beforeCCCExecution, beforeCCMForwarding, initializeUserAccount, insufficientFee) and only a
+   * few through the message's queue (ccmTransfer, relayerFeeProcessed), so both must be at hand.
+   * The transaction's own command-execute context can be passed as is.
+   */
+  readonly methodContext: MethodContext;
+}
 
 /** lisk-sdk BeforeCCMForwardingContext: whether the message failed before it is forwarded. */
 export interface BeforeCCMForwardingContext extends CrossChainMessageContext {
