@@ -56,6 +56,7 @@ export function createMainchainModules(options: MainchainModulesOptions): Mainch
     pos: pos.method,
   });
   token.addDependencies({ fee: fee.method, interoperability: interoperability.method });
+  fee.addDependencies({ interoperability: interoperability.method });
   interoperability.addDependencies({ token: token.method, fee: fee.method });
 
   const legacy = options.withLegacy ? new LegacyModule({ token: token.method, validators: validators.method, pos: pos.method }) : undefined;
