@@ -56,6 +56,7 @@ export function createMainchainModules(options: MainchainModulesOptions): Mainch
     pos: pos.method,
   });
   token.addDependencies({ fee: fee.method, interoperability: interoperability.method });
+  fee.addDependencies({ interoperability: interoperability.method });
   interoperability.addDependencies({ token: token.method, fee: fee.method });
   // lisk-sdk's order: the token's cross-chain hooks run before the fee module's.
   interoperability.registerInteroperableModule(token);

@@ -12,7 +12,6 @@
 import type { Schema } from '../../codec/index.js';
 import type { Logger } from '../../logger.js';
 import type { MethodContext, ReadContext } from './context.js';
-import type { EventQueue } from './event-queue.js';
 
 /** A cross-chain message (LIP 0049), as the interoperability module's `ccm` schema encodes it. */
 export interface CrossChainMessage {
@@ -38,16 +37,18 @@ export interface ImmutableCrossChainMessageContext extends ReadContext {
 
 /**
  * The writable form (lisk-sdk CrossChainMessageContext). `events` is already scoped with the
- * message's default topic (`05 ‖ ccmID`) by the interoperability module.
+ * message's default topic (its ccmID) by the interoperability module.
  */
 export interface CrossChainMessageContext extends Omit<ImmutableCrossChainMessageContext, 'state'>, MethodContext {
   /**
-   * The event queue of the transaction that carries the message, scoped with the transaction's
-   * topic. lisk-sdk hooks that emit through `ctx.getMethodContext()` (the token module's payments
-   * and its beforeCCCExecution / beforeCCMForwarding events) reach this queue, not the message's:
-   * their events carry `04 ‖ txID`. Snapshots of either queue cover both (one list per block).
+   * lisk-sdk's `ctx.getMethodContext()`: the same state and contextStore, but its events go to the
+   * carrying transaction's queue (default topic `04 ‖ txID`), not to the message's. lisk-sdk's
+   * token and fee hooks emit most of their events through it (lock, unlock, transfer, burn,
+   * beforeCCCExecution, beforeCCMForwarding, initializeUserAccount, insufficientFee) and only a
+   * few through the message's queue (ccmTransfer, relayerFeeProcessed), so both must be at hand.
+   * The transaction's own command-execute context can be passed as is.
    */
-  readonly transactionEvents: EventQueue;
+  readonly methodContext: MethodContext;
 }
 
 /** lisk-sdk BeforeCCMForwardingContext: whether the message failed before it is forwarded. */

@@ -8,7 +8,7 @@
  * `const token = new TokenModule(); const fee = new FeeModule({ token: token.method });
  *  token.addDependencies({ fee: fee.method });`
  */
-import type { MethodContext, ReadContext } from '../base/index.js';
+import type { CrossChainMessage, MethodContext, ReadContext } from '../base/index.js';
 
 export interface FeeTokenMethod {
   transfer(context: MethodContext, senderAddress: Buffer, recipientAddress: Buffer, tokenID: Buffer, amount: bigint): void;
@@ -19,6 +19,14 @@ export interface FeeTokenMethod {
   userSubstoreExists(context: ReadContext, address: Buffer, tokenID: Buffer): boolean;
 }
 
+/** The interoperability method, as far as the fee module's cross-chain hooks use it (lisk-sdk fee/types.ts). */
+export interface FeeInteroperabilityMethod {
+  /** The token the fee of a received message is paid in. */
+  getMessageFeeTokenIDFromCCM(context: ReadContext, ccm: CrossChainMessage): Buffer;
+}
+
 export interface FeeDependencies {
   readonly token: FeeTokenMethod;
+  /** Only the cross-chain hooks need it; it may be supplied later with FeeModule.addDependencies. */
+  readonly interoperability?: FeeInteroperabilityMethod;
 }

@@ -1,11 +1,9 @@
 /**
  * The fee module (LIP 0048; lisk-sdk framework/src/modules/fee): the minimum fee and balance
  * checks of every transaction, locking the fee during execution, and paying the part above the
- * minimum to the block generator while burning (or pooling) the rest.
- *
- * Left out for now: the cross-chain part (FeeInteroperableMethod: fee handling around cross-chain
- * messages and the `relayerFeeProcessed` emission); the event is still declared for metadata and
- * payFee already honours the cross-chain message flag in the contextStore.
+ * minimum to the block generator while burning (or pooling) the rest. As an interoperable module
+ * (LIP 0045) it handles the relayer's message fee around every cross-chain message
+ * (cross-chain-method.ts); payFee charges that fee while a message is processed.
  */
 import type { ModuleInitArgs } from '../../config/genesis-config.js';
 import {
@@ -24,7 +22,8 @@ import {
 import { parseFeeConfig, type FeeConfig } from './config.js';
 import { CONTEXT_STORE_KEY_AVAILABLE_FEE, FEE_MODULE_NAME } from './constants.js';
 import { contextStoreBigInt } from './context-store.js';
-import type { FeeDependencies, FeeTokenMethod } from './dependencies.js';
+import { FeeCrossChainMethod } from './cross-chain-method.js';
+import type { FeeDependencies, FeeInteroperabilityMethod, FeeTokenMethod } from './dependencies.js';
 import { createFeeEndpoints } from './endpoint.js';
 import { FEE_EVENTS, generatorFeeProcessedEvent } from './events.js';
 import { FeeMethod } from './method.js';
@@ -38,11 +37,26 @@ export class FeeModule implements Module {
   readonly events = FEE_EVENTS;
   readonly method = new FeeMethod();
   readonly endpoints: Readonly<Record<string, EndpointHandler>> = createFeeEndpoints(this.method);
+  /** Hooks the interoperability module calls around every cross-chain message (lisk-sdk FeeInteroperableMethod). */
+  readonly crossChainMethod: FeeCrossChainMethod;
   private readonly token: FeeTokenMethod;
+  private interoperability: FeeInteroperabilityMethod | undefined;
   private config: FeeConfig | undefined;
 
   constructor(dependencies: FeeDependencies) {
     this.token = dependencies.token;
+    this.interoperability = dependencies.interoperability;
+    this.crossChainMethod = new FeeCrossChainMethod(
+      this.name,
+      this.token,
+      () => this.interoperabilityMethod(),
+      () => this.configured(),
+    );
+  }
+
+  /** Supplies the interoperability method, created after the fee module (lisk-sdk FeeModule.addDependencies). */
+  addDependencies(dependencies: { interoperability: FeeInteroperabilityMethod }): void {
+    this.interoperability = dependencies.interoperability;
   }
 
   /** Reads `modules.fee` (lisk-sdk FeeModule.init); feeTokenID defaults to chainID ‖ 00000000. */
@@ -121,11 +135,19 @@ export class FeeModule implements Module {
     if (this.config === undefined) throw new InvariantError('The fee module is used before init().');
     return this.config;
   }
+
+  private interoperabilityMethod(): FeeInteroperabilityMethod {
+    if (this.interoperability === undefined) {
+      throw new InvariantError('fee: the interoperability module method has not been provided');
+    }
+    return this.interoperability;
+  }
 }
 
 export { FeeMethod } from './method.js';
 export { DEFAULT_MAX_BLOCK_HEIGHT_ZERO_FEE_PER_BYTE, DEFAULT_MIN_FEE_PER_BYTE } from './constants.js';
 export { parseFeeConfig, type FeeConfig } from './config.js';
 export { minimumFee } from './min-fee.js';
-export type { FeeDependencies, FeeTokenMethod } from './dependencies.js';
+export type { FeeDependencies, FeeInteroperabilityMethod, FeeTokenMethod } from './dependencies.js';
+export { FeeCrossChainMethod } from './cross-chain-method.js';
 export { generatorFeeProcessedEvent, insufficientFeeEvent, relayerFeeProcessedEvent } from './events.js';

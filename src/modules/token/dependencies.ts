@@ -7,7 +7,7 @@
  * initialization fees through FeeMethod.payFee), so dependencies can be supplied after
  * construction with `TokenModule.addDependencies`, as in lisk-sdk.
  */
-import type { MethodContext, ReadContext } from '../base/index.js';
+import type { CrossChainMessage, MethodContext, ReadContext } from '../base/index.js';
 import { InvariantError } from '../../errors.js';
 
 /** The fee module's method (lisk-sdk FeeMethod.payFee). */
@@ -23,6 +23,8 @@ export interface FeeMethod {
 export interface InteroperabilityMethod {
   /** The token message fees to `chainID` are paid in; throws when no channel to it exists. */
   getMessageFeeTokenID(context: ReadContext, chainID: Buffer): Buffer;
+  /** The token the fee of a received message is paid in (that of the channel to its sending chain). */
+  getMessageFeeTokenIDFromCCM(context: ReadContext, ccm: CrossChainMessage): Buffer;
   /** Sends a cross-chain message (LIP 0045 `send`). */
   send(
     context: MethodContext,

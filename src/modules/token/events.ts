@@ -17,22 +17,47 @@ import {
   type TokenErrorResult,
 } from './constants.js';
 
-/** An event whose data ends with `result` and whose topics derive from its data. */
-export class TokenResultEvent<T extends object> extends ModuleEvent<T & { result: TokenEventResult }> {
+/**
+ * An event whose data ends with `result`: success is revertible, every failure result is not
+ * (lisk-sdk passes `noRevert` in each `error` variant).
+ */
+abstract class ResultEvent<T extends object> extends ModuleEvent<T & { result: TokenEventResult }> {
+  constructor(name: string, schema: Schema) {
+    super(TOKEN_MODULE_NAME, name, schema);
+  }
+
+  protected emitResult(events: EventQueue, data: T, result: TokenEventResult, topics: Buffer[]): void {
+    this.emit(events, { ...data, result }, topics, result !== TokenEventResult.SUCCESSFUL);
+  }
+}
+
+/** A result event whose topics derive from its data. */
+export class TokenResultEvent<T extends object> extends ResultEvent<T> {
   constructor(
     name: string,
     schema: Schema,
     private readonly topicsOf: (data: T) => Buffer[],
   ) {
-    super(TOKEN_MODULE_NAME, name, schema);
+    super(name, schema);
   }
 
   log(events: EventQueue, data: T): void {
-    this.emit(events, { ...data, result: TokenEventResult.SUCCESSFUL }, this.topicsOf(data));
+    this.emitResult(events, data, TokenEventResult.SUCCESSFUL, this.topicsOf(data));
   }
 
   error(events: EventQueue, data: T, result: TokenErrorResult): void {
-    this.emit(events, { ...data, result }, this.topicsOf(data), true);
+    this.emitResult(events, data, result, this.topicsOf(data));
+  }
+}
+
+/** A result event whose topics are not part of its data (beforeCCMForwarding, recover): the caller names them. */
+export class TokenTopicResultEvent<T extends object> extends ResultEvent<T> {
+  log(events: EventQueue, topics: Buffer[], data: T): void {
+    this.emitResult(events, data, TokenEventResult.SUCCESSFUL, topics);
+  }
+
+  error(events: EventQueue, topics: Buffer[], data: T, result: TokenErrorResult): void {
+    this.emitResult(events, data, result, topics);
   }
 }
 
@@ -84,6 +109,23 @@ export interface InitializeEscrowAccountEventData {
   chainID: Buffer;
   tokenID: Buffer;
   initializationFee: bigint;
+}
+
+export interface RecoverEventData {
+  terminatedChainID: Buffer;
+  tokenID: Buffer;
+  amount: bigint;
+}
+
+export interface BeforeCCCExecutionEventData {
+  ccmID: Buffer;
+  messageFeeTokenID: Buffer;
+  relayerAddress: Buffer;
+}
+
+export interface BeforeCCMForwardingEventData {
+  ccmID: Buffer;
+  messageFeeTokenID: Buffer;
 }
 
 export const transferEventSchema: Schema = objectSchema('/token/events/transfer', {
@@ -191,7 +233,7 @@ export const transferCrossChainEvent = new TokenResultEvent<CrossChainTransferEv
   (data) => [data.senderAddress, data.recipientAddress, data.receivingChainID],
 );
 
-/** Emitted by the cross-chain transfer CCM (not implemented here); registered for metadata. */
+/** Emitted by the `transferCrossChain` cross-chain command; topics [sender, recipient]. */
 export const ccmTransferEvent = new TokenResultEvent<CrossChainTransferEventData>(
   'ccmTransfer',
   ccmTransferEventSchema,
@@ -221,10 +263,21 @@ export const initializeEscrowAccountEvent = new TokenResultEvent<InitializeEscro
   (data) => [data.chainID],
 );
 
-/** Cross-chain recovery events (not emitted by this implementation); registered for metadata. */
-export const recoverEvent = new ModuleEvent<object>(TOKEN_MODULE_NAME, 'recover', recoverEventSchema);
-export const beforeCCCExecutionEvent = new ModuleEvent<object>(TOKEN_MODULE_NAME, 'beforeCCCExecution', beforeCCCExecutionEventSchema);
-export const beforeCCMForwardingEvent = new ModuleEvent<object>(TOKEN_MODULE_NAME, 'beforeCCMForwarding', beforeCCMForwardingEventSchema);
+/** Topics [address of the recovered account]. */
+export const recoverEvent = new TokenTopicResultEvent<RecoverEventData>('recover', recoverEventSchema);
+
+/** Topics [relayerAddress, messageFeeTokenID]. */
+export const beforeCCCExecutionEvent = new TokenResultEvent<BeforeCCCExecutionEventData>(
+  'beforeCCCExecution',
+  beforeCCCExecutionEventSchema,
+  (data) => [data.relayerAddress, data.messageFeeTokenID],
+);
+
+/** Topics [sendingChainID, receivingChainID] of the forwarded message. */
+export const beforeCCMForwardingEvent = new TokenTopicResultEvent<BeforeCCMForwardingEventData>(
+  'beforeCCMForwarding',
+  beforeCCMForwardingEventSchema,
+);
 
 /** No data, no topics. */
 export const allTokensSupportedEvent = new ModuleEvent<Record<string, never>>(TOKEN_MODULE_NAME, 'allTokensSupported', emptyEventSchema);

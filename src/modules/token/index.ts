@@ -1,17 +1,29 @@
 /**
  * The token module (LIP 0051; lisk-sdk framework/src/modules/token): balances, supplies, escrows
  * and supported tokens; the `transfer` and `transferCrossChain` commands; TokenMethod for other
- * modules. Its only hook is initGenesisState. The cross-chain parts that only run inside CCM
- * processing (the `transferCrossChain` CCM command and TokenInteroperableMethod) are not here.
+ * modules. Its only block hook is initGenesisState. As an interoperable module (LIP 0045) it
+ * offers the interoperability module its cross-chain hooks (cross-chain/method.ts) and the
+ * `transferCrossChain` cross-chain command (cross-chain/transfer-command.ts).
  */
 import type { Schema } from '../../codec/index.js';
 import type { ModuleInitArgs } from '../../config/genesis-config.js';
-import type { Command, EndpointHandler, GenesisContext, Module, ModuleEvent, ModuleMetadata, ModuleStore } from '../base/index.js';
+import type {
+  Command,
+  CrossChainCommand,
+  EndpointHandler,
+  GenesisContext,
+  Module,
+  ModuleEvent,
+  ModuleMetadata,
+  ModuleStore,
+} from '../base/index.js';
 import { moduleMetadata } from '../base/index.js';
 import { TransferCrossChainCommand } from './commands/transfer-cross-chain.js';
 import { TransferCommand } from './commands/transfer.js';
 import { parseTokenConfig } from './config.js';
 import { TOKEN_MODULE_NAME } from './constants.js';
+import { TokenCrossChainMethod } from './cross-chain/method.js';
+import { CrossChainTransferCommand } from './cross-chain/transfer-command.js';
 import { TokenDependencySlots, type TokenDependencies } from './dependencies.js';
 import { createTokenEndpoints } from './endpoint.js';
 import { tokenEvents } from './events.js';
@@ -31,6 +43,10 @@ export class TokenModule implements Module {
   readonly endpoints: Readonly<Record<string, EndpointHandler>>;
   /** What other modules call (fee, pos, dynamicReward, interoperability, ...). */
   readonly method: TokenMethod;
+  /** Hooks the interoperability module calls around every cross-chain message (lisk-sdk TokenInteroperableMethod). */
+  readonly crossChainMethod: TokenCrossChainMethod;
+  /** What a cross-chain message to this module can name: `transferCrossChain`. */
+  readonly crossChainCommands: readonly CrossChainCommand<unknown>[];
 
   private readonly settings = new TokenSettings();
   private readonly dependencies: TokenDependencySlots;
@@ -44,6 +60,8 @@ export class TokenModule implements Module {
       new TransferCommand(this.method, internal),
       new TransferCrossChainCommand(this.name, this.method, internal, this.dependencies),
     ];
+    this.crossChainMethod = new TokenCrossChainMethod(this.dependencies, internal);
+    this.crossChainCommands = [new CrossChainTransferCommand(this.method, internal)];
     this.endpoints = createTokenEndpoints(this.settings);
   }
 
@@ -69,6 +87,8 @@ export class TokenModule implements Module {
 
 export { TokenMethod } from './method.js';
 export { TokenInternalMethod } from './internal-method.js';
+export { TokenCrossChainMethod } from './cross-chain/method.js';
+export { CrossChainTransferCommand } from './cross-chain/transfer-command.js';
 export { InsufficientBalanceError } from './errors.js';
 export type { FeeMethod, InteroperabilityMethod, TokenDependencies } from './dependencies.js';
 export { DEFAULT_TOKEN_CONFIG, parseTokenConfig, type TokenModuleConfig } from './config.js';

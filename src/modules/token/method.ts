@@ -40,6 +40,7 @@ import {
 import { isTokenSupported, removeAllChainSupport, supportAllTokensInStore, supportTokenInStore } from './supported-tokens.js';
 import { lskTokenIDOf, tokenChainID } from './token-id.js';
 import { saveUserAccount } from './user-account.js';
+import { addEscrowAmount } from './escrow-account.js';
 import { ExecutionError } from '../../errors.js';
 
 function insufficientBalanceMessage(address: Buffer, amount: bigint): string {
@@ -442,12 +443,4 @@ function requiredBalances(tokenID: Buffer, amount: bigint, messageFeeTokenID: Bu
     [tokenID, amount],
     [messageFeeTokenID, messageFee],
   ];
-}
-
-/** Adds to an escrow account, creating it when missing (lisk-sdk EscrowStore.addAmount). */
-function addEscrowAmount(context: MethodContext, chainID: Buffer, tokenID: Buffer, amount: bigint): void {
-  const key = escrowKey(chainID, tokenID);
-  const entry = escrowStore.get(context.state, key) ?? { amount: 0n };
-  entry.amount += amount;
-  escrowStore.set(context.state, key, entry);
 }

@@ -28,3 +28,15 @@ export function saveUserAccount(state: StateWriter, address: Buffer, tokenID: Bu
     lockedBalances: normalizeLockedBalances(account.lockedBalances),
   });
 }
+
+/**
+ * Adds `amount` to the available balance of an account that must exist, writing the account back
+ * as decoded (lisk-sdk UserStore.addAvailableBalance: no locked-balance normalization). Throws
+ * NotFoundError without an account.
+ */
+export function addAvailableBalance(state: StateWriter, address: Buffer, tokenID: Buffer, amount: bigint): void {
+  const key = userKey(address, tokenID);
+  const account = userStore.getOrThrow(state, key);
+  account.availableBalance += amount;
+  userStore.set(state, key, account);
+}

@@ -5,7 +5,7 @@ import { ccmEventTopic } from './codes.js';
 
 /**
  * The message's context inside the transaction `ctx`: the same state and context store, events
- * scoped with `05 ‖ ccmID`, and the transaction's own queue for hooks that emit with its topic.
+ * scoped with `05 ‖ ccmID`, and the transaction's context for hooks that emit with its topic.
  */
 export function crossChainMessageContext(
   ctx: CommandExecuteContext<unknown>,
@@ -16,7 +16,7 @@ export function crossChainMessageContext(
   return {
     state: ctx.state,
     events: ctx.events.withDefaultTopic(ccmEventTopic(ccmID)),
-    transactionEvents: ctx.events,
+    methodContext: ctx,
     contextStore: ctx.contextStore,
     chainID: ctx.chainID,
     logger: ctx.logger,

@@ -7,7 +7,14 @@
 import { codec } from '../../../../src/codec/index.js';
 import { Transaction } from '../../../../src/chain/transaction.js';
 import { silentLogger } from '../../../../src/logger.js';
-import type { Command, EndpointHandler, MethodContext, ReadContext, VerificationResult } from '../../../../src/modules/base/index.js';
+import type {
+  Command,
+  CrossChainMessage,
+  EndpointHandler,
+  MethodContext,
+  ReadContext,
+  VerificationResult,
+} from '../../../../src/modules/base/index.js';
 import { VerifyStatus } from '../../../../src/modules/base/index.js';
 import { FeeModule } from '../../../../src/modules/fee/index.js';
 import { TokenModule, type InteroperabilityMethod } from '../../../../src/modules/token/index.js';
@@ -157,6 +164,11 @@ export class RecordingInteroperability implements InteroperabilityMethod {
     const tokenID = this.channels.get(chainID.toString('hex'));
     if (tokenID === undefined) throw new Error('Channel does not exist.');
     return tokenID;
+  }
+
+  /** As the interoperability module: the fee token of the channel to the message's sending chain. */
+  getMessageFeeTokenIDFromCCM(context: ReadContext, ccm: CrossChainMessage): Buffer {
+    return this.getMessageFeeTokenID(context, ccm.sendingChainID);
   }
 
   send(
