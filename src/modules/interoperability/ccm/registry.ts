@@ -8,6 +8,7 @@ import type { CrossChainCommand, CrossChainMethod, InteroperableModule } from '.
 export class CrossChainRegistry {
   readonly methods = new Map<string, CrossChainMethod>();
   readonly commands = new Map<string, readonly CrossChainCommand<unknown>[]>();
+  private readonly byName = new Map<string, InteroperableModule>();
 
   constructor(
     private readonly ownName: string,
@@ -22,8 +23,14 @@ export class CrossChainRegistry {
    */
   register(module: InteroperableModule): void {
     this.commands.set(this.ownName, this.ownCommands);
+    this.byName.set(module.name, module);
     if (module.crossChainMethod !== undefined) this.methods.set(module.name, module.crossChainMethod);
     this.commands.set(module.name, module.crossChainCommands ?? []);
+  }
+
+  /** The registered modules, in registration order (a module registered again keeps its place). */
+  modules(): InteroperableModule[] {
+    return [...this.byName.values()];
   }
 
   findCommand(module: string, name: string): { known: boolean; command: CrossChainCommand<unknown> | undefined } {
