@@ -8,6 +8,7 @@ import { sha256 } from '../../../crypto/sha256.js';
 import { ExecutionError, ExecutionPanicError } from '../../../errors.js';
 import {
   VERIFY_OK,
+  verifyFail,
   type CommandExecuteContext,
   type CommandVerifyContext,
   type CrossChainMessageContext,
@@ -57,8 +58,18 @@ export abstract class CrossChainUpdateCommand {
     this.processor = new CcmProcessor(deps.registry, deps.internal, deps.method);
   }
 
-  /** LIP 0053 verifyCommon, with lisk-sdk's checks and messages in its order. */
-  protected verifyCommon(ctx: CommandVerifyContext<CrossChainUpdateParams>): VerificationResult {
+  /** Runs verification checks that throw, answering FAIL with the first one's message (as lisk-sdk's state machine does). */
+  protected verificationOf(checks: () => void): VerificationResult {
+    try {
+      checks();
+      return VERIFY_OK;
+    } catch (error) {
+      return verifyFail(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** LIP 0053 verifyCommon, with lisk-sdk's checks and messages in its order; throws the first failure. */
+  protected verifyCommon(ctx: CommandVerifyContext<CrossChainUpdateParams>): void {
     const { params } = ctx;
     const { internal } = this.deps;
     const ownChainAccount = ownChainAccountStore.getOrThrow(ctx.state, EMPTY_BYTES);
@@ -83,7 +94,6 @@ export abstract class CrossChainUpdateCommand {
     const { certificateThreshold } = chainValidatorsStore.getOrThrow(ctx.state, params.sendingChainID);
     if (changesValidators(params, certificateThreshold)) verifyValidatorsUpdate(ctx, params);
     if (!isInboxUpdateEmpty(params.inboxUpdate)) verifyOutboxRootWitness(params);
-    return VERIFY_OK;
   }
 
   /**

@@ -15,14 +15,15 @@ export class SubmitMainchainCrossChainUpdateCommand extends CrossChainUpdateComm
   readonly name = 'submitMainchainCrossChainUpdate';
 
   verify(ctx: CommandVerifyContext<CrossChainUpdateParams>): VerificationResult {
-    const result = this.verifyCommon(ctx);
-    const { params } = ctx;
-    // Only the first CCU with messages from a chain still REGISTERED has to be recent.
-    const sendingChainAccount = chainAccountStore.getOrThrow(ctx.state, params.sendingChainID);
-    if (sendingChainAccount.status === ChainStatus.REGISTERED && !isInboxUpdateEmpty(params.inboxUpdate)) {
-      verifyLivenessConditionForRegisteredChains(ctx.header.timestamp, params.certificate);
-    }
-    return result;
+    return this.verificationOf(() => {
+      this.verifyCommon(ctx);
+      const { params } = ctx;
+      // Only the first CCU with messages from a chain still REGISTERED has to be recent.
+      const sendingChainAccount = chainAccountStore.getOrThrow(ctx.state, params.sendingChainID);
+      if (sendingChainAccount.status === ChainStatus.REGISTERED && !isInboxUpdateEmpty(params.inboxUpdate)) {
+        verifyLivenessConditionForRegisteredChains(ctx.header.timestamp, params.certificate);
+      }
+    });
   }
 
   async execute(ctx: CommandExecuteContext<CrossChainUpdateParams>): Promise<void> {

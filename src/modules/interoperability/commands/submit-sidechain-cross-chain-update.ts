@@ -11,7 +11,7 @@ export class SubmitSidechainCrossChainUpdateCommand extends CrossChainUpdateComm
   readonly name = 'submitSidechainCrossChainUpdate';
 
   verify(ctx: CommandVerifyContext<CrossChainUpdateParams>): VerificationResult {
-    return this.verifyCommon(ctx);
+    return this.verificationOf(() => this.verifyCommon(ctx));
   }
 
   async execute(ctx: CommandExecuteContext<CrossChainUpdateParams>): Promise<void> {

@@ -1,0 +1,81 @@
+/**
+ * The mainchain of the real lisk-sdk 6.1 interop pair (test/fixtures/chains/interop-dev/mainchain):
+ * its blocks, recorded events, and its module state before chosen heights, rebuilt by replaying
+ * the chain with openChain, so that cross-chain update tests run on the real CCUs and states.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Block } from '../../../../src/chain/block.js';
+import type { EventJSON } from '../../../../src/chain/event.js';
+import type { Transaction } from '../../../../src/chain/transaction.js';
+import { codec } from '../../../../src/codec/index.js';
+import { loadChainConfig } from '../../../../src/config/lisk-config.js';
+import { crossChainUpdateParamsSchema, type CrossChainUpdateParams } from '../../../../src/modules/interoperability/index.js';
+import type { MainchainModules } from '../../../../src/modules/mainchain.js';
+import { openChain } from '../../../../src/node.js';
+import { MemoryState } from '../../../../src/state/memory-state.js';
+import { fixturePath } from '../../../support/fixtures.js';
+
+const DIR = fixturePath('chains/interop-dev/mainchain');
+
+const blockHexes = new Map<number, string>(
+  readFileSync(join(DIR, 'blocks.ndjson'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const { height, blockHex } = JSON.parse(line) as { height: number; blockHex: string };
+      return [height, blockHex];
+    }),
+);
+
+export function interopBlock(height: number): Block {
+  const hex = blockHexes.get(height);
+  if (hex === undefined) throw new Error(`The interop mainchain has no block ${height}.`);
+  return Block.fromBytes(Buffer.from(hex, 'hex'));
+}
+
+export function recordedEvents(height: number): EventJSON[] {
+  for (const line of readFileSync(join(DIR, 'events.ndjson'), 'utf8').split('\n')) {
+    if (!line.startsWith(`{"height":${height},`)) continue;
+    return (JSON.parse(line) as { events: EventJSON[] }).events;
+  }
+  throw new Error(`No recorded events at ${height}.`);
+}
+
+/** The cross-chain update transaction of block `height` and its decoded params. */
+export function ccuAt(height: number): { transaction: Transaction; params: CrossChainUpdateParams } {
+  const transaction = interopBlock(height).transactions.find((tx) => tx.command === 'submitMainchainCrossChainUpdate');
+  if (transaction === undefined) throw new Error(`Block ${height} carries no CCU.`);
+  return { transaction, params: codec.decode<CrossChainUpdateParams>(crossChainUpdateParamsSchema, transaction.params) };
+}
+
+/**
+ * Replays the chain and keeps a copy of the module state before each of `heights` (the state
+ * after the block below it), together with the replaying node's module set.
+ */
+export async function mainchainStatesBefore(
+  heights: readonly number[],
+): Promise<{ states: Map<number, MemoryState>; modules: MainchainModules }> {
+  const dataPath = mkdtempSync(join(tmpdir(), 'basalt-ccu-states-'));
+  const chain = await openChain({
+    dataPath,
+    config: loadChainConfig(join(DIR, 'config.json')),
+    genesisBlock: Block.fromBytes(readFileSync(join(DIR, 'genesis_block.blob'))),
+  });
+  const states = new Map<number, MemoryState>();
+  try {
+    const last = Math.max(...heights);
+    for (let height = 1; height <= last; height += 1) {
+      if (heights.includes(height)) {
+        const all = chain.stateDb.moduleReader.iterate({ gte: Buffer.alloc(0), lte: Buffer.alloc(64, 0xff) });
+        states.set(height, new MemoryState(all));
+      }
+      if (height < last) await chain.processor.processBlock(interopBlock(height));
+    }
+    return { states, modules: chain.modules };
+  } finally {
+    await chain.close();
+    rmSync(dataPath, { recursive: true, force: true });
+  }
+}
