@@ -18,9 +18,8 @@ import type {
   ModuleMetadata,
   ModuleStore,
 } from '../base/index.js';
-import { ChannelTerminatedCrossChainCommand } from './ccm/channel-terminated.js';
 import { CrossChainRegistry } from './ccm/registry.js';
-import { RegistrationCrossChainCommand } from './ccm/registration.js';
+import { mainchainOwnCrossChainCommands } from './ccm/own-commands.js';
 import { InteroperabilityInternalMethod } from './internal-method.js';
 import { moduleMetadata } from '../base/index.js';
 import { InitializeMessageRecoveryCommand } from './commands/initialize-message-recovery.js';
@@ -53,10 +52,7 @@ export class InteroperabilityModule implements Module {
   readonly genesisAssetSchema: Schema = genesisInteroperabilitySchema;
   readonly method: InteroperabilityMethod;
   /** The cross-chain commands a message to this module can name (lisk-sdk `crossChainCommand`, in its order). */
-  readonly crossChainCommands: readonly CrossChainCommand<unknown>[] = [
-    new RegistrationCrossChainCommand(),
-    new ChannelTerminatedCrossChainCommand(),
-  ];
+  readonly crossChainCommands: readonly CrossChainCommand<unknown>[] = mainchainOwnCrossChainCommands();
   /** Where the messages of a cross-chain update are dispatched (see registerInteroperableModule). */
   readonly crossChainRegistry: CrossChainRegistry;
   readonly internalMethod: InteroperabilityInternalMethod;
@@ -146,6 +142,7 @@ export { RegistrationCrossChainCommand } from './ccm/registration.js';
 export { ChannelTerminatedCrossChainCommand } from './ccm/channel-terminated.js';
 export { SidechainTerminatedCrossChainCommand, sidechainTerminatedCCMParamsSchema } from './ccm/sidechain-terminated.js';
 export { CcmProcessedCode, CcmProcessedResult, CcmStatusCode } from './ccm/codes.js';
+export { mainchainOwnCrossChainCommands, sidechainOwnCrossChainCommands } from './ccm/own-commands.js';
 export { InteroperabilityInternalMethod } from './internal-method.js';
 export type * from './dependencies.js';
 export type * from './types.js';

@@ -1,7 +1,8 @@
 /**
  * The `sidechainTerminated` cross-chain command of sidechains (LIP 0049 "Sidechain terminated
  * message"; lisk-sdk sidechain/cc_commands/sidechain_terminated.ts): the mainchain reports a
- * terminated sidechain and its last certified state root.
+ * terminated sidechain and its last certified state root. lisk-sdk 6.1 defines it but its sidechain
+ * module does not register it (see own-commands.ts), so a replayed sidechain never runs it.
  */
 import { objectSchema, type Schema } from '../../../codec/index.js';
 import { ExecutionError } from '../../../errors.js';
