@@ -17,7 +17,6 @@ import {
   LIVENESS_LIMIT,
 } from '../../../../src/modules/interoperability/index.js';
 import { verifyPartnerChainOutboxRoot } from '../../../../src/modules/interoperability/ccu/inbox-update.js';
-import type { MainchainModules } from '../../../../src/modules/mainchain.js';
 import type { MemoryState } from '../../../../src/state/memory-state.js';
 import { ModuleHarness } from '../../../support/module-harness.js';
 import { ccuAt, interopBlock, mainchainStatesBefore, recordedEvents } from './interop-mainchain.js';
@@ -27,14 +26,10 @@ const SIDECHAIN_ID = Buffer.from('04000001', 'hex');
 const HEIGHTS = [8, 9, 10, 11] as const;
 
 let states: Map<number, MemoryState>;
-let modules: MainchainModules;
 let command: Command<CrossChainUpdateParams>;
 
 beforeAll(async () => {
-  ({ states, modules } = await mainchainStatesBefore(HEIGHTS));
-  command = modules.interoperability.commands.find(
-    (candidate) => candidate.name === 'submitMainchainCrossChainUpdate',
-  ) as Command<CrossChainUpdateParams>;
+  ({ states, command } = await mainchainStatesBefore(HEIGHTS));
 }, 60_000);
 
 /** A harness on the state before block `height`, with that block's header (or overrides). */

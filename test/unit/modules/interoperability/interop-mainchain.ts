@@ -12,7 +12,7 @@ import type { Transaction } from '../../../../src/chain/transaction.js';
 import { codec } from '../../../../src/codec/index.js';
 import { loadChainConfig } from '../../../../src/config/lisk-config.js';
 import { crossChainUpdateParamsSchema, type CrossChainUpdateParams } from '../../../../src/modules/interoperability/index.js';
-import type { MainchainModules } from '../../../../src/modules/mainchain.js';
+import type { Command } from '../../../../src/modules/base/index.js';
 import { openChain } from '../../../../src/node.js';
 import { MemoryState } from '../../../../src/state/memory-state.js';
 import { fixturePath } from '../../../support/fixtures.js';
@@ -52,11 +52,12 @@ export function ccuAt(height: number): { transaction: Transaction; params: Cross
 
 /**
  * Replays the chain and keeps a copy of the module state before each of `heights` (the state
- * after the block below it), together with the replaying node's module set.
+ * after the block below it), together with the replaying node's CCU command (wired to its token
+ * and fee modules).
  */
 export async function mainchainStatesBefore(
   heights: readonly number[],
-): Promise<{ states: Map<number, MemoryState>; modules: MainchainModules }> {
+): Promise<{ states: Map<number, MemoryState>; command: Command<CrossChainUpdateParams> }> {
   const dataPath = mkdtempSync(join(tmpdir(), 'basalt-ccu-states-'));
   const chain = await openChain({
     dataPath,
@@ -73,7 +74,9 @@ export async function mainchainStatesBefore(
       }
       if (height < last) await chain.processor.processBlock(interopBlock(height));
     }
-    return { states, modules: chain.modules };
+    const command = chain.modules.interoperability.commands.find((candidate) => candidate.name === 'submitMainchainCrossChainUpdate');
+    if (command === undefined) throw new Error('The mainchain has no submitMainchainCrossChainUpdate command.');
+    return { states, command: command as Command<CrossChainUpdateParams> };
   } finally {
     await chain.close();
     rmSync(dataPath, { recursive: true, force: true });
