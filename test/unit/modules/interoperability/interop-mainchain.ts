@@ -29,6 +29,11 @@ const blockHexes = new Map<number, string>(
     }),
 );
 
+/** The chain's config (genesis and module sections). */
+export function interopMainchainConfig() {
+  return loadChainConfig(join(DIR, 'config.json'));
+}
+
 export function interopBlock(height: number): Block {
   const hex = blockHexes.get(height);
   if (hex === undefined) throw new Error(`The interop mainchain has no block ${height}.`);
@@ -61,7 +66,7 @@ export async function mainchainStatesBefore(
   const dataPath = mkdtempSync(join(tmpdir(), 'basalt-ccu-states-'));
   const chain = await openChain({
     dataPath,
-    config: loadChainConfig(join(DIR, 'config.json')),
+    config: interopMainchainConfig(),
     genesisBlock: Block.fromBytes(readFileSync(join(DIR, 'genesis_block.blob'))),
   });
   const states = new Map<number, MemoryState>();
