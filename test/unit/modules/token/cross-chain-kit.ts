@@ -8,8 +8,9 @@
  *
  * The messages, transaction IDs, relayers and expected events are those of the interop-dev
  * fixture pair made by lisk-sdk 6.1 (test/fixtures/chains/interop-dev/{mainchain,sidechain}:
- * events.ndjson at the height each case names), copied here as hex.
+ * events.ndjson at the height each case names), copied as hex into cross-chain-cases.json.
  */
+import { readFileSync } from 'node:fs';
 import { codec } from '../../../../src/codec/index.js';
 import { silentLogger } from '../../../../src/logger.js';
 import {
@@ -24,8 +25,12 @@ import {
 import { CONTEXT_STORE_KEY_CCM_PROCESSING } from '../../../../src/modules/fee/constants.js';
 import { FeeModule } from '../../../../src/modules/fee/index.js';
 import { ccmID, ccmSchema } from '../../../../src/modules/interoperability/index.js';
-import { TokenModule } from '../../../../src/modules/token/index.js';
-import { userKey, userStore } from '../../../../src/modules/token/stores.js';
+import {
+  crossChainTransferMessageParamsSchema,
+  TokenModule,
+  type CrossChainTransferMessageParams,
+} from '../../../../src/modules/token/index.js';
+import { escrowKey, escrowStore, userKey, userStore } from '../../../../src/modules/token/stores.js';
 import { MemoryState } from '../../../../src/state/memory-state.js';
 import { OverlayState } from '../../../../src/state/overlay-state.js';
 import { testGenesisConfig } from '../../../support/module-harness.js';
@@ -47,6 +52,31 @@ export interface EventJSON {
   data: string;
   topics: string[];
 }
+
+/** One message of the pair: its encoding, the CCU transaction that carried it, the token and fee events it caused. */
+export interface MessageCase {
+  ccm: string;
+  txID: string;
+  events: EventJSON[];
+}
+
+export interface RecoveryCase {
+  txID: string;
+  terminatedChainID: string;
+  substorePrefix: string;
+  storeKey: string;
+  storeValue: string;
+  events: EventJSON[];
+  finalUserValue: string;
+  finalEscrowValue: string;
+}
+
+type CaseName = `${'mainchain' | 'sidechain'}${number}`;
+
+export const CASES = JSON.parse(readFileSync(new URL('./cross-chain-cases.json', import.meta.url), 'utf8')) as Record<
+  CaseName,
+  MessageCase
+> & { mainchain186Recovery: RecoveryCase };
 
 /** Token and fee of one chain of the pair, wired to an interoperability stand-in whose channels pay fees in LSK. */
 export class CrossChainBench {
@@ -81,6 +111,14 @@ export class CrossChainBench {
 
   balance(address: Buffer, tokenID: Buffer): bigint | undefined {
     return userStore.get(this.state, userKey(address, tokenID))?.availableBalance;
+  }
+
+  setEscrow(chainID: Buffer, tokenID: Buffer, amount: bigint): void {
+    escrowStore.set(this.state, escrowKey(chainID, tokenID), { amount });
+  }
+
+  escrow(chainID: Buffer, tokenID: Buffer): bigint | undefined {
+    return escrowStore.get(this.state, escrowKey(chainID, tokenID))?.amount;
   }
 
   /**
@@ -167,4 +205,24 @@ export class CrossChainBench {
 
 export function decodeCcm(hex: string): CrossChainMessage {
   return codec.decode<CrossChainMessage>(ccmSchema, Buffer.from(hex, 'hex'));
+}
+
+/** The token transfer a `transferCrossChain` message carries. */
+export function transferOf(ccm: CrossChainMessage): CrossChainTransferMessageParams {
+  return codec.decode<CrossChainTransferMessageParams>(crossChainTransferMessageParamsSchema, ccm.params);
+}
+
+/** The mainchain with the sidechain's channel, a relayer holding `relayer` LSK and, unless undefined, an LSK escrow for the sidechain. */
+export function mainchainBench(relayer: bigint, escrow: bigint | undefined): CrossChainBench {
+  const bench = new CrossChainBench(MAINCHAIN_ID, [SIDECHAIN_ID]);
+  bench.setBalance(MAINCHAIN_RELAYER, LSK, relayer);
+  if (escrow !== undefined) bench.setEscrow(SIDECHAIN_ID, LSK, escrow);
+  return bench;
+}
+
+/** The sidechain with the mainchain's channel and a relayer holding `relayer` LSK. */
+export function sidechainBench(relayer: bigint, feeConfig: Record<string, unknown> = {}): CrossChainBench {
+  const bench = new CrossChainBench(SIDECHAIN_ID, [MAINCHAIN_ID], feeConfig);
+  bench.setBalance(SIDECHAIN_RELAYER, LSK, relayer);
+  return bench;
 }

@@ -7,25 +7,16 @@ import { describe, expect, it } from 'vitest';
 import { CONTEXT_STORE_KEY_AVAILABLE_FEE } from '../../../../src/modules/fee/constants.js';
 import { escrowKey, escrowStore, userKey, userStore } from '../../../../src/modules/token/stores.js';
 import { NotFoundError } from '../../../../src/errors.js';
-import { MAINCHAIN_71, MAINCHAIN_127, MAINCHAIN_186_RECOVERY, SIDECHAIN_22 } from './cross-chain-cases.js';
-import {
-  CrossChainBench,
-  decodeCcm,
-  LSK,
-  MAINCHAIN_ID,
-  MAINCHAIN_RELAYER,
-  SIDECHAIN_ID,
-  SIDECHAIN_RELAYER,
-  SIDECHAIN_TOKEN,
-} from './cross-chain-kit.js';
+import * as kit from './cross-chain-kit.js';
 
+const { CASES, decodeCcm, LSK, MAINCHAIN_RELAYER, SIDECHAIN_ID } = kit;
+const MAINCHAIN_71 = CASES.mainchain71;
+const MAINCHAIN_127 = CASES.mainchain127;
+const MAINCHAIN_186_RECOVERY = CASES.mainchain186Recovery;
 const PHANTOM_ID = Buffer.from('04000077', 'hex');
 
-function mainchainWithEscrow(amount: bigint): CrossChainBench {
-  const bench = new CrossChainBench(MAINCHAIN_ID, [SIDECHAIN_ID]);
-  bench.setBalance(MAINCHAIN_RELAYER, LSK, 0n);
-  escrowStore.set(bench.state, escrowKey(SIDECHAIN_ID, LSK), { amount });
-  return bench;
+function mainchainWithEscrow(amount: bigint): kit.CrossChainBench {
+  return kit.mainchainBench(0n, amount);
 }
 
 /** The fixture event with its trailing `result` varint replaced (every result here is below 128). */
@@ -46,8 +37,9 @@ describe('verifyCrossChainMessage', () => {
   });
 
   it('checks nothing when the fee token belongs to another chain', () => {
-    const bench = new CrossChainBench(SIDECHAIN_ID, [MAINCHAIN_ID]);
-    const context = bench.context(decodeCcm(SIDECHAIN_22.ccm), SIDECHAIN_22.txID, SIDECHAIN_RELAYER);
+    const bench = kit.sidechainBench(0n);
+    const sidechain22 = CASES.sidechain22;
+    const context = bench.context(decodeCcm(sidechain22.ccm), sidechain22.txID, kit.SIDECHAIN_RELAYER);
     expect(() => bench.token.crossChainMethod.verifyCrossChainMessage(context)).not.toThrow();
   });
 });
@@ -100,8 +92,8 @@ describe('beforeCrossChainMessageForwarding', () => {
   });
 
   it('only forwards messages whose fee is paid in LSK', () => {
-    const bench = new CrossChainBench(MAINCHAIN_ID, []);
-    bench.interoperability.getMessageFeeTokenIDFromCCM = () => SIDECHAIN_TOKEN;
+    const bench = mainchainWithEscrow(ccm.fee);
+    bench.interoperability.getMessageFeeTokenIDFromCCM = () => kit.SIDECHAIN_TOKEN;
     const context = bench.forwardingContext(ccm, MAINCHAIN_127.txID, MAINCHAIN_RELAYER, false);
     expect(() => bench.token.crossChainMethod.beforeCrossChainMessageForwarding(context)).toThrow('Message fee token should be LSK.');
     expect(bench.eventsJSON()).toEqual([]);
@@ -115,9 +107,9 @@ describe('recover', () => {
   const finalEscrow = 2_505_000_000n;
 
   /** The mainchain before height 186: the phantom escrow and the transaction's fee left for account creation. */
-  function beforeRecovery(escrowAmount = finalEscrow + recovered): CrossChainBench {
-    const bench = new CrossChainBench(MAINCHAIN_ID, [SIDECHAIN_ID]);
-    escrowStore.set(bench.state, escrowKey(PHANTOM_ID, LSK), { amount: escrowAmount });
+  function beforeRecovery(escrowAmount = finalEscrow + recovered): kit.CrossChainBench {
+    const bench = kit.mainchainBench(0n, undefined);
+    bench.setEscrow(PHANTOM_ID, LSK, escrowAmount);
     // fee 5378000 minus the minimum fee of its 377 bytes.
     bench.contextStore.set(CONTEXT_STORE_KEY_AVAILABLE_FEE, 5_378_000n - 377_000n);
     return bench;
@@ -164,7 +156,7 @@ describe('recover', () => {
     expect(short.balance(address, LSK)).toBeUndefined();
 
     const foreign = beforeRecovery();
-    const storeKey = `${recovery.storeKey.slice(0, 40)}${SIDECHAIN_TOKEN.toString('hex')}`;
+    const storeKey = `${recovery.storeKey.slice(0, 40)}${kit.SIDECHAIN_TOKEN.toString('hex')}`;
     expect(() => foreign.token.crossChainMethod.recover(foreign.recoverContext(recovery.txID, { ...recovery, storeKey }))).toThrow(
       'Insufficient escrow amount.',
     );
