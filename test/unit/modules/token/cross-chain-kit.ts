@@ -76,7 +76,7 @@ type CaseName = `${'mainchain' | 'sidechain'}${number}`;
 export const CASES = JSON.parse(readFileSync(new URL('./cross-chain-cases.json', import.meta.url), 'utf8')) as Record<
   CaseName,
   MessageCase
-> & { mainchain186Recovery: RecoveryCase };
+> & { mainchain186Recovery: RecoveryCase; sidechain198Recovery: RecoveryCase };
 
 /** Token and fee of one chain of the pair, wired to an interoperability stand-in whose channels pay fees in LSK. */
 export class CrossChainBench {

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CONTEXT_STORE_KEY_AVAILABLE_FEE } from '../../../../src/modules/fee/constants.js';
-import { escrowKey, escrowStore, userKey, userStore } from '../../../../src/modules/token/stores.js';
+import { codec } from '../../../../src/codec/index.js';
+import { escrowKey, escrowStore, userKey, userStore, userStoreSchema, type UserAccount } from '../../../../src/modules/token/stores.js';
 import { NotFoundError } from '../../../../src/errors.js';
 import * as kit from './cross-chain-kit.js';
 
@@ -115,12 +116,23 @@ describe('recover', () => {
     return bench;
   }
 
-  it('height 186: pays the proven account out of the escrow for the terminated chain', () => {
-    const bench = beforeRecovery();
-    bench.token.crossChainMethod.recover(bench.recoverContext(recovery.txID, recovery));
-    expect(bench.eventsJSON()).toEqual(recovery.events);
-    expect(bench.state.get(userStore.stateKey(userKey(address, LSK)))?.toString('hex')).toBe(recovery.finalUserValue);
-    expect(bench.state.get(escrowStore.stateKey(escrowKey(PHANTOM_ID, LSK)))?.toString('hex')).toBe(recovery.finalEscrowValue);
+  it.each([
+    ['mainchain height 186: LSK', () => kit.mainchainBench(0n, undefined), CASES.mainchain186Recovery],
+    ['sidechain height 198: a sidechain token', () => kit.sidechainBench(0n), CASES.sidechain198Recovery],
+  ] as const)('%s: pays the proven account out of the escrow for the terminated chain', (_label, makeBench, entry) => {
+    const bench = makeBench();
+    const terminatedChainID = Buffer.from(entry.terminatedChainID, 'hex');
+    const tokenID = Buffer.from(entry.storeKey.slice(40), 'hex');
+    const amount = codec.decode<UserAccount>(userStoreSchema, Buffer.from(entry.storeValue, 'hex')).availableBalance;
+    const escrowLeft = codec.decode<{ amount: bigint }>(escrowStore.schema, Buffer.from(entry.finalEscrowValue, 'hex')).amount;
+    bench.setEscrow(terminatedChainID, tokenID, escrowLeft + amount);
+    bench.contextStore.set(CONTEXT_STORE_KEY_AVAILABLE_FEE, 5_378_000n - 377_000n);
+
+    bench.token.crossChainMethod.recover(bench.recoverContext(entry.txID, entry));
+    expect(bench.eventsJSON()).toEqual(entry.events);
+    const owner = Buffer.from(entry.storeKey.slice(0, 40), 'hex');
+    expect(bench.state.get(userStore.stateKey(userKey(owner, tokenID)))?.toString('hex')).toBe(entry.finalUserValue);
+    expect(bench.state.get(escrowStore.stateKey(escrowKey(terminatedChainID, tokenID)))?.toString('hex')).toBe(entry.finalEscrowValue);
     expect(bench.contextStore.get(CONTEXT_STORE_KEY_AVAILABLE_FEE)).toBe(1_000n);
   });
 
