@@ -7,16 +7,8 @@
  */
 import type { Schema } from '../../codec/index.js';
 import type { ModuleInitArgs } from '../../config/genesis-config.js';
-import type {
-  Command,
-  CrossChainCommand,
-  EndpointHandler,
-  GenesisContext,
-  Module,
-  ModuleEvent,
-  ModuleMetadata,
-  ModuleStore,
-} from '../base/index.js';
+import type { Command, EndpointHandler, GenesisContext, Module, ModuleEvent, ModuleMetadata, ModuleStore } from '../base/index.js';
+import type { CrossChainCommand } from '../base/index.js';
 import { moduleMetadata } from '../base/index.js';
 import { TransferCrossChainCommand } from './commands/transfer-cross-chain.js';
 import { TransferCommand } from './commands/transfer.js';

@@ -22,6 +22,7 @@ import {
 } from '../../base/index.js';
 import { CROSS_CHAIN_COMMAND_NAME_TRANSFER } from '../constants.js';
 import type { TokenDependencySlots } from '../dependencies.js';
+import { addEscrowAmount } from '../escrow-account.js';
 import { InsufficientBalanceError } from '../errors.js';
 import { transferCrossChainEvent } from '../events.js';
 import type { TokenInternalMethod } from '../internal-method.js';
@@ -73,12 +74,7 @@ export class TransferCrossChainCommand implements Command<TransferCrossChainPara
     sender.availableBalance -= params.amount;
     saveUserAccount(context.state, senderAddress, params.tokenID, sender);
 
-    if (native) {
-      const key = escrowKey(params.receivingChainID, params.tokenID);
-      const escrow = escrowStore.get(context.state, key) ?? { amount: 0n };
-      escrow.amount += params.amount;
-      escrowStore.set(context.state, key, escrow);
-    }
+    if (native) addEscrowAmount(context, params.receivingChainID, params.tokenID, params.amount);
 
     transferCrossChainEvent.log(context.events, {
       senderAddress,

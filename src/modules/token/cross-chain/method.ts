@@ -1,6 +1,6 @@
 /**
- * TokenInteroperableMethod: the token module's hooks around every cross-chain message (LIP 0051
- * "Interoperability hooks"; lisk-sdk v6.1.0 framework/src/modules/token/cc_method.ts).
+ * TokenInteroperableMethod: the token module's hooks around every cross-chain message (LIP 0051;
+ * lisk-sdk v6.1.0 framework/src/modules/token/cc_method.ts).
  *
  * - verifyCrossChainMessage: a message whose fee is paid in a token of this chain must be covered
  *   by what this chain holds in escrow for the sending chain.
@@ -11,8 +11,9 @@
  * - recover (LIP 0054 state recovery): a user account proven in a terminated chain's state is
  *   paid out of the escrow for that chain.
  *
- * Every event goes to the carrying transaction's queue (`context.methodContext`), as lisk-sdk
- * emits them through `getMethodContext()`. Failures throw after their non-revertible event.
+ * Every event goes to the carrying transaction's queue, as lisk-sdk emits them through
+ * `getMethodContext()`: a message context's `methodContext`, a recovery context's own `events`.
+ * Failures throw after their non-revertible event.
  */
 import { codec, validate } from '../../../codec/index.js';
 import type { BeforeCCMForwardingContext, CrossChainMessageContext, CrossChainMethod, RecoverContext } from '../../base/index.js';
