@@ -68,7 +68,7 @@ export class InteroperabilityModule implements Module {
     const dependencies = (): InteroperabilityDependencies => this.dependencies;
     const token = () => this.dependencies.token;
     this.method = new InteroperabilityMethod(token);
-    this.internalMethod = new InteroperabilityInternalMethod(token, true);
+    this.internalMethod = new InteroperabilityInternalMethod(token);
     this.crossChainRegistry = new CrossChainRegistry(INTEROPERABILITY_MODULE_NAME, this.crossChainCommands);
     const crossChainUpdate = { registry: this.crossChainRegistry, internal: this.internalMethod, method: this.method, token };
     // lisk-sdk's registration order, which is the metadata order.

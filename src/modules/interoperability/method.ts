@@ -26,7 +26,7 @@ export class InteroperabilityMethod {
   private readonly internal: InteroperabilityInternalMethod;
 
   constructor(private readonly token: () => InteroperabilityTokenMethod) {
-    this.internal = new InteroperabilityInternalMethod(token, true);
+    this.internal = new InteroperabilityInternalMethod(token);
   }
 
   getChainAccount(ctx: ReadContext, chainID: Buffer): ChainAccount {

@@ -81,10 +81,8 @@ export abstract class CrossChainUpdateCommand {
     }
     const sendingChainAccount = chainAccountStore.get(ctx.state, params.sendingChainID);
     if (sendingChainAccount === undefined) throw new ExecutionError('The sending chain is not registered.');
-    const live = internal.onMainchain
-      ? internal.isLive(ctx, params.sendingChainID, ctx.header.timestamp)
-      : internal.isLive(ctx, params.sendingChainID);
-    if (!live) throw new ExecutionError('The sending chain is not live.');
+    // The block timestamp only counts on the mainchain (a sidechain's rule ignores it).
+    if (!internal.isLive(ctx, params.sendingChainID, ctx.header.timestamp)) throw new ExecutionError('The sending chain is not live.');
     if (sendingChainAccount.status === ChainStatus.REGISTERED && params.certificate.length === 0) {
       throw new ExecutionError(
         `Cross-chain updates from chains with status ${ChainStatus.REGISTERED} must contain a non-empty certificate.`,

@@ -55,7 +55,7 @@ function sidechainCommand(): SubmitSidechainCrossChainUpdateCommand {
   const tokenMethod = () => token.method;
   return new SubmitSidechainCrossChainUpdateCommand({
     registry,
-    internal: new InteroperabilityInternalMethod(tokenMethod, false),
+    internal: new InteroperabilityInternalMethod(tokenMethod),
     method: new InteroperabilityMethod(tokenMethod),
     token: tokenMethod,
   });
