@@ -221,7 +221,11 @@ export class StateMachine {
     try {
       await command.execute({ ...context, params: this.decodeParams(command, transaction) });
     } catch (error) {
-      if (error instanceof ExecutionPanicError) throw error;
+      if (error instanceof ExecutionPanicError) {
+        // Nothing of the transaction stays behind; the caller decides about the block.
+        invalid();
+        throw error;
+      }
       execution.events.restore(commandEventsBefore);
       execution.state.restore(commandStateBefore);
       result = TransactionExecutionResult.FAIL;

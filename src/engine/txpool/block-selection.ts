@@ -3,6 +3,7 @@
  * always the highest fee priority among the lowest pending nonce of each sender, each checked on
  * the block's state as the transactions before it left it.
  */
+import { ExecutionPanicError } from '../../errors.js';
 import type { Transaction } from '../../chain/transaction.js';
 import { VerifyStatus } from '../../modules/base/index.js';
 import { TransactionExecutionResult, type BlockExecution, type StateMachine } from '../state-machine/state-machine.js';
@@ -101,7 +102,14 @@ export class StateMachineInclusion implements BlockInclusionTarget {
       contextStore,
     );
     if (verification.status !== VerifyStatus.OK) return 'rejected';
-    const result = await this.stateMachine.executeTransaction(this.execution, transaction);
+    let result: TransactionExecutionResult;
+    try {
+      result = await this.stateMachine.executeTransaction(this.execution, transaction);
+    } catch (error) {
+      // A transaction no block can hold (lisk-sdk would stop the node on it) is left out.
+      if (error instanceof ExecutionPanicError) return 'invalid';
+      throw error;
+    }
     return result === TransactionExecutionResult.INVALID ? 'invalid' : 'included';
   }
 }

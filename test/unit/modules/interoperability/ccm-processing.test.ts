@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eventToJSON } from '../../../../src/chain/event.js';
 import { codec } from '../../../../src/codec/index.js';
 import { StateMachine, TransactionExecutionResult, type BlockExecution } from '../../../../src/engine/state-machine/state-machine.js';
+import { StateMachineInclusion } from '../../../../src/engine/txpool/block-selection.js';
 import { ExecutionError } from '../../../../src/errors.js';
 import { silentLogger } from '../../../../src/logger.js';
 import { type CommandExecuteContext, EventQueue, type Module } from '../../../../src/modules/base/index.js';
@@ -172,11 +173,20 @@ describe('a throw while processing messages', () => {
 
   const transaction = { ...fakeTransaction(0n, 'fail'), module: 'probe' };
 
+  const panic = new CrossChainUpdatePanicError(new Error('Timestamp must be provided in mainchain context.'));
+
   it('makes the block invalid (lisk-sdk stops the node), where another command error only fails the transaction', async () => {
-    const panic = new CrossChainUpdatePanicError(new Error('Timestamp must be provided in mainchain context.'));
-    await expect(machineWith(panic).executeTransaction(execution(), transaction)).rejects.toBe(panic);
+    const panicking = execution();
+    await expect(machineWith(panic).executeTransaction(panicking, transaction)).rejects.toBe(panic);
+    expect((panicking.state as OverlayState).changes()).toEqual([]);
+    expect(panicking.events.events()).toEqual([]);
     await expect(machineWith(new ExecutionError('no')).executeTransaction(execution(), transaction)).resolves.toBe(
       TransactionExecutionResult.FAIL,
     );
+  });
+
+  it('leaves such a transaction out of a block being generated', async () => {
+    const inclusion = new StateMachineInclusion(machineWith(panic), execution());
+    await expect(inclusion.tryInclude(transaction as never)).resolves.toBe('invalid');
   });
 });
