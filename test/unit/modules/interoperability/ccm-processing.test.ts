@@ -22,11 +22,13 @@ import {
   ccmID,
   ccmProcessedSchema,
   ccmSchema,
+  chainAccountStore,
+  chainDataSchema,
   channelDataStore,
   CrossChainUpdatePanicError,
 } from '../../../../src/modules/interoperability/index.js';
 import { createMainchainModules } from '../../../../src/modules/mainchain.js';
-import type { MemoryState } from '../../../../src/state/memory-state.js';
+import { MemoryState } from '../../../../src/state/memory-state.js';
 import { OverlayState } from '../../../../src/state/overlay-state.js';
 import { ModuleHarness } from '../../../support/module-harness.js';
 import { ccuAt, interopBlock, interopMainchainConfig, mainchainStatesBefore } from './interop-mainchain.js';
@@ -34,6 +36,7 @@ import { fakeTransaction } from './setup.js';
 
 const MAINCHAIN_ID = Buffer.from('04000000', 'hex');
 const SIDECHAIN_ID = Buffer.from('04000001', 'hex');
+const THIRD_CHAIN_ID = Buffer.from('04000002', 'hex');
 
 let state: MemoryState;
 let processor: CcmProcessor;
@@ -137,6 +140,33 @@ describe('apply (LIP 0049, lisk-sdk 6.1)', () => {
     const ccm = message({ sendingChainID: Buffer.from('04000099', 'hex') });
     const { ctx } = contextFor(ccm);
     await expect(processor.apply(ctx)).rejects.toThrow('Timestamp must be provided in mainchain context.');
+  });
+});
+
+describe('forward (LIP 0049, mainchain)', () => {
+  it('answers a message for a chain the mainchain does not know with CHANNEL_UNAVAILABLE (discarded without a return fee)', async () => {
+    const ccm = message({ receivingChainID: Buffer.from('04000077', 'hex') });
+    const { harness, ctx } = contextFor(ccm);
+    await processor.forward(ctx);
+    expect(processedEvent(harness)).toEqual({ ccm, result: CcmProcessedResult.DISCARDED, code: CcmProcessedCode.CHANNEL_UNAVAILABLE });
+  });
+
+  it('throws when the receiving chain is not live: terminating it sends channelTerminated without timestamp', async () => {
+    const { harness } = contextFor(message({}));
+    const terminated = { ...chainAccountStore.getOrThrow(harness.state, SIDECHAIN_ID), status: 2 };
+    const base = new MemoryState([...state.iterate({ gte: Buffer.alloc(0), lte: Buffer.alloc(64, 0xff) })]);
+    base.put(chainAccountStore.stateKey(SIDECHAIN_ID), codec.encode(chainDataSchema, terminated));
+    base.put(chainAccountStore.stateKey(THIRD_CHAIN_ID), codec.encode(chainDataSchema, { ...terminated, name: 'third', status: 1 }));
+    base.put(channelDataStore.stateKey(THIRD_CHAIN_ID), state.get(channelDataStore.stateKey(SIDECHAIN_ID)));
+    const ccm = message({ sendingChainID: THIRD_CHAIN_ID, receivingChainID: SIDECHAIN_ID });
+    const harnessOnBase = new ModuleHarness({ base, header: interopBlock(11).header });
+    const { transaction, params } = ccuAt(11);
+    const ctx = crossChainMessageContext(
+      harnessOnBase.commandExecuteContext(transaction, params) as CommandExecuteContext<unknown>,
+      ccm,
+      ccmID(ccm),
+    );
+    await expect(processor.forward(ctx)).rejects.toThrow('Timestamp must be provided in mainchain context.');
   });
 });
 
