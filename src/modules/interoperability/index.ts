@@ -1,12 +1,21 @@
 /**
  * The interoperability module of a mainchain (LIPs 0043, 0045, 0049, 0053, 0054; lisk-sdk
  * framework/src/modules/interoperability with mainchain/). Implemented: the stores, events,
- * genesis asset, sidechain registration, the methods (including `send`) and the endpoints.
- * The cross-chain update and recovery commands are registered with their lisk-sdk schemas but
- * refused (see commands/unsupported-command.ts).
+ * genesis asset, sidechain registration, the LIP 0054 recovery and liveness termination
+ * commands, the methods (including `send`) and the endpoints. The cross-chain update command is
+ * registered with its lisk-sdk schema but refused (see commands/unsupported-command.ts).
  */
 import type { Schema } from '../../codec/index.js';
-import type { Command, EndpointHandler, GenesisContext, Module, ModuleEvent, ModuleMetadata, ModuleStore } from '../base/index.js';
+import type {
+  Command,
+  EndpointHandler,
+  GenesisContext,
+  InteroperableModule,
+  Module,
+  ModuleEvent,
+  ModuleMetadata,
+  ModuleStore,
+} from '../base/index.js';
 import { moduleMetadata } from '../base/index.js';
 import { InitializeMessageRecoveryCommand } from './commands/initialize-message-recovery.js';
 import { RecoverMessageCommand } from './commands/recover-message.js';
@@ -39,6 +48,8 @@ export class InteroperabilityModule implements Module {
   readonly method: InteroperabilityMethod;
 
   private deps: InteroperabilityDependencies | undefined;
+  /** The modules registered for cross-chain messages (registerInteroperableModule), which the recovery commands call. */
+  private readonly registeredInteroperableModules: InteroperableModule[] = [];
 
   /**
    * Token and interoperability call each other, so the dependencies may also be given later with
@@ -48,14 +59,16 @@ export class InteroperabilityModule implements Module {
     this.deps = deps;
     const dependencies = (): InteroperabilityDependencies => this.dependencies;
     this.method = new InteroperabilityMethod(() => this.dependencies.token);
+    const interoperableModules = (): readonly InteroperableModule[] => this.registeredInteroperableModules;
+    const ownCrossChainCommands = () => (this as Module).crossChainCommands ?? [];
     // lisk-sdk's registration order, which is the metadata order.
     this.commands = [
       new SubmitMainchainCrossChainUpdateCommand(),
       new InitializeMessageRecoveryCommand(),
-      new RecoverMessageCommand(),
+      new RecoverMessageCommand(interoperableModules, ownCrossChainCommands),
       new RegisterSidechainCommand(dependencies),
-      new RecoverStateCommand(),
-      new TerminateSidechainForLivenessCommand(),
+      new RecoverStateCommand(interoperableModules),
+      new TerminateSidechainForLivenessCommand(this.method),
     ];
   }
 

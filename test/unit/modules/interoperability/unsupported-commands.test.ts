@@ -7,13 +7,7 @@ import { codec } from '../../../../src/codec/index.js';
 import { VerifyStatus, type VerificationResult } from '../../../../src/modules/base/index.js';
 import { fakeTransaction, setupAfterDevGenesis } from './setup.js';
 
-const UNSUPPORTED = [
-  'submitMainchainCrossChainUpdate',
-  'initializeMessageRecovery',
-  'recoverMessage',
-  'recoverState',
-  'terminateSidechainForLiveness',
-];
+const UNSUPPORTED = ['submitMainchainCrossChainUpdate'];
 
 describe('interoperability commands not supported yet', () => {
   const { interoperability, harness } = setupAfterDevGenesis();
