@@ -24,6 +24,7 @@ import {
   type CommandVerifyContext,
   type CrossChainCommand,
   type CrossChainMessageContext,
+  type MethodContext,
   type VerificationResult,
 } from '../../base/index.js';
 import { CONTEXT_STORE_KEY_CCM_PROCESSING } from '../../fee/constants.js';
@@ -71,6 +72,16 @@ const Code = {
   INVALID_CCM_AFTER_CCC_EXECUTION_EXCEPTION: 11,
   INVALID_CCM_BEFORE_CCC_FORWARDING_EXCEPTION: 12,
 } as const;
+
+/** Marks the state and events of `context`; the returned function undoes everything written since. */
+function checkpoint(context: MethodContext): () => void {
+  const events = context.events.snapshot();
+  const state = context.state.snapshot();
+  return () => {
+    context.events.restore(events);
+    context.state.restore(state);
+  };
+}
 
 /** LIP 0031: a node index without its leading 1 bit is the leaf's position in its layer. */
 function leafPosition(index: number): number {
@@ -210,12 +221,7 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
       }
     }
 
-    const baseEvents = context.events.snapshot();
-    const baseState = context.state.snapshot();
-    const restoreBase = (): void => {
-      context.events.restore(baseEvents);
-      context.state.restore(baseState);
-    };
+    const restoreBase = checkpoint(context);
 
     try {
       for (const method of methods) await method.beforeCrossChainCommandExecute?.(context);
@@ -226,15 +232,13 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
     }
 
     if (failure === undefined && command !== undefined) {
-      const execEvents = context.events.snapshot();
-      const execState = context.state.snapshot();
+      const restoreExec = checkpoint(context);
       try {
         const params = codec.decode(command.schema, recovered.params);
         await command.execute({ ...context, params });
         RecoverMessageCommand.logProcessed(context, recovered, Result.APPLIED, Code.SUCCESS);
       } catch {
-        context.events.restore(execEvents);
-        context.state.restore(execState);
+        restoreExec();
         RecoverMessageCommand.logProcessed(context, recovered, Result.DISCARDED, Code.FAILED_CCM);
       }
     }
@@ -264,13 +268,11 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
       return recovered;
     }
 
-    const baseEvents = context.events.snapshot();
-    const baseState = context.state.snapshot();
+    const restoreBase = checkpoint(context);
     try {
       for (const method of methods) await method.beforeCrossChainMessageForwarding?.({ ...context, ccmFailed: false });
     } catch (error) {
-      context.events.restore(baseEvents);
-      context.state.restore(baseState);
+      restoreBase();
       context.logger.debug({ err: error, module: recovered.module }, 'Recovered message failed beforeCrossChainMessageForwarding');
       RecoverMessageCommand.logProcessed(context, recovered, Result.DISCARDED, Code.INVALID_CCM_BEFORE_CCC_FORWARDING_EXCEPTION);
       return recovered;
