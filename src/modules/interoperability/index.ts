@@ -6,16 +6,7 @@
  * registered with its lisk-sdk schema but refused (see commands/unsupported-command.ts).
  */
 import type { Schema } from '../../codec/index.js';
-import type {
-  Command,
-  EndpointHandler,
-  GenesisContext,
-  InteroperableModule,
-  Module,
-  ModuleEvent,
-  ModuleMetadata,
-  ModuleStore,
-} from '../base/index.js';
+import type { Command, EndpointHandler, GenesisContext, Module, ModuleEvent, ModuleMetadata, ModuleStore } from '../base/index.js';
 import { moduleMetadata } from '../base/index.js';
 import { InitializeMessageRecoveryCommand } from './commands/initialize-message-recovery.js';
 import { RecoverMessageCommand } from './commands/recover-message.js';
@@ -35,6 +26,7 @@ import {
 } from './genesis.js';
 import { InteroperabilityMethod } from './method.js';
 import { genesisInteroperabilitySchema } from './schemas.js';
+import type { InteroperableModuleRegistry } from './state-recovery.js';
 import { interoperabilityStores } from './stores.js';
 import { GenesisStateError, InvariantError } from '../../errors.js';
 
@@ -48,8 +40,11 @@ export class InteroperabilityModule implements Module {
   readonly method: InteroperabilityMethod;
 
   private deps: InteroperabilityDependencies | undefined;
-  /** The modules registered for cross-chain messages (registerInteroperableModule), which the recovery commands call. */
-  private readonly registeredInteroperableModules: InteroperableModule[] = [];
+  /**
+   * The modules registered for cross-chain messages (registerInteroperableModule): the hooks and
+   * cross-chain commands the recovery commands call.
+   */
+  readonly crossChainRegistry: InteroperableModuleRegistry = { methods: new Map(), commands: new Map() };
 
   /**
    * Token and interoperability call each other, so the dependencies may also be given later with
@@ -59,15 +54,13 @@ export class InteroperabilityModule implements Module {
     this.deps = deps;
     const dependencies = (): InteroperabilityDependencies => this.dependencies;
     this.method = new InteroperabilityMethod(() => this.dependencies.token);
-    const interoperableModules = (): readonly InteroperableModule[] => this.registeredInteroperableModules;
-    const ownCrossChainCommands = () => (this as Module).crossChainCommands ?? [];
     // lisk-sdk's registration order, which is the metadata order.
     this.commands = [
       new SubmitMainchainCrossChainUpdateCommand(),
       new InitializeMessageRecoveryCommand(),
-      new RecoverMessageCommand(interoperableModules, ownCrossChainCommands),
+      new RecoverMessageCommand(this.crossChainRegistry),
       new RegisterSidechainCommand(dependencies),
-      new RecoverStateCommand(interoperableModules),
+      new RecoverStateCommand(this.crossChainRegistry),
       new TerminateSidechainForLivenessCommand(this.method),
     ];
   }

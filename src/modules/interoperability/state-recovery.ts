@@ -14,8 +14,8 @@ import {
   type Command,
   type CommandExecuteContext,
   type CommandVerifyContext,
+  type CrossChainCommand,
   type CrossChainMethod,
-  type InteroperableModule,
   type VerificationResult,
 } from '../base/index.js';
 import { HASH_LENGTH } from './constants.js';
@@ -26,11 +26,16 @@ import { allDistinct } from './utils.js';
 import { ExecutionError } from '../../errors.js';
 
 /**
- * The modules registered with the interoperability module (registerInteroperableModule), in
- * registration order, without the interoperability module itself: what lisk-sdk keeps as
- * `interoperableCCMethods`. Read at call time, since modules register after construction.
+ * The interoperability module's registry of interoperable modules (registerInteroperableModule),
+ * as the recovery commands read it: lisk-sdk's two maps keyed by module name, in registration
+ * order. `methods` holds the registered modules' hooks (never the interoperability module's own);
+ * `commands` their cross-chain commands, the interoperability module's own included. The commands
+ * keep a reference, so modules registered after construction are seen.
  */
-export type InteroperableModules = () => readonly InteroperableModule[];
+export interface InteroperableModuleRegistry {
+  readonly methods: ReadonlyMap<string, CrossChainMethod>;
+  readonly commands: ReadonlyMap<string, readonly CrossChainCommand<unknown>[]>;
+}
 
 /** lisk-sdk RECOVERED_STORE_VALUE: what a recovered entry becomes in the terminated state tree (no known pre-image). */
 export const RECOVERED_STORE_VALUE: Buffer = Buffer.alloc(HASH_LENGTH, 0);
@@ -63,24 +68,12 @@ export function verifyStateInclusion(root: Buffer, queries: readonly SmtQuery[],
   );
 }
 
-/**
- * The cross-chain method registered under `module` (undefined when no module of that name is
- * registered). Like lisk-sdk's map keyed by module name, a later registration under the same name
- * replaces an earlier one; a module without hooks counts as registered with none, as lisk-sdk's
- * BaseCCMethod does.
- */
-export function registeredCrossChainMethod(modules: readonly InteroperableModule[], module: string): CrossChainMethod | undefined {
-  let found: InteroperableModule | undefined;
-  for (const candidate of modules) if (candidate.name === module) found = candidate;
-  return found === undefined ? undefined : (found.crossChainMethod ?? {});
-}
-
 /** lisk-sdk BaseStateRecoveryCommand: the `recoverState` command of both chain kinds. */
 export class BaseStateRecoveryCommand implements Command<StateRecoveryParams> {
   readonly name = 'recoverState';
   readonly schema = stateRecoveryParamsSchema;
 
-  constructor(private readonly interoperableModules: InteroperableModules) {}
+  constructor(private readonly registry: InteroperableModuleRegistry) {}
 
   /** Cheap checks only; the proof is checked in execute, where the fee is already paid. */
   verify(context: CommandVerifyContext<StateRecoveryParams>): VerificationResult {
@@ -90,7 +83,7 @@ export class BaseStateRecoveryCommand implements Command<StateRecoveryParams> {
     if (terminatedState === undefined) return verifyFail('The terminated state does not exist.');
     if (!terminatedState.initialized) return verifyFail('The terminated state is not initialized.');
 
-    const method = registeredCrossChainMethod(this.interoperableModules(), module);
+    const method = this.registry.methods.get(module);
     if (method === undefined) return verifyFail('Module is not registered on the chain.');
     // Modules without a recover hook (interoperability, auth, ...) hold nothing recoverable.
     if (method.recover === undefined) return verifyFail("Module is not recoverable, as it doesn't have a recover method.");
@@ -119,7 +112,7 @@ export class BaseStateRecoveryCommand implements Command<StateRecoveryParams> {
       throw new ExecutionError('State recovery proof of inclusion is not valid.');
     }
 
-    const method = registeredCrossChainMethod(this.interoperableModules(), module);
+    const method = this.registry.methods.get(module);
     const recovered: SmtQuery[] = [];
     for (const entry of storeEntries) {
       try {

@@ -24,17 +24,18 @@ import {
   type CommandVerifyContext,
   type CrossChainCommand,
   type CrossChainMessageContext,
+  type CrossChainMethod,
   type MethodContext,
   type VerificationResult,
 } from '../../base/index.js';
 import { CONTEXT_STORE_KEY_CCM_PROCESSING } from '../../fee/constants.js';
-import { CCM_STATUS_OK, INTEROPERABILITY_MODULE_NAME } from '../constants.js';
+import { CCM_STATUS_OK } from '../constants.js';
 import { ccmProcessedEvent, invalidRMTVerificationEvent } from '../events.js';
 import { isLive } from '../liveness.js';
 import { addToOutbox } from '../outbox.js';
 import { ccmSchema, messageRecoveryParamsSchema } from '../schemas.js';
 import { validateCcmFormat } from '../send.js';
-import { registeredCrossChainMethod, type InteroperableModules } from '../state-recovery.js';
+import type { InteroperableModuleRegistry } from '../state-recovery.js';
 import { terminatedOutboxStore } from '../stores.js';
 import type { CrossChainMessage } from '../types.js';
 import { getMainchainID } from '../utils.js';
@@ -49,9 +50,6 @@ export interface MessageRecoveryParams {
   idxs: number[];
   siblingHashes: Buffer[];
 }
-
-/** The interoperability module's own cross-chain commands, which a recovered message may also name. */
-export type OwnCrossChainCommands = () => readonly CrossChainCommand<unknown>[];
 
 /** lisk-sdk CCMStatusCode.RECOVERED: the status a recovered message is returned with. */
 const CCM_STATUS_RECOVERED = 5;
@@ -83,6 +81,23 @@ function checkpoint(context: MethodContext): () => void {
   };
 }
 
+/**
+ * The context a recovered message is processed in, inside the recovery transaction (lisk-sdk: the
+ * command's context with `ccm` and a child event queue `05 ‖ ccmID`).
+ */
+function messageContext(ctx: CommandExecuteContext<unknown>, ccm: CrossChainMessage, ccmID: Buffer): CrossChainMessageContext {
+  return {
+    state: ctx.state,
+    events: ctx.events.withDefaultTopic(Buffer.concat([EVENT_TOPIC_CCM_EXECUTION, ccmID])),
+    contextStore: ctx.contextStore,
+    chainID: ctx.chainID,
+    logger: ctx.logger,
+    header: ctx.header,
+    transaction: { senderAddress: ctx.transaction.senderAddress(), fee: ctx.transaction.fee, params: ctx.transaction.params },
+    ccm,
+  };
+}
+
 /** LIP 0031: a node index without its leading 1 bit is the leaf's position in its layer. */
 function leafPosition(index: number): number {
   return Number.parseInt(index.toString(2).slice(1), 2);
@@ -92,15 +107,8 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
   readonly name = 'recoverMessage';
   readonly schema = messageRecoveryParamsSchema;
 
-  /**
-   * `interoperableModules` are the registered modules whose hooks run for each message;
-   * `ownCrossChainCommands` the interoperability module's cross-chain commands, which lisk-sdk
-   * looks up beside the registered modules' ones.
-   */
-  constructor(
-    private readonly interoperableModules: InteroperableModules,
-    private readonly ownCrossChainCommands: OwnCrossChainCommands,
-  ) {}
+  /** `registry`: the interoperable modules whose hooks and cross-chain commands a recovered message runs. */
+  constructor(private readonly registry: InteroperableModuleRegistry) {}
 
   verify(context: CommandVerifyContext<MessageRecoveryParams>): VerificationResult {
     const { chainID, crossChainMessages, idxs } = context.params;
@@ -156,20 +164,7 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
     const recoveredLeaves: Buffer[] = [];
     for (const encoded of crossChainMessages) {
       const ccm = codec.decode<CrossChainMessage>(ccmSchema, encoded);
-      const ccmContext: CrossChainMessageContext = {
-        state: context.state,
-        events: context.events.withDefaultTopic(Buffer.concat([EVENT_TOPIC_CCM_EXECUTION, sha256(encoded)])),
-        contextStore: context.contextStore,
-        chainID: context.chainID,
-        logger: context.logger,
-        header: context.header,
-        transaction: {
-          senderAddress: context.transaction.senderAddress(),
-          fee: context.transaction.fee,
-          params: context.transaction.params,
-        },
-        ccm,
-      };
+      const ccmContext = messageContext(context, ccm, sha256(encoded));
       const recovered = ccm.sendingChainID.equals(mainchainID)
         ? await this.applyRecovery(ccmContext)
         : await this.forwardRecovery(ccmContext);
@@ -283,21 +278,13 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
     return recovered;
   }
 
-  /** The registered modules' cross-chain methods in registration order (one per module name, as lisk-sdk's map keeps). */
-  private methods() {
-    const modules = this.interoperableModules();
-    const names = [...new Set(modules.map((module) => module.name))];
-    return names.flatMap((name) => registeredCrossChainMethod(modules, name) ?? []);
+  /** The registered hooks, in registration order. */
+  private methods(): CrossChainMethod[] {
+    return [...this.registry.methods.values()];
   }
 
-  /** lisk-sdk `ccCommands.get(module)`: the interoperability module's own commands, or a registered module's. */
+  /** lisk-sdk `ccCommands.get(module)`: undefined for a module nobody registered. */
   private commandsOf(module: string): readonly CrossChainCommand<unknown>[] | undefined {
-    if (module === INTEROPERABILITY_MODULE_NAME) return this.ownCrossChainCommands();
-    let commands: readonly CrossChainCommand<unknown>[] | undefined;
-    for (const candidate of this.interoperableModules()) {
-      // A registered module always has a command list in lisk-sdk, if only an empty one.
-      if (candidate.name === module) commands = candidate.crossChainCommands ?? [];
-    }
-    return commands;
+    return this.registry.commands.get(module);
   }
 }

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { Transaction } from '../../../../src/chain/transaction.js';
 import { codec, type Schema } from '../../../../src/codec/index.js';
-import type { ModuleStore } from '../../../../src/modules/base/index.js';
+import type { CrossChainCommand, CrossChainMethod, InteroperableModule, ModuleStore } from '../../../../src/modules/base/index.js';
+import type { InteroperableModuleRegistry } from '../../../../src/modules/interoperability/state-recovery.js';
 import { MemoryState } from '../../../../src/state/memory-state.js';
 import { fixturePath, hex } from '../../../support/fixtures.js';
 import { ModuleHarness } from '../../../support/module-harness.js';
@@ -126,4 +127,23 @@ export function harnessEvents(harness: ModuleHarness): FixtureEvent[] {
     data: event.data.toString('hex'),
     topics: event.topics.map((topic) => topic.toString('hex')),
   }));
+}
+
+/**
+ * A registry holding `modules` as the interoperability module registers them (lisk-sdk
+ * registerInteroperableModule): each one's hooks and commands by name, and once any module is
+ * registered, the interoperability module's own cross-chain commands (`own`).
+ */
+export function registryOf(
+  modules: readonly InteroperableModule[],
+  own: readonly CrossChainCommand<unknown>[] = [],
+): InteroperableModuleRegistry {
+  const methods = new Map<string, CrossChainMethod>();
+  const commands = new Map<string, readonly CrossChainCommand<unknown>[]>();
+  for (const module of modules) {
+    commands.set('interoperability', own);
+    if (module.crossChainMethod !== undefined) methods.set(module.name, module.crossChainMethod);
+    commands.set(module.name, module.crossChainCommands ?? []);
+  }
+  return { methods, commands };
 }

@@ -50,6 +50,7 @@ import {
   MAINCHAIN_ID,
   PHANTOM_ID,
   putRaw,
+  registryOf,
   SIDECHAIN_ID,
   STALE_ID,
   tipState,
@@ -134,7 +135,7 @@ describe('recoverState (mainchain)', () => {
   it('at height 186 proves the pu0 LSK entry, lets token recover it and marks it recovered in the terminated state root', async () => {
     const { transaction, params } = workloadTransaction<StateRecoveryParams>(side, 48, stateRecoveryParamsSchema);
     const token = recordingToken();
-    const command = new RecoverStateCommand(() => [token.module]);
+    const command = new RecoverStateCommand(registryOf([token.module]));
     const harness = harnessAt(side, before186(), 186);
     expect(verifyWith(command, harness, transaction, params)).toEqual({ status: VerifyStatus.OK });
     await command.execute(harness.commandExecuteContext(transaction, params));
@@ -176,7 +177,7 @@ describe('recoverState (mainchain)', () => {
   it('at height 188 fails in execution: the proof is for the root before the first recovery', async () => {
     const { transaction, params } = workloadTransaction<StateRecoveryParams>(side, 51, stateRecoveryParamsSchema);
     const token = recordingToken();
-    const command = new RecoverStateCommand(() => [token.module]);
+    const command = new RecoverStateCommand(registryOf([token.module]));
     const harness = harnessAt(side, tipState(side), 188);
     expect(verifyWith(command, harness, transaction, params)).toEqual({ status: VerifyStatus.OK });
     await expect(command.execute(harness.commandExecuteContext(transaction, params))).rejects.toThrow(
@@ -193,7 +194,7 @@ describe('recoverState (mainchain)', () => {
 
   it('fails when the module recovery throws', async () => {
     const { transaction, params } = workloadTransaction<StateRecoveryParams>(side, 48, stateRecoveryParamsSchema);
-    const command = new RecoverStateCommand(() => [recordingToken(true).module]);
+    const command = new RecoverStateCommand(registryOf([recordingToken(true).module]));
     const harness = harnessAt(side, before186(), 186);
     await expect(command.execute(harness.commandExecuteContext(transaction, params))).rejects.toThrow('Recovery failed for module: token');
   });
@@ -201,7 +202,7 @@ describe('recoverState (mainchain)', () => {
   it('verification failures in lisk-sdk order', () => {
     const { transaction, params } = workloadTransaction<StateRecoveryParams>(side, 48, stateRecoveryParamsSchema);
     const fee: InteroperableModule = { name: 'fee', crossChainMethod: {} };
-    const command = new RecoverStateCommand(() => [fee, recordingToken().module]);
+    const command = new RecoverStateCommand(registryOf([fee, recordingToken().module]));
     const state = before186();
     const harness = harnessAt(side, state, 186);
     const verify = (overrides: Partial<StateRecoveryParams>) => verifyWith(command, harness, transaction, { ...params, ...overrides });
@@ -289,10 +290,7 @@ describe('recoverMessage', () => {
 
   it('at height 188 passes verification and fails in execution: lisk-sdk proves the raw messages, the outbox holds their hashes', async () => {
     const { transaction, params } = workloadTransaction<MessageRecoveryParams>(side, 50, messageRecoveryParamsSchema);
-    const command = new RecoverMessageCommand(
-      () => [recordingToken().module],
-      () => [],
-    );
+    const command = new RecoverMessageCommand(registryOf([recordingToken().module]));
     const harness = harnessAt(side, tipState(side), 188);
     expect(verifyWith(command, harness, transaction, params)).toEqual({ status: VerifyStatus.OK });
     await expect(command.execute(harness.commandExecuteContext(transaction, params))).rejects.toThrow(
@@ -318,10 +316,7 @@ describe('recoverMessage', () => {
 
   describe('verification failures in lisk-sdk order', () => {
     const { transaction, params } = workloadTransaction<MessageRecoveryParams>(side, 50, messageRecoveryParamsSchema);
-    const command = new RecoverMessageCommand(
-      () => [],
-      () => [],
-    );
+    const command = new RecoverMessageCommand(registryOf([]));
     const ccm = codec.decode<CrossChainMessage>(ccmSchema, params.crossChainMessages[0]!);
     const encode = (overrides: Partial<CrossChainMessage>) => codec.encode(ccmSchema, { ...ccm, ...overrides });
     let harness: ModuleHarness;
@@ -389,10 +384,7 @@ describe('recoverMessage', () => {
         },
         crossChainCommands: [transferCommand(executed)],
       };
-      const command = new RecoverMessageCommand(
-        () => [token],
-        () => [],
-      );
+      const command = new RecoverMessageCommand(registryOf([token]));
       const state = tipState(side);
       const harness = harnessAt(side, state, 188);
       terminatedOutboxStore.set(harness.state, PHANTOM_ID, { outboxRoot: merkleRoot(leaves), outboxSize: 3, partnerChainInboxSize: 1 });

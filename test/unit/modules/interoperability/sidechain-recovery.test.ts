@@ -38,6 +38,7 @@ import {
   harnessEvents,
   MAINCHAIN_ID,
   putRaw,
+  registryOf,
   SIDECHAIN_ID,
   STALE_ID,
   tipState,
@@ -172,7 +173,7 @@ describe('recoverState (sidechain)', () => {
     const { transaction, params } = workloadTransaction<StateRecoveryParams>(side, 53, stateRecoveryParamsSchema);
     const calls: RecoverContext[] = [];
     const token: InteroperableModule = { name: 'token', crossChainMethod: { recover: (context) => void calls.push(context) } };
-    const command = new SidechainRecoverStateCommand(() => [token]);
+    const command = new SidechainRecoverStateCommand(registryOf([token]));
     const harness = harnessAt(side, before198(), 198);
     expect(verifyWith(command, harness, transaction, params)).toEqual({ status: VerifyStatus.OK });
     await command.execute(executeContext(harness, transaction, params));
@@ -186,7 +187,7 @@ describe('recoverState (sidechain)', () => {
 
   it('refuses a chain the sidechain never terminated', () => {
     const { transaction, params } = workloadTransaction<StateRecoveryParams>(side, 53, stateRecoveryParamsSchema);
-    const command = new SidechainRecoverStateCommand(() => []);
+    const command = new SidechainRecoverStateCommand(registryOf([]));
     expectFail(
       verifyWith(command, harnessAt(side, before198(), 198), transaction, { ...params, chainID: PHANTOM_ID }),
       'The terminated state does not exist.',
