@@ -83,12 +83,14 @@ function checkpoint(context: MethodContext): () => void {
 
 /**
  * The context a recovered message is processed in, inside the recovery transaction (lisk-sdk: the
- * command's context with `ccm` and a child event queue `05 ‖ ccmID`).
+ * command's context with `ccm` and a child event queue `05 ‖ ccmID`). `methodContext` is lisk-sdk's
+ * `getMethodContext()`: the transaction's own context, whose events carry its topic `04 ‖ txID`.
  */
 function messageContext(ctx: CommandExecuteContext<unknown>, ccm: CrossChainMessage, ccmID: Buffer): CrossChainMessageContext {
-  return {
+  const context = {
     state: ctx.state,
     events: ctx.events.withDefaultTopic(Buffer.concat([EVENT_TOPIC_CCM_EXECUTION, ccmID])),
+    methodContext: ctx,
     contextStore: ctx.contextStore,
     chainID: ctx.chainID,
     logger: ctx.logger,
@@ -96,6 +98,7 @@ function messageContext(ctx: CommandExecuteContext<unknown>, ccm: CrossChainMess
     transaction: { senderAddress: ctx.transaction.senderAddress(), fee: ctx.transaction.fee, params: ctx.transaction.params },
     ccm,
   };
+  return context;
 }
 
 /** LIP 0031: a node index without its leading 1 bit is the leaf's position in its layer. */
