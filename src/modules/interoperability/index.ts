@@ -1,10 +1,10 @@
 /**
  * The interoperability module of a mainchain (LIPs 0043, 0045, 0049, 0053, 0054; lisk-sdk
  * framework/src/modules/interoperability with mainchain/). Implemented: the stores, events,
- * genesis asset, sidechain registration, the methods (including `send`), the endpoints, and the
+ * genesis asset, sidechain registration, the methods (including `send`), the endpoints, the
  * cross-chain update with the processing of its messages (ccu/, ccm/), which are dispatched to
- * the modules registered with `registerInteroperableModule`. The recovery commands are
- * registered with their lisk-sdk schemas but refused (see commands/unsupported-command.ts).
+ * the modules registered with `registerInteroperableModule`, and the LIP 0054 recovery and
+ * liveness termination commands.
  */
 import type { Schema } from '../../codec/index.js';
 import type {
@@ -75,10 +75,10 @@ export class InteroperabilityModule implements Module {
     this.commands = [
       new SubmitMainchainCrossChainUpdateCommand(crossChainUpdate),
       new InitializeMessageRecoveryCommand(),
-      new RecoverMessageCommand(),
+      new RecoverMessageCommand(this.crossChainRegistry),
       new RegisterSidechainCommand(dependencies),
-      new RecoverStateCommand(),
-      new TerminateSidechainForLivenessCommand(),
+      new RecoverStateCommand(this.crossChainRegistry),
+      new TerminateSidechainForLivenessCommand(this.method),
     ];
   }
 

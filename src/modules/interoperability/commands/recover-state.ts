@@ -1,16 +1,10 @@
-/** recoverState (LIP 0054 state recovery; lisk-sdk mainchain/commands): registered with lisk-sdk's schema, not supported yet. */
-import { stateRecoveryParamsSchema } from '../schemas.js';
-import { UnsupportedInteroperabilityCommand } from './unsupported-command.js';
+/**
+ * recoverState on the mainchain (lisk-sdk mainchain/commands/recover_state.ts) and on a sidechain
+ * (lisk-sdk sidechain/commands/recover_state.ts): both are the LIP 0054 state recovery command of
+ * state-recovery.ts, registered under the same name and schema.
+ */
+import { BaseStateRecoveryCommand } from '../state-recovery.js';
 
-export class RecoverStateCommand extends UnsupportedInteroperabilityCommand {
-  constructor() {
-    super('recoverState', stateRecoveryParamsSchema);
-  }
-}
+export class RecoverStateCommand extends BaseStateRecoveryCommand {}
 
-/** The sidechain's recoverState (lisk-sdk sidechain/commands/recover_state.ts): same name and schema. */
-export class SidechainRecoverStateCommand extends UnsupportedInteroperabilityCommand {
-  constructor() {
-    super('recoverState', stateRecoveryParamsSchema);
-  }
-}
+export class SidechainRecoverStateCommand extends BaseStateRecoveryCommand {}

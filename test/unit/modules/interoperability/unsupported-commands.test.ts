@@ -7,7 +7,7 @@ import { codec } from '../../../../src/codec/index.js';
 import { VerifyStatus, type VerificationResult } from '../../../../src/modules/base/index.js';
 import { fakeTransaction, setupAfterDevGenesis } from './setup.js';
 
-const UNSUPPORTED = ['initializeMessageRecovery', 'recoverMessage', 'recoverState', 'terminateSidechainForLiveness'];
+const UNSUPPORTED: string[] = [];
 
 describe('interoperability commands not supported yet', () => {
   const { interoperability, harness } = setupAfterDevGenesis();
