@@ -13,15 +13,17 @@ import {
   mainchainRegistrationParamsSchema,
   type MainchainRegistrationParams,
 } from '../../../../src/modules/interoperability/commands/register-mainchain.js';
-import { ChainStatus, EMPTY_BYTES, EMPTY_HASH } from '../../../../src/modules/interoperability/constants.js';
 import {
+  ChainStatus,
   chainAccountStore,
   chainValidatorsStore,
   channelDataStore,
+  EMPTY_BYTES,
+  EMPTY_HASH,
   outboxRootStore,
   ownChainAccountStore,
   registeredNamesStore,
-} from '../../../../src/modules/interoperability/stores.js';
+} from '../../../../src/modules/interoperability/index.js';
 import { invalidNameMessage } from '../../../../src/modules/interoperability/utils.js';
 import { fixturePath, loadJsonFixture } from '../../../support/fixtures.js';
 import { ModuleHarness } from '../../../support/module-harness.js';
