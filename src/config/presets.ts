@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from './config-error.js';
 
-export const NETWORKS = ['devnet', 'devnet-101', 'testnet', 'mainnet'] as const;
+export const NETWORKS = ['devnet', 'devnet-101', 'devnet-sidechain', 'testnet', 'mainnet'] as const;
 export type NetworkName = (typeof NETWORKS)[number];
 export const DEFAULT_NETWORK: NetworkName = 'devnet';
 

@@ -42,7 +42,7 @@ import { nodeConfigProblems, unknownConfigKeys } from './validate-config.js';
 export type { StoredConfigAction };
 
 export interface ResolveNodeConfigOptions extends ConfigFlags {
-  /** `--network`: a preset name (devnet, devnet-101, testnet, mainnet). */
+  /** `--network`: a preset name (devnet, devnet-101, devnet-sidechain, testnet, mainnet). */
   readonly network?: string;
   /** `--config`: a Lisk-format config.json merged over the preset. */
   readonly configFile?: string;

@@ -19,7 +19,7 @@ import { BasaltError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { smtKeyFromStateKey, smtValueFromStateValue, STATE_KEY_LENGTH } from '../merkle/index.js';
 import { computeEventRoot, createInMemoryNodeStore, createSparseMerkleTree } from '../merkle/native/index.js';
-import { createMainchainModules } from '../modules/mainchain.js';
+import { createChainModules } from '../modules/chain-modules.js';
 import { MemoryState } from '../state/memory-state.js';
 import type { StateChange } from '../state/overlay-state.js';
 import type { GenesisAssetInput } from './genesis-assets-file.js';
@@ -104,7 +104,7 @@ export async function createGenesisBlock(input: CreateGenesisBlockInput): Promis
   const { genesisConfig } = input;
   const moduleConfigs = input.moduleConfigs ?? {};
   const withLegacy = assets.getAsset('legacy') !== undefined || 'legacy' in moduleConfigs;
-  const modules = createMainchainModules({ genesisConfig, moduleConfigs, withLegacy });
+  const modules = createChainModules({ genesisConfig, moduleConfigs, withLegacy });
   const bft = new Bft(genesisConfig.bftBatchSize, genesisConfig.blockTime);
   const executor = new BlockExecutor(new StateMachine(modules.list, genesisConfig.chainID, input.logger ?? silentLogger), bft);
 

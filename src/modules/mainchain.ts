@@ -1,15 +1,15 @@
 import type { GenesisConfig } from '../config/genesis-config.js';
-import { AuthModule } from './auth/index.js';
+import type { AuthModule } from './auth/index.js';
+import { createCoreModules } from './core-modules.js';
 import type { Module } from './base/index.js';
-import { DynamicRewardModule } from './dynamic-reward/index.js';
-import { FeeModule } from './fee/index.js';
+import type { DynamicRewardModule } from './dynamic-reward/index.js';
+import type { FeeModule } from './fee/index.js';
 import { LegacyModule } from './legacy/index.js';
 import { MainchainInteroperabilityModule } from './interoperability/index.js';
-import { PosModule } from './pos/index.js';
-import type { HashOnionSource, HashOnionStore } from './random/index.js';
-import { RandomModule } from './random/index.js';
-import { TokenModule } from './token/index.js';
-import { ValidatorsModule } from './validators/index.js';
+import type { PosModule } from './pos/index.js';
+import type { HashOnionSource, HashOnionStore, RandomModule } from './random/index.js';
+import type { TokenModule } from './token/index.js';
+import type { ValidatorsModule } from './validators/index.js';
 
 export interface MainchainModulesOptions {
   readonly genesisConfig: GenesisConfig;
@@ -42,19 +42,8 @@ export interface MainchainModules {
  * and initialised with their config sections.
  */
 export function createMainchainModules(options: MainchainModulesOptions): MainchainModules {
-  const auth = new AuthModule();
-  const validators = new ValidatorsModule();
-  const token = new TokenModule();
-  const fee = new FeeModule({ token: token.method });
+  const { auth, validators, token, fee, random, pos, dynamicReward } = createCoreModules(options);
   const interoperability = new MainchainInteroperabilityModule();
-  const random = new RandomModule({ hashOnionStore: options.hashOnionStore, hashOnionSource: options.hashOnionSource });
-  const pos = new PosModule({ token: token.method, validators: validators.method, random: random.method, fee: fee.method });
-  const dynamicReward = new DynamicRewardModule({
-    token: token.method,
-    random: random.method,
-    validators: validators.method,
-    pos: pos.method,
-  });
   token.addDependencies({ fee: fee.method, interoperability: interoperability.method });
   fee.addDependencies({ interoperability: interoperability.method });
   interoperability.addDependencies({ token: token.method, fee: fee.method });

@@ -17,7 +17,7 @@ import { Bft } from '../engine/consensus/bft/bft.js';
 import { StateMachine } from '../engine/state-machine/state-machine.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { Module } from '../modules/base/index.js';
-import { createMainchainModules, type MainchainModules } from '../modules/mainchain.js';
+import { createChainModules, type ChainModules } from '../modules/chain-modules.js';
 import { StateDb, type StateTreeUpdater } from '../state/state-db.js';
 import type { PopVerifiers } from './node-workers.js';
 import { PopChecksAhead } from './pop-checks-ahead.js';
@@ -30,8 +30,8 @@ export interface OpenChainOptions {
   readonly logger?: Logger;
   /** Unix seconds; injectable for tests. */
   readonly now?: () => number;
-  /** Custom modules (plugins) appended after the mainchain modules, in the order returned. */
-  readonly extraModules?: (mainchain: MainchainModules) => readonly Module[];
+  /** Custom modules (plugins) appended after the chain's modules, in the order returned. */
+  readonly extraModules?: (mainchain: ChainModules) => readonly Module[];
   /**
    * Checks the signatures of each block's transactions in one batch (the worker pool in a node);
    * without it they are checked one by one on this thread, with the same results.
@@ -61,7 +61,7 @@ export interface OpenChain {
   readonly legacyStore: LegacyChainStore;
   readonly stateDb: StateDb;
   readonly bft: Bft;
-  readonly modules: MainchainModules;
+  readonly modules: ChainModules;
   readonly stateMachine: StateMachine;
   readonly processor: ChainProcessor;
   /**
@@ -90,9 +90,10 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
     const bft = new Bft(genesis.bftBatchSize, genesis.blockTime);
     // Lisk Core v4 chains carry the legacy module: registered when the genesis or config has it.
     const withLegacy = options.genesisBlock.assets.getAsset('legacy') !== undefined || 'legacy' in options.config.modules;
-    const mainchain = createMainchainModules({ genesisConfig: genesis, moduleConfigs: options.config.modules, withLegacy });
-    const extra = options.extraModules?.(mainchain) ?? [];
-    const modules: MainchainModules = extra.length === 0 ? mainchain : { ...mainchain, list: [...mainchain.list, ...extra] };
+    // A mainchain or a sidechain, as the genesis chain ID says.
+    const chainModules = createChainModules({ genesisConfig: genesis, moduleConfigs: options.config.modules, withLegacy });
+    const extra = options.extraModules?.(chainModules) ?? [];
+    const modules: ChainModules = extra.length === 0 ? chainModules : { ...chainModules, list: [...chainModules.list, ...extra] };
     const stateMachine = new StateMachine(modules.list, genesis.chainID, logger);
     const popChecks = options.popVerifiers && popChecksAhead(modules, options.config, options.popVerifiers);
     const processor = new ChainProcessor({
@@ -198,7 +199,7 @@ export function createBlockExecutor(
  * The proof-of-possession checks of `verifiers`, handed to the validators module (its method
  * and the validateBLSKey endpoint) and run ahead of each block by the processor's executor.
  */
-function popChecksAhead(modules: MainchainModules, config: ChainConfig, verifiers: PopVerifiers): PopChecksAhead {
+function popChecksAhead(modules: ChainModules, config: ChainConfig, verifiers: PopVerifiers): PopChecksAhead {
   const checks = new PopChecksAhead({
     modules: modules.list,
     blocks: verifiers.blocks,

@@ -22,6 +22,7 @@ export { readPluginEntries, type PluginEntries, type PluginEntry } from './plugi
 export * from '../modules/base/index.js';
 export type { ModuleInitArgs, GenesisConfig } from '../config/genesis-config.js';
 export type { MainchainModules } from '../modules/mainchain.js';
+export type { ChainModules } from '../modules/chain-modules.js';
 export type { StateReader, StateWriter, IterateOptions } from '../state/state-view.js';
 export type { BlockHeader } from '../chain/block-header.js';
 export type { Block } from '../chain/block.js';

@@ -13,7 +13,7 @@ import { ConfigError } from '../config/config-error.js';
 import { InvalidParamsError, InvariantError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Module } from '../modules/base/index.js';
-import type { MainchainModules } from '../modules/mainchain.js';
+import type { ChainModules } from '../modules/chain-modules.js';
 import type { RpcMethod, RpcRegistry } from '../rpc/registry.js';
 import type { StateReader } from '../state/state-view.js';
 import { ENGINE_NAMESPACES } from './check-plugin-definition.js';
@@ -34,7 +34,7 @@ export interface LoadedPlugin {
 
 /** What `createModules` needs: the chain's module set so far and the config it was built from. */
 export interface ModuleSetupInput {
-  readonly mainchain: MainchainModules;
+  readonly mainchain: ChainModules;
   readonly genesisConfig: GenesisConfig;
   /** The config's `modules` section; a custom module's `init` gets its own entry (or `{}`). */
   readonly moduleConfigs: Readonly<Record<string, Record<string, unknown>>>;

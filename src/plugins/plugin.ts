@@ -10,7 +10,7 @@ import type { Transaction } from '../chain/transaction.js';
 import type { GenesisConfig } from '../config/genesis-config.js';
 import type { Logger } from '../logger.js';
 import type { Module } from '../modules/base/index.js';
-import type { MainchainModules } from '../modules/mainchain.js';
+import type { ChainModules } from '../modules/chain-modules.js';
 import type { StateReader } from '../state/state-view.js';
 
 /** A plugin's own settings: its config entry without `path`. */
@@ -51,8 +51,8 @@ export interface BasaltPlugin<Options extends PluginOptions = PluginOptions> {
 export interface ModuleSetup<Options extends PluginOptions = PluginOptions> {
   readonly options: Options;
   readonly genesisConfig: GenesisConfig;
-  /** The mainchain modules, for a custom module that calls their methods (token transfers, ...). */
-  readonly mainchain: MainchainModules;
+  /** The chain's modules (a mainchain's or a sidechain's), for a custom module that calls their methods (token transfers, ...). */
+  readonly mainchain: ChainModules;
   readonly logger: Logger;
 }
 

@@ -8,7 +8,7 @@ import type { Block } from '../chain/block.js';
 import { ConfigError } from '../config/config-error.js';
 import type { ChainConfig } from '../config/lisk-config.js';
 import { ValidationError } from '../errors.js';
-import { createMainchainModules } from '../modules/mainchain.js';
+import { createChainModules } from '../modules/chain-modules.js';
 import { parsePosConfig } from '../modules/pos/config.js';
 
 /**
@@ -19,7 +19,7 @@ export function checkModuleConfigs(chainConfig: ChainConfig, genesisBlock: Block
   const { genesis, modules } = chainConfig;
   try {
     const withLegacy = genesisBlock.assets.getAsset('legacy') !== undefined || 'legacy' in modules;
-    createMainchainModules({ genesisConfig: genesis, moduleConfigs: modules, withLegacy });
+    createChainModules({ genesisConfig: genesis, moduleConfigs: modules, withLegacy });
   } catch (error) {
     if (error instanceof ValidationError) throw new ConfigError(`Invalid config:\n  ${error.errors.join('\n  ')}`);
     throw new ConfigError(`Invalid module config: ${(error as Error).message}`);

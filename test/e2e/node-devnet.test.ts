@@ -8,12 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Transaction } from '../../src/chain/transaction.js';
-import { codec } from '../../src/codec/index.js';
-import { decodeLisk32, ed25519KeyPairFromPassphrase, MESSAGE_TAG_TRANSACTION, signData } from '../../src/crypto/index.js';
-import { transferParamsSchema } from '../../src/modules/token/schemas.js';
 import { runBasalt } from '../support/cli.js';
 import { rpc, startBasaltNode, stopProcess, waitFor, type NodeProcess } from '../support/node-process.js';
+import { signedTransfer } from '../support/token-transfer.js';
 
 const ACCOUNTS_PASSPHRASE =
   'balcony timber spider replace olympic innocent obvious slogan select tunnel health adjust setup fork scrub lion coconut wife ice color process access minute palace';
@@ -73,25 +70,15 @@ describe('basalt start (devnet defaults)', () => {
   });
 
   it('includes a transfer sent through the pool, with its events', async () => {
-    const sender = ed25519KeyPairFromPassphrase(ACCOUNTS_PASSPHRASE, "m/44'/134'/0'");
-    const recipient = decodeLisk32('lsks4hkwer2d588ee4joya3rca9tgb4whqo6vedxz');
-    const params = codec.encode(transferParamsSchema, {
+    const transaction = signedTransfer({
+      passphrase: ACCOUNTS_PASSPHRASE,
+      chainID: CHAIN_ID,
       tokenID: TOKEN_ID,
+      recipient: 'lsks4hkwer2d588ee4joya3rca9tgb4whqo6vedxz',
       amount: 100_000_000n,
-      recipientAddress: recipient,
+      fee: 1_000_000n,
       data: 'e2e',
     });
-    const unsigned = new Transaction({
-      module: 'token',
-      command: 'transfer',
-      nonce: 0n,
-      fee: 1_000_000n,
-      senderPublicKey: sender.publicKey,
-      params,
-      signatures: [],
-    });
-    const signature = signData(MESSAGE_TAG_TRANSACTION, CHAIN_ID, unsigned.signingBytes(), sender.privateKey);
-    const transaction = unsigned.withSignatures([signature]);
     const { transactionId } = await rpc<{ transactionId: string }>(port, 'txpool_postTransaction', {
       transaction: transaction.bytes.toString('hex'),
     });

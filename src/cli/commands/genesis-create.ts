@@ -19,7 +19,8 @@ Usage: basalt genesis:create --assets FILE --output FILE (--config FILE | --netw
                             JSON (uint64 values as decimal strings; small ones may be numbers)
   --config FILE             a Lisk-format config.json: its genesis section (chainID, blockTime,
                             bftBatchSize) and module configs drive the genesis execution
-  --network NAME            a preset (devnet, devnet-101, testnet, mainnet) under --config
+  --network NAME            a preset (devnet, devnet-101, devnet-sidechain, testnet, mainnet)
+                            under --config
   --output FILE             where the binary genesis block is written
   --timestamp N             Unix seconds (default: now)
   --height N                genesis height (default 0)

@@ -11,7 +11,8 @@ validator keys it holds and serves JSON-RPC over HTTP (/rpc), WebSocket (/rpc-ws
 
 Usage: basalt start [flags]
 
-  -n, --network NAME     devnet (default), devnet-101, testnet, mainnet       [LISK_NETWORK]
+  -n, --network NAME     devnet (default), devnet-101, devnet-sidechain,
+                         testnet, mainnet                                     [LISK_NETWORK]
   -c, --config FILE      a Lisk-format config.json merged over the preset      [LISK_CONFIG_FILE]
       --genesis FILE     the genesis block (needed for testnet and mainnet)
   -d, --data-path DIR    default ~/.basalt/<network>                            [LISK_DATA_PATH]

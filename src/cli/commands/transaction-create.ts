@@ -11,7 +11,7 @@ import {
   parseDerivationPath,
   signData,
 } from '../../crypto/index.js';
-import { createMainchainModules } from '../../modules/mainchain.js';
+import { createChainModules } from '../../modules/chain-modules.js';
 import { EXIT_OK, UsageError, type CliCommand } from '../command.js';
 import { parseFlags } from '../support/args.js';
 import { encodeParams, promptParams } from '../support/command-params.js';
@@ -78,9 +78,9 @@ export function commandParamsSchema(modules: readonly ModuleMetadataJSON[], modu
   return entry.params;
 }
 
-/** The command schemas of a Lisk Core 4 mainchain, for --offline (lisk-core's built-in app). */
+/** The command schemas of the chain of `chainID` (a Lisk Core 4 mainchain, or a sidechain), for --offline. */
 function offlineModules(chainID: Buffer): ModuleMetadataJSON[] {
-  const { list } = createMainchainModules({
+  const { list } = createChainModules({
     genesisConfig: { chainID, blockTime: 10, bftBatchSize: 103, maxTransactionsSize: 15 * 1024, minimumCertifyHeight: 1 },
     moduleConfigs: {},
     withLegacy: true,

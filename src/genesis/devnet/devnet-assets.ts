@@ -21,7 +21,7 @@
 import type { Schema } from '../../codec/index.js';
 import { ValidationError } from '../../errors.js';
 import { codec } from '../../codec/index.js';
-import { addressFromPublicKey } from '../../crypto/index.js';
+import { addressFromPublicKey, type ValidatorKeys } from '../../crypto/index.js';
 import { genesisInteroperabilitySchema } from '../../modules/interoperability/schemas.js';
 import { ADDRESS_LEGACY_RESERVE, genesisLegacyStoreSchema } from '../../modules/legacy/index.js';
 import { genesisAssetSchema as genesisPosSchema } from '../../modules/pos/schemas.js';
@@ -35,7 +35,7 @@ interface LockedBalance {
   amount: bigint;
 }
 
-interface UserEntry {
+export interface UserEntry {
   address: Buffer;
   tokenID: Buffer;
   availableBalance: bigint;
@@ -49,12 +49,119 @@ const ZERO_BLS_KEY = Buffer.alloc(48);
 const ZERO_PROOF_OF_POSSESSION = Buffer.alloc(96);
 
 /** The pos name of validator `index`. */
-export function devnetValidatorName(spec: DevnetSpec, index: number): string {
+export function devnetValidatorName(spec: { readonly legacyValidatorIndex?: number }, index: number): string {
   return index === spec.legacyValidatorIndex ? 'basalt_dev_legacy' : `basalt_dev_${index}`;
 }
 
-function asset(module: string, schema: Schema, value: object): GenesisAssetsFile['assets'][number] {
+export function devnetAsset(module: string, schema: Schema, value: object): GenesisAssetsFile['assets'][number] {
   return { module, data: codec.toJSON(schema, value), schema };
+}
+
+/** What a devnet's pos and token assets need of its spec (the mainchain and the sidechain devnet). */
+export type DevnetStakesSpec = Pick<
+  DevnetSpec,
+  | 'activeValidators'
+  | 'initRounds'
+  | 'activeSelfStake'
+  | 'standbySelfStake'
+  | 'validatorBalance'
+  | 'validatorCommission'
+  | 'devAccountBalance'
+>;
+
+export interface DevnetValidator {
+  readonly keys: ValidatorKeys;
+  readonly address: Buffer;
+  readonly name: string;
+  readonly selfStake: bigint;
+}
+
+/** The validators with their addresses, pos names and self-stakes (init validators first). */
+export function devnetValidators(
+  spec: DevnetStakesSpec & { legacyValidatorIndex?: number },
+  keys: readonly ValidatorKeys[],
+): DevnetValidator[] {
+  return keys.map((validator, index) => ({
+    keys: validator,
+    address: addressFromPublicKey(validator.publicKey),
+    name: devnetValidatorName(spec, index),
+    selfStake: index < spec.activeValidators ? spec.activeSelfStake : spec.standbySelfStake,
+  }));
+}
+
+/**
+ * The pos asset: every validator staking on itself, the init validators being the first
+ * `activeValidators`. With `keysRegistered` each validator has its BLS key and proof of
+ * possession and is eligible; without, it has lisk-sdk's zero placeholders and starts banned
+ * (a migrated chain's validators, see the header).
+ */
+export function devnetPosValue(spec: DevnetStakesSpec, validators: readonly DevnetValidator[], options: { keysRegistered: boolean }) {
+  const sorted = [...validators].sort(byAddress);
+  return {
+    validators: sorted.map((validator) => ({
+      address: validator.address,
+      name: validator.name,
+      blsKey: options.keysRegistered ? validator.keys.blsKey : ZERO_BLS_KEY,
+      proofOfPossession: options.keysRegistered ? validator.keys.blsProofOfPossession : ZERO_PROOF_OF_POSSESSION,
+      generatorKey: validator.keys.generatorKey,
+      lastGeneratedHeight: 0,
+      isBanned: !options.keysRegistered,
+      reportMisbehaviorHeights: [],
+      consecutiveMissedBlocks: 0,
+      commission: spec.validatorCommission,
+      lastCommissionIncreaseHeight: 0,
+      sharingCoefficients: [],
+    })),
+    stakers: sorted.map((validator) => ({
+      address: validator.address,
+      stakes: [{ validatorAddress: validator.address, amount: validator.selfStake, sharingCoefficients: [] }],
+      pendingUnlocks: [],
+    })),
+    genesisData: {
+      initRounds: spec.initRounds,
+      initValidators: validators
+        .slice(0, spec.activeValidators)
+        .map((validator) => validator.address)
+        .sort((a, b) => a.compare(b)),
+    },
+  };
+}
+
+/** Token users of a devnet: the validators (their self-stakes locked under pos) and the funded accounts. */
+export function devnetUsers(
+  spec: DevnetStakesSpec,
+  validators: readonly DevnetValidator[],
+  accounts: readonly ValidatorKeys[],
+  tokenID: Buffer,
+): UserEntry[] {
+  return [
+    ...validators.map((validator) => ({
+      address: validator.address,
+      tokenID,
+      availableBalance: spec.validatorBalance,
+      lockedBalances: [{ module: 'pos', amount: validator.selfStake }],
+    })),
+    ...accounts.map((account) => ({
+      address: addressFromPublicKey(account.publicKey),
+      tokenID,
+      availableBalance: spec.devAccountBalance,
+      lockedBalances: [],
+    })),
+  ];
+}
+
+/** The token asset of `users` (sorted by address) with the total supply of the one token. */
+export function devnetTokenValue(users: readonly UserEntry[], tokenID: Buffer) {
+  const totalSupply = users.reduce(
+    (sum, user) => sum + user.availableBalance + user.lockedBalances.reduce((locked, entry) => locked + entry.amount, 0n),
+    0n,
+  );
+  return {
+    userSubstore: [...users].sort(byAddress),
+    supplySubstore: [{ tokenID, totalSupply }],
+    escrowSubstore: [],
+    supportedTokensSubstore: [],
+  };
 }
 
 /** The devnet genesis assets for a chain ID (the LSK token is chainID ‖ 00000000). */
@@ -69,68 +176,14 @@ export function devnetGenesisAssets(spec: DevnetSpec, keys: DevnetKeys, chainID:
     throw new ValidationError([`.legacyValidatorIndex: must be a standby validator (${spec.activeValidators}..${validatorCount - 1})`]);
   }
   const tokenID = Buffer.concat([chainID, Buffer.alloc(4)]);
-  const validators = keys.validators.map((validator, index) => ({
-    keys: validator,
-    address: addressFromPublicKey(validator.publicKey),
-    name: devnetValidatorName(spec, index),
-    selfStake: index < spec.activeValidators ? spec.activeSelfStake : spec.standbySelfStake,
-  }));
-
-  const posValue = {
-    validators: [...validators].sort(byAddress).map((validator) => ({
-      address: validator.address,
-      name: validator.name,
-      blsKey: ZERO_BLS_KEY,
-      proofOfPossession: ZERO_PROOF_OF_POSSESSION,
-      generatorKey: validator.keys.generatorKey,
-      lastGeneratedHeight: 0,
-      isBanned: true,
-      reportMisbehaviorHeights: [],
-      consecutiveMissedBlocks: 0,
-      commission: spec.validatorCommission,
-      lastCommissionIncreaseHeight: 0,
-      sharingCoefficients: [],
-    })),
-    stakers: [...validators].sort(byAddress).map((validator) => ({
-      address: validator.address,
-      stakes: [{ validatorAddress: validator.address, amount: validator.selfStake, sharingCoefficients: [] }],
-      pendingUnlocks: [],
-    })),
-    genesisData: {
-      initRounds: spec.initRounds,
-      initValidators: validators
-        .slice(0, spec.activeValidators)
-        .map((validator) => validator.address)
-        .sort((a, b) => a.compare(b)),
-    },
-  };
-
+  const validators = devnetValidators(spec, keys.validators);
+  const posValue = devnetPosValue(spec, validators, { keysRegistered: false });
   const users: UserEntry[] = [
-    ...validators.map((validator) => ({
-      address: validator.address,
-      tokenID,
-      availableBalance: spec.validatorBalance,
-      lockedBalances: [{ module: 'pos', amount: validator.selfStake }],
-    })),
-    ...keys.accounts.map((account) => ({
-      address: addressFromPublicKey(account.publicKey),
-      tokenID,
-      availableBalance: spec.devAccountBalance,
-      lockedBalances: [],
-    })),
+    ...devnetUsers(spec, validators, keys.accounts, tokenID),
     { address: keys.legacy.address, tokenID, availableBalance: spec.legacyFeeBalance, lockedBalances: [] },
     { address: ADDRESS_LEGACY_RESERVE, tokenID, availableBalance: 0n, lockedBalances: [{ module: 'legacy', amount: spec.legacyBalance }] },
-  ].sort(byAddress);
-  const totalSupply = users.reduce(
-    (sum, user) => sum + user.availableBalance + user.lockedBalances.reduce((locked, entry) => locked + entry.amount, 0n),
-    0n,
-  );
-  const tokenValue = {
-    userSubstore: users,
-    supplySubstore: [{ tokenID, totalSupply }],
-    escrowSubstore: [],
-    supportedTokensSubstore: [],
-  };
+  ];
+  const tokenValue = devnetTokenValue(users, tokenID);
 
   const legacyValue = { accounts: [{ address: keys.legacy.legacyAddress, balance: spec.legacyBalance }] };
   const interoperabilityValue = {
@@ -144,10 +197,10 @@ export function devnetGenesisAssets(spec: DevnetSpec, keys: DevnetKeys, chainID:
   // Sorted by module name, as they end up in the block.
   return {
     assets: [
-      asset('interoperability', genesisInteroperabilitySchema, interoperabilityValue),
-      asset('legacy', genesisLegacyStoreSchema, legacyValue),
-      asset('pos', genesisPosSchema, posValue),
-      asset('token', genesisTokenAssetSchema, tokenValue),
+      devnetAsset('interoperability', genesisInteroperabilitySchema, interoperabilityValue),
+      devnetAsset('legacy', genesisLegacyStoreSchema, legacyValue),
+      devnetAsset('pos', genesisPosSchema, posValue),
+      devnetAsset('token', genesisTokenAssetSchema, tokenValue),
     ],
   };
 }

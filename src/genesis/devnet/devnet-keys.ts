@@ -61,6 +61,6 @@ export function deriveDevnetKeys(spec: DevnetSpec): DevnetKeys {
  * The dev validators' keys.json (`generator.keys.fromFile` of the devnet preset), the legacy
  * validator included: once it has registered these keys the node forges its slots too.
  */
-export function devValidatorsKeysFile(keys: DevnetKeys): KeysFile {
+export function devValidatorsKeysFile(keys: Pick<DevnetKeys, 'validators'>): KeysFile {
   return { keys: keys.validators.map((validator) => keysFileEntry(validator)) };
 }

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { parseChainConfig, type ChainConfig } from '../../config/lisk-config.js';
 import { ValidationError } from '../../errors.js';
 import { createGenesisBlock } from '../create-genesis-block.js';
-import { parseGenesisAssetsFile } from '../genesis-assets-file.js';
+import { type GenesisAssetsFile, parseGenesisAssetsFile } from '../genesis-assets-file.js';
 import { devnetGenesisAssets } from './devnet-assets.js';
 import { BOOTSTRAP_TRANSACTIONS_FILE, bootstrapTransactionsFile, devnetBootstrapTransactions } from './devnet-bootstrap.js';
 import { devnetMinimumCertifyHeight } from './devnet-certify-height.js';
@@ -20,21 +20,37 @@ import { DEVNET_SPEC, type DevnetSpec } from './devnet-spec.js';
 /** File name → content of every generated devnet file. */
 export type DevnetFiles = ReadonlyMap<string, Buffer>;
 
-const json = (value: unknown): Buffer => Buffer.from(`${JSON.stringify(value, undefined, 2)}\n`, 'utf8');
+/** A generated JSON file: two-space indented, with a final newline. */
+export const devnetJson = (value: unknown): Buffer => Buffer.from(`${JSON.stringify(value, undefined, 2)}\n`, 'utf8');
+const json = devnetJson;
 
-/** Builds the generated files for the devnet whose config.json is at `configFile`. */
-export async function buildDevnetFiles(configFile: string, spec: DevnetSpec = DEVNET_SPEC): Promise<DevnetFiles> {
-  const config = parseChainConfig(JSON.parse(readFileSync(configFile, 'utf8')), dirname(configFile));
-  const { chainID } = config.genesis;
-  const minimumCertifyHeight = checkDevnetConfig(config, spec);
-  const keys = deriveDevnetKeys(spec);
-  const assetsFile = json(devnetGenesisAssets(spec, keys, chainID));
+/** A devnet's hand-written config.json, parsed (relative paths against its folder). */
+export function readDevnetConfig(configFile: string): ChainConfig {
+  return parseChainConfig(JSON.parse(readFileSync(configFile, 'utf8')), dirname(configFile));
+}
+
+/**
+ * The genesis assets file of `assets` and the genesis block built from that file as written
+ * (parsed back), so `basalt genesis:create` on the file gives the same bytes.
+ */
+export async function devnetGenesis(config: ChainConfig, assets: GenesisAssetsFile, timestamp: number) {
+  const assetsFile = json(assets);
   const { block } = await createGenesisBlock({
     genesisConfig: config.genesis,
     moduleConfigs: config.modules,
     assets: parseGenesisAssetsFile(JSON.parse(assetsFile.toString('utf8'))).assets,
-    timestamp: spec.timestamp,
+    timestamp,
   });
+  return { assetsFile, block };
+}
+
+/** Builds the generated files for the devnet whose config.json is at `configFile`. */
+export async function buildDevnetFiles(configFile: string, spec: DevnetSpec = DEVNET_SPEC): Promise<DevnetFiles> {
+  const config = readDevnetConfig(configFile);
+  const { chainID } = config.genesis;
+  const minimumCertifyHeight = checkDevnetConfig(config, spec);
+  const keys = deriveDevnetKeys(spec);
+  const { assetsFile, block } = await devnetGenesis(config, devnetGenesisAssets(spec, keys, chainID), spec.timestamp);
   return new Map([
     ['genesis_assets.json', assetsFile],
     ['genesis_block.blob', block.bytes],
@@ -51,7 +67,11 @@ export async function buildDevnetFiles(configFile: string, spec: DevnetSpec = DE
 
 /** Regenerates the files in `dir` (which holds the devnet's config.json). */
 export async function writeDevnetFiles(dir: string): Promise<DevnetFiles> {
-  const files = await buildDevnetFiles(join(dir, 'config.json'));
+  return writeDevnetFolder(dir, await buildDevnetFiles(join(dir, 'config.json')));
+}
+
+/** Writes generated devnet files into `dir` (the keys file readable by its owner only). */
+export function writeDevnetFolder(dir: string, files: DevnetFiles): DevnetFiles {
   for (const [name, content] of files) writeFileSync(join(dir, name), content, { mode: name === 'dev-validators.json' ? 0o600 : 0o644 });
   return files;
 }

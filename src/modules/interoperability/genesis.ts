@@ -5,13 +5,14 @@
  * lisk-sdk's order; the first failing one throws a ValidationError with lisk-sdk's message.
  */
 import { codec, validate } from '../../codec/index.js';
-import { ValidationError } from '../../errors.js';
-import type { MethodContext, ReadContext } from '../base/index.js';
+import { GenesisStateError, ValidationError } from '../../errors.js';
+import type { GenesisContext, MethodContext, ReadContext } from '../base/index.js';
 import {
   CHAIN_NAME_MAINCHAIN,
   ChainStatus,
   EMPTY_BYTES,
   EMPTY_HASH,
+  INTEROPERABILITY_MODULE_NAME,
   MAX_NUM_VALIDATORS,
   MAX_UINT64,
   MIN_RETURN_FEE_PER_BYTE_BEDDOWS,
@@ -70,7 +71,8 @@ export function verifyMainchainGenesis(genesis: GenesisInteroperability, chain: 
   verifyTerminatedOutboxAccounts(genesis);
 }
 
-function verifyChainID(chainID: Buffer, mainchainID: Buffer, prefix: string): void {
+/** LIP 0045: a chain of this network other than the mainchain (`prefix` names the entry in the message). */
+export function verifyChainID(chainID: Buffer, mainchainID: Buffer, prefix: string): void {
   if (chainID.equals(mainchainID)) {
     fail(`${prefix}chainID must not be equal to ${mainchainID.toString('hex')}.`);
   }
@@ -119,7 +121,8 @@ function verifyChainData(chainInfo: ChainInfo, genesis: GenesisInteroperability,
   }
 }
 
-function verifyChannelData(chainInfo: ChainInfo, chain: GenesisChain): void {
+/** LIP 0045: the channel's fee token is the network's LSK and its return fee the fixed one. */
+export function verifyChannelData(chainInfo: ChainInfo, chain: GenesisChain): void {
   const { channelData } = chainInfo;
   if (!channelData.messageFeeTokenID.equals(getTokenIDLSK(chain.chainID))) {
     fail('channelData.messageFeeTokenID is not equal to Token.getTokenIDLSK().');
@@ -129,7 +132,8 @@ function verifyChannelData(chainInfo: ChainInfo, chain: GenesisChain): void {
   }
 }
 
-function verifyChainValidators(chainInfo: ChainInfo): void {
+/** LIP 0045: the chain's certifying validators are well formed and match its last certificate. */
+export function verifyChainValidators(chainInfo: ChainInfo): void {
   const { activeValidators, certificateThreshold } = chainInfo.chainValidators;
   if (activeValidators.length === 0 || activeValidators.length > MAX_NUM_VALIDATORS) {
     fail(`activeValidators must have at least 1 element and at most ${MAX_NUM_VALIDATORS} elements.`);
@@ -151,10 +155,15 @@ function verifyChainValidators(chainInfo: ChainInfo): void {
   }
 }
 
-function verifyTerminatedStateAccounts(genesis: GenesisInteroperability, mainchainID: Buffer): void {
+/** LIP 0045: terminated state accounts have distinct chain IDs in ascending order. */
+export function verifyTerminatedStateAccountIDs(genesis: GenesisInteroperability): void {
   const chainIDs = genesis.terminatedStateAccounts.map((account) => account.chainID);
   if (!allDistinct(chainIDs)) fail("terminatedStateAccounts don't hold unique chainID.");
   if (!isAscending(chainIDs)) fail('terminatedStateAccounts must be ordered lexicographically by chainID.');
+}
+
+function verifyTerminatedStateAccounts(genesis: GenesisInteroperability, mainchainID: Buffer): void {
+  verifyTerminatedStateAccountIDs(genesis);
 
   for (const { chainID, terminatedStateAccount } of genesis.terminatedStateAccounts) {
     verifyChainID(chainID, mainchainID, 'stateAccount.');
@@ -184,11 +193,11 @@ function verifyTerminatedOutboxAccounts(genesis: GenesisInteroperability): void 
 }
 
 /**
- * LIP 0045 genesis state processing on the mainchain: the own chain account (chain ID = this
- * chain), every chain's account, channel, validators and (unless terminated) outbox root, the
- * terminated accounts, and the registered names including `lisk_mainchain` itself.
+ * LIP 0045 genesis state processing, common to mainchain and sidechain: the own chain account
+ * (chain ID = this chain) when it has a name, every chain's account, channel, validators and
+ * (unless terminated) outbox root, and the terminated accounts.
  */
-export function writeMainchainGenesisState(ctx: MethodContext, genesis: GenesisInteroperability, chainID: Buffer): void {
+export function writeGenesisChainState(ctx: MethodContext, genesis: GenesisInteroperability, chainID: Buffer): void {
   const { state } = ctx;
   if (genesis.ownChainName !== '') {
     ownChainAccountStore.set(state, EMPTY_BYTES, {
@@ -211,6 +220,15 @@ export function writeMainchainGenesisState(ctx: MethodContext, genesis: GenesisI
   for (const { chainID: terminatedChainID, terminatedOutboxAccount } of genesis.terminatedOutboxAccounts) {
     terminatedOutboxStore.set(state, terminatedChainID, terminatedOutboxAccount);
   }
+}
+
+/**
+ * LIP 0045 genesis state processing on the mainchain: the common part, then the registered names
+ * including `lisk_mainchain` itself.
+ */
+export function writeMainchainGenesisState(ctx: MethodContext, genesis: GenesisInteroperability, chainID: Buffer): void {
+  const { state } = ctx;
+  writeGenesisChainState(ctx, genesis, chainID);
   for (const chainInfo of genesis.chainInfos) {
     registeredNamesStore.set(state, Buffer.from(chainInfo.chainData.name, 'ascii'), { chainID: chainInfo.chainID });
   }
@@ -228,4 +246,20 @@ export function verifyGenesisEscrowAccounts(ctx: ReadContext, genesis: GenesisIn
       fail("Corresponding escrow account doesn't exist.");
     }
   }
+}
+
+/** The genesis block's interoperability asset, decoded and schema-checked, or undefined without one. */
+export function readGenesisInteroperability(context: GenesisContext): GenesisInteroperability | undefined {
+  const asset = context.assets.getAsset(INTEROPERABILITY_MODULE_NAME);
+  return asset === undefined ? undefined : decodeGenesisInteroperability(asset);
+}
+
+/**
+ * LIP 0045 finalization of either chain kind: the escrow accounts of the genesis channels. Like
+ * lisk-sdk it decodes the asset unconditionally, so a genesis block without one fails here.
+ */
+export function finalizeGenesisInteroperability(context: GenesisContext, token: InteroperabilityTokenMethod): void {
+  const genesis = readGenesisInteroperability(context);
+  if (genesis === undefined) throw new GenesisStateError('The genesis block has no interoperability asset.');
+  verifyGenesisEscrowAccounts(context, genesis, token);
 }

@@ -45,7 +45,7 @@ export const ccmSchema: Schema = objectSchema('/modules/interoperability/ccm', {
   status: { dataType: 'uint32', fieldNumber: 8 },
 });
 
-const activeValidatorsArray = {
+export const activeValidatorsArray = {
   type: 'array',
   items: objectOf({
     blsKey: { dataType: 'bytes', fieldNumber: 1, minLength: BLS_PUBLIC_KEY_LENGTH, maxLength: BLS_PUBLIC_KEY_LENGTH },

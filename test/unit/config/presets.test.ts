@@ -12,18 +12,18 @@ import { mergeConfigLayers } from '../../../src/config/merge-config.js';
 import type { NodeConfig } from '../../../src/config/node-config.js';
 import { DEFAULT_NETWORK, loadNetworkPreset, NETWORKS } from '../../../src/config/presets.js';
 import { nodeConfigProblems, unknownConfigKeys } from '../../../src/config/validate-config.js';
-import { createMainchainModules } from '../../../src/modules/mainchain.js';
+import { createChainModules } from '../../../src/modules/chain-modules.js';
 import { parsePosConfig } from '../../../src/modules/pos/config.js';
 
 const merged = (network: string): NodeConfig =>
   mergeConfigLayers(defaultNodeConfig(), loadNetworkPreset(network).config) as unknown as NodeConfig;
 
 describe('network presets', () => {
-  it('are devnet (the default), devnet-101, testnet and mainnet', () => {
-    expect(NETWORKS).toEqual(['devnet', 'devnet-101', 'testnet', 'mainnet']);
+  it('are devnet (the default), devnet-101, devnet-sidechain, testnet and mainnet', () => {
+    expect(NETWORKS).toEqual(['devnet', 'devnet-101', 'devnet-sidechain', 'testnet', 'mainnet']);
     expect(DEFAULT_NETWORK).toBe('devnet');
     expect(() => loadNetworkPreset('betanet')).toThrow(
-      'Network betanet is not supported, supported networks: devnet, devnet-101, testnet, mainnet.',
+      'Network betanet is not supported, supported networks: devnet, devnet-101, devnet-sidechain, testnet, mainnet.',
     );
   });
 
@@ -33,11 +33,13 @@ describe('network presets', () => {
       expect(nodeConfigProblems(config)).toEqual([]);
       expect(unknownConfigKeys(config)).toEqual([]);
       const chain = parseChainConfig(config, '/');
-      expect(() => createMainchainModules({ genesisConfig: chain.genesis, moduleConfigs: chain.modules, withLegacy: true })).not.toThrow();
+      expect(() => createChainModules({ genesisConfig: chain.genesis, moduleConfigs: chain.modules, withLegacy: true })).not.toThrow();
       // BFT's batch is the PoS round, as in every Lisk chain.
       expect(parsePosConfig(chain.modules.pos ?? {}, chain.genesis).roundLength).toBe(chain.genesis.bftBatchSize);
-      expect(config.rpc.port).toBe(7887);
-      expect(config.network.port).toBe(7667);
+      // The sidechain devnet runs beside the mainchain devnet on the same machine.
+      const sidechain = network === 'devnet-sidechain';
+      expect(config.rpc.port).toBe(sidechain ? 7888 : 7887);
+      expect(config.network.port).toBe(sidechain ? 7668 : 7667);
       expect(config.legacyApi).toEqual({ enabled: false, host: '127.0.0.1', port: 4000 });
     });
   }
@@ -46,6 +48,7 @@ describe('network presets', () => {
     const expected = {
       devnet: ['04000000', 36, 3, 9],
       'devnet-101': ['04000000', 1, 10, 103],
+      'devnet-sidechain': ['04000001', 1, 3, 5],
       testnet: ['01000000', 20520176, 10, 103],
       mainnet: ['00000000', 23461753, 10, 103],
     } as const;
@@ -72,6 +75,7 @@ describe('network presets', () => {
   it('let the devnets use the generator, system and random methods, and testnet/mainnet none', () => {
     expect(merged('devnet').rpc.allowedMethods).toEqual(['generator', 'system', 'random']);
     expect(merged('devnet-101').rpc.allowedMethods).toEqual(['generator', 'system', 'random']);
+    expect(merged('devnet-sidechain').rpc.allowedMethods).toEqual(['generator', 'system', 'random']);
     expect(merged('testnet').rpc.allowedMethods).toEqual([]);
     expect(merged('mainnet').rpc.allowedMethods).toEqual([]);
   });
@@ -85,5 +89,7 @@ describe('network presets', () => {
     expect(loadNetworkPreset('devnet').genesisFile).toBeDefined();
     expect(loadNetworkPreset('devnet').bootstrapFile).toBeDefined();
     expect(core.bootstrapFile).toBeUndefined();
+    expect(loadNetworkPreset('devnet-sidechain').genesisFile).toBeDefined();
+    expect(loadNetworkPreset('devnet-sidechain').bootstrapFile).toBeUndefined();
   });
 });

@@ -4,7 +4,6 @@
  * validators, outbox root and name entry, charges the registration fee and sends the
  * `registration` CCM into the new channel.
  */
-import { codec } from '../../../codec/index.js';
 import {
   VERIFY_OK,
   verifyFail,
@@ -13,32 +12,14 @@ import {
   type CommandVerifyContext,
   type VerificationResult,
 } from '../../base/index.js';
-import {
-  CCM_STATUS_OK,
-  CHAIN_REGISTRATION_FEE,
-  ChainStatus,
-  CROSS_CHAIN_COMMAND_REGISTRATION,
-  EMPTY_BYTES,
-  EMPTY_HASH,
-  INTEROPERABILITY_MODULE_NAME,
-  MAX_UINT64,
-  MIN_RETURN_FEE_PER_BYTE_BEDDOWS,
-} from '../constants.js';
+import { CHAIN_REGISTRATION_FEE, EMPTY_BYTES, MAX_UINT64 } from '../constants.js';
 import type { InteroperabilityDependencies } from '../dependencies.js';
-import { ccmSendSuccessEvent, chainAccountUpdatedEvent } from '../events.js';
-import { addToOutbox } from '../outbox.js';
-import { registrationCCMParamsSchema, sidechainRegistrationParamsSchema } from '../schemas.js';
-import { ccmID } from '../send.js';
-import {
-  chainAccountStore,
-  chainValidatorsStore,
-  channelDataStore,
-  outboxRootStore,
-  ownChainAccountStore,
-  registeredNamesStore,
-} from '../stores.js';
-import type { ChainAccount, CrossChainMessage, SidechainRegistrationParams } from '../types.js';
-import { computeValidatorsHash, getTokenIDLSK, invalidNameMessage, isValidChainName } from '../utils.js';
+import { chainAccountUpdatedEvent } from '../events.js';
+import { sidechainRegistrationParamsSchema } from '../schemas.js';
+import { type PartnerChain, sendRegistrationMessage, storePartnerChain } from '../partner-chain.js';
+import { chainAccountStore, ownChainAccountStore, registeredNamesStore } from '../stores.js';
+import type { SidechainRegistrationParams } from '../types.js';
+import { getTokenIDLSK, invalidNameMessage, isValidChainName } from '../utils.js';
 
 export class RegisterSidechainCommand implements Command<SidechainRegistrationParams> {
   readonly name = 'registerSidechain';
@@ -85,57 +66,20 @@ export class RegisterSidechainCommand implements Command<SidechainRegistrationPa
     const { state } = context;
     const { fee, token } = this.deps();
 
-    const sidechainAccount: ChainAccount = {
+    const partner: PartnerChain = {
+      chainID,
       name,
-      lastCertificate: {
-        height: 0,
-        timestamp: 0,
-        stateRoot: EMPTY_HASH,
-        validatorsHash: computeValidatorsHash(sidechainValidators, sidechainCertificateThreshold),
-      },
-      status: ChainStatus.REGISTERED,
-    };
-    chainAccountStore.set(state, chainID, sidechainAccount);
-
-    const mainchainTokenID = getTokenIDLSK(context.chainID);
-    channelDataStore.set(state, chainID, {
-      inbox: { root: EMPTY_HASH, appendPath: [], size: 0 },
-      outbox: { root: EMPTY_HASH, appendPath: [], size: 0 },
-      partnerChainOutboxRoot: EMPTY_HASH,
-      messageFeeTokenID: mainchainTokenID,
-      minReturnFeePerByte: MIN_RETURN_FEE_PER_BYTE_BEDDOWS,
-    });
-    chainValidatorsStore.set(state, chainID, {
       activeValidators: sidechainValidators,
       certificateThreshold: sidechainCertificateThreshold,
-    });
-    outboxRootStore.set(state, chainID, { root: EMPTY_HASH });
+      messageFeeTokenID: getTokenIDLSK(context.chainID),
+    };
+    const sidechainAccount = storePartnerChain(context, partner);
     registeredNamesStore.set(state, Buffer.from(name, 'ascii'), { chainID });
 
     fee.payFee(context, CHAIN_REGISTRATION_FEE);
-    token.initializeEscrowAccount(context, chainID, mainchainTokenID);
+    token.initializeEscrowAccount(context, chainID, partner.messageFeeTokenID);
 
     chainAccountUpdatedEvent.emit(context.events, sidechainAccount, [chainID]);
-
-    const params = codec.encode(registrationCCMParamsSchema, {
-      name,
-      chainID,
-      messageFeeTokenID: mainchainTokenID,
-      minReturnFeePerByte: MIN_RETURN_FEE_PER_BYTE_BEDDOWS,
-    });
-    const ownChainAccount = ownChainAccountStore.getOrThrow(state, EMPTY_BYTES);
-    const ccm: CrossChainMessage = {
-      nonce: ownChainAccount.nonce,
-      module: INTEROPERABILITY_MODULE_NAME,
-      crossChainCommand: CROSS_CHAIN_COMMAND_REGISTRATION,
-      sendingChainID: ownChainAccount.chainID,
-      receivingChainID: chainID,
-      fee: 0n,
-      status: CCM_STATUS_OK,
-      params,
-    };
-    addToOutbox(context, chainID, ccm);
-    ownChainAccountStore.set(state, EMPTY_BYTES, { ...ownChainAccount, nonce: ownChainAccount.nonce + 1n });
-    ccmSendSuccessEvent.emit(context.events, { ccm }, [ownChainAccount.chainID, chainID, ccmID(ccm)]);
+    sendRegistrationMessage(context, ownChainAccountStore.getOrThrow(state, EMPTY_BYTES), partner);
   }
 }
