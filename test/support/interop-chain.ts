@@ -12,6 +12,7 @@ import type { BlockHeader } from '../../src/chain/block-header.js';
 import { loadChainConfig, type ChainConfig } from '../../src/config/lisk-config.js';
 import { createBlockExecutor, type OpenChain } from '../../src/node.js';
 import { MemoryState } from '../../src/state/memory-state.js';
+import type { StateChange } from '../../src/state/overlay-state.js';
 import type { DevBlockLine, RecordedCall } from './dev-chain.js';
 import { fixturePath } from './fixtures.js';
 
@@ -106,9 +107,10 @@ function describeEvent(event: RecordedEvent | undefined): string {
 
 /**
  * Executes `block` on the chain's committed state without storing anything, for a block the
- * processor refused: its events, or the error execution itself threw.
+ * processor refused: its events and how many entries it wrote per store, or the error execution
+ * itself threw.
  */
-async function dryRun(chain: OpenChain, block: Block): Promise<{ events: RecordedEvent[] } | { error: string }> {
+async function dryRun(chain: OpenChain, block: Block): Promise<{ events: RecordedEvent[]; writes: string } | { error: string }> {
   const executor = createBlockExecutor(chain);
   const finalized = chain.chainStore.getHeaderByHeight(chain.chainStore.finalizedHeight()) as BlockHeader;
   try {
@@ -118,10 +120,25 @@ async function dryRun(chain: OpenChain, block: Block): Promise<{ events: Recorde
       chain.stateDb.engineReader,
       finalized.aggregateCommit.height,
     );
-    return { events: executed.events.map((event) => ({ ...eventToJSON(event) })) };
+    const events = executed.events.map((event) => ({ ...eventToJSON(event) }));
+    return { events, writes: writesPerStore(chain, executed.moduleState.changes()) };
   } catch (error) {
     return { error: (error as Error).message };
   }
+}
+
+/** `module/store xN` for every store the changes touch (a hint where a stateRoot differs). */
+function writesPerStore(chain: OpenChain, changes: StateChange[]): string {
+  const stores = chain.modules.list.flatMap((module) =>
+    module.stores.map((store) => ({ name: `${module.name}/${store.name}`, prefix: store.prefix })),
+  );
+  const counts = new Map<string, number>();
+  for (const { key } of changes) {
+    const store = stores.find((candidate) => key.subarray(0, candidate.prefix.length).equals(candidate.prefix));
+    const name = store?.name ?? `?${key.subarray(0, 6).toString('hex')}`;
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return [...counts].map(([name, count]) => `${name} x${count}`).join(', ');
 }
 
 /**
@@ -147,7 +164,7 @@ export async function replayInteropBlocks(
       const parts = [`block ${line.id} refused: ${(error as Error).message}`];
       if ('error' in outcome) parts.push(`execution threw: ${outcome.error}`);
       if (eventDiff !== undefined) parts.push(eventDiff);
-      else if ('events' in outcome) parts.push(`all ${expected.length} events as recorded`);
+      else if ('events' in outcome) parts.push(`all ${expected.length} events as recorded; the block writes ${outcome.writes}`);
       return { height: line.height, message: parts.join('\n') };
     }
     const tip = chain.processor.tipHeader();
