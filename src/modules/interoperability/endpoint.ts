@@ -34,7 +34,7 @@ import {
   terminatedStateStore,
 } from './stores.js';
 import type { ChainAccount, MessageBox } from './types.js';
-import { invalidNameMessage, isValidChainName } from './utils.js';
+import { getMainchainID, invalidNameMessage, isValidChainName } from './utils.js';
 
 const CHAIN_ID_HEX = /^[0-9a-fA-F]{8}$/;
 
@@ -231,19 +231,11 @@ function availabilityEndpoints(): Record<string, EndpointHandler> {
   };
 }
 
-/**
- * The sidechain's own endpoint (lisk-sdk sidechain/endpoint.ts): the mainchain of the network a
- * chain ID belongs to, its first byte followed by zeros (LIP 0037).
- */
-const getMainchainID: EndpointHandler = {
+/** The sidechain's own endpoint (lisk-sdk sidechain/endpoint.ts): the mainchain of a chain ID's network. */
+const mainchainIDEndpoint: EndpointHandler = {
   request: getMainchainIDRequestSchema,
   response: getMainchainIDResponseSchema,
-  handle: (context) => {
-    const chainID = chainIDParam(context);
-    const mainchainID = Buffer.alloc(CHAIN_ID_LENGTH);
-    chainID.copy(mainchainID, 0, 0, 1);
-    return { mainchainID: mainchainID.toString('hex') };
-  },
+  handle: (context) => ({ mainchainID: getMainchainID(chainIDParam(context)).toString('hex') }),
 };
 
 /**
@@ -252,7 +244,7 @@ const getMainchainID: EndpointHandler = {
  */
 export function createInteroperabilityEndpoints(mode: InteroperabilityMode = 'mainchain'): Record<string, EndpointHandler> {
   if (mode === 'sidechain') {
-    return { ...baseEndpoints(), getChainValidators, getMainchainID, getCCMSchema };
+    return { ...baseEndpoints(), getChainValidators, getMainchainID: mainchainIDEndpoint, getCCMSchema };
   }
   return {
     ...baseEndpoints(),
