@@ -8,12 +8,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Block } from '../../src/chain/block.js';
 import { eventToJSON } from '../../src/chain/event.js';
-import { validate } from '../../src/codec/index.js';
 import { createConsensusEndpoints } from '../../src/rpc/endpoints/consensus-endpoints.js';
-import { silentLogger } from '../../src/logger.js';
-import type { EndpointHandler } from '../../src/modules/base/index.js';
 import { openChain, type OpenChain } from '../../src/node.js';
 import { recordCases } from '../support/conformance-tally.js';
+import { compareChainAnswers, endpointContext } from '../support/recorded-calls.js';
 import { loadJsonFixture } from '../support/fixtures.js';
 import {
   devBlockLines,
@@ -52,7 +50,9 @@ describe('replay of fixtures/chains/dev', () => {
     const consensus = createConsensusEndpoints(chain.bft, () => chain.stateDb.engineReader);
     const first = ranges[0] as { fromHeight: number; params: unknown };
     expect(first.fromHeight).toBe(1);
-    expect(consensus.getBFTParameters?.handle(endpointContext(chain, { height: 1 }))).toEqual(first.params);
+    expect(consensus.getBFTParameters?.handle(endpointContext(chain, devChainConfig().genesis.chainID, { height: 1 }))).toEqual(
+      first.params,
+    );
   });
 
   it('applies every block with identical IDs, stateRoots and eventRoots, storing exactly the reference events', async () => {
@@ -84,62 +84,18 @@ describe('replay of fixtures/chains/dev', () => {
     for (const range of ranges) {
       // Older sets are pruned once certified, as in lisk-sdk; the sets still in force must match.
       if (range.toHeight < tipHeight - 2 * 103) continue;
-      expect(consensus.getBFTParameters?.handle(endpointContext(chain, { height: range.toHeight }))).toEqual(range.params);
+      expect(
+        consensus.getBFTParameters?.handle(endpointContext(chain, devChainConfig().genesis.chainID, { height: range.toHeight })),
+      ).toEqual(range.params);
     }
   });
 
   it('answers every chain-determined final_state.json call exactly as lisk-sdk did', async () => {
     const final = devFinalState();
     const calls: RecordedCall[] = [...Object.values(final.perAddress).flat(), ...final.global];
-    const consensus = createConsensusEndpoints(chain.bft, () => chain.stateDb.engineReader);
-    const mismatches: string[] = [];
-    let compared = 0;
-    for (const call of calls) {
-      if (CLOCK_OR_NODE_DEPENDENT.has(call.method)) continue;
-      const [namespace, name] = call.method.split('_') as [string, string];
-      const handler = namespace === 'consensus' ? consensus[name] : findModuleEndpoint(chain, namespace, name);
-      if (!handler) {
-        if (['chain', 'txpool'].includes(namespace)) continue; // served by the RPC issue's engine endpoints
-        mismatches.push(`${call.method}: no handler`);
-        continue;
-      }
-      compared += 1;
-      const outcome = await callEndpoint(chain, handler, call.params);
-      const expected = call.error ? { error: call.error.message } : call.result;
-      const recordedError = (call.result as { error?: { message: string } } | undefined)?.error;
-      const want = recordedError ? { error: recordedError.message } : expected;
-      if (JSON.stringify(outcome) !== JSON.stringify(want)) {
-        mismatches.push(
-          `${call.method} ${JSON.stringify(call.params)}: got ${JSON.stringify(outcome).slice(0, 300)}, want ${JSON.stringify(want).slice(0, 300)}`,
-        );
-      }
-    }
+    const { mismatches, compared } = await compareChainAnswers(chain, devChainConfig().genesis.chainID, calls, CLOCK_OR_NODE_DEPENDENT);
     expect(mismatches).toEqual([]);
     expect(compared).toBeGreaterThan(1300);
     recordCases('chains/dev/final_state.json', compared);
   });
 });
-
-function endpointContext(chain: OpenChain, params: Record<string, unknown>) {
-  return {
-    state: chain.stateDb.moduleReader,
-    chainID: devChainConfig().genesis.chainID,
-    logger: silentLogger,
-    header: chain.processor.tipHeader(),
-    params,
-  };
-}
-
-function findModuleEndpoint(chain: OpenChain, namespace: string, name: string): EndpointHandler | undefined {
-  return chain.modules.list.find((module) => module.name === namespace)?.endpoints[name];
-}
-
-/** Calls like the RPC layer will: params validated against the request schema first. */
-async function callEndpoint(chain: OpenChain, handler: EndpointHandler, params: Record<string, unknown>): Promise<unknown> {
-  try {
-    if (handler.request) validate(handler.request, params);
-    return JSON.parse(JSON.stringify(await handler.handle(endpointContext(chain, params))));
-  } catch (error) {
-    return { error: (error as Error).message };
-  }
-}

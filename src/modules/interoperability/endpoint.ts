@@ -1,7 +1,8 @@
 /**
- * RPC endpoints `interoperability_*` of the mainchain (lisk-sdk BaseInteroperabilityEndpoint and
- * MainchainInteroperabilityEndpoint): JSON in and out, bytes as hex, uint64 as decimal strings.
- * A missing entry is a NotFoundError, malformed params an InvalidParamsError.
+ * RPC endpoints `interoperability_*` (lisk-sdk BaseInteroperabilityEndpoint, with
+ * MainchainInteroperabilityEndpoint or SidechainInteroperabilityEndpoint): JSON in and out, bytes
+ * as hex, uint64 as decimal strings. A missing entry is a NotFoundError naming the full state key,
+ * as lisk-sdk's store getters word it; malformed params are an InvalidParamsError.
  */
 import { validatorsHashInputSchema } from '../../chain/validators-hash.js';
 import { InvalidParamsError, NotFoundError } from '../../errors.js';
@@ -33,9 +34,34 @@ import {
   terminatedStateStore,
 } from './stores.js';
 import type { ChainAccount, MessageBox } from './types.js';
-import { invalidNameMessage, isValidChainName } from './utils.js';
+import { getMainchainID, invalidNameMessage, isValidChainName } from './utils.js';
 
 const CHAIN_ID_HEX = /^[0-9a-fA-F]{8}$/;
+
+/** Which interoperability module serves the endpoints: their sets differ (see the factory). */
+export type InteroperabilityMode = 'mainchain' | 'sidechain';
+
+/** lisk-sdk getMainchainIDRequestSchema: the chain ID request under its own `$id`. */
+const getMainchainIDRequestSchema = {
+  ...chainIDRequestSchema,
+  $id: '/modules/interoperability/endpoint/getMainchainIDRequestSchema',
+};
+
+/**
+ * lisk-sdk getMainchainIDResponseSchema as its metadata reports it: `mainchainID` is required
+ * while the one declared property is named `result`; the answer itself is `{mainchainID}`.
+ */
+const getMainchainIDResponseSchema = {
+  $id: '/modules/interoperability/endpoint/getMainchainIDResponseSchema',
+  type: 'object',
+  required: ['mainchainID'],
+  properties: { result: { type: 'string' } },
+};
+
+/** What lisk-sdk's store getters throw for an absent key: the whole state key in hex. */
+function keyNotFound<T extends object>(store: ModuleStore<T>, key: Buffer): NotFoundError {
+  return new NotFoundError(`Key ${store.stateKey(key).toString('hex')} does not exist.`);
+}
 
 function chainIDParam(context: EndpointContext): Buffer {
   const { chainID } = context.params;
@@ -69,11 +95,10 @@ function boxToJSON(box: MessageBox) {
 
 /**
  * An endpoint answering the entry `store` holds for the `chainID` param, as JSON, or a
- * NotFoundError naming `what` when there is none.
+ * NotFoundError naming the state key when there is none.
  */
 function chainEntryEndpoint<T extends object>(
   store: ModuleStore<T>,
-  what: string,
   response: EndpointHandler['response'],
   toJSON: (entry: T) => unknown,
 ): EndpointHandler {
@@ -83,16 +108,19 @@ function chainEntryEndpoint<T extends object>(
     handle: (context) => {
       const chainID = chainIDParam(context);
       const entry = store.get(context.state, chainID);
-      if (entry === undefined) throw new NotFoundError(`${what} for chain ${chainID.toString('hex')} does not exist.`);
+      if (entry === undefined) throw keyNotFound(store, chainID);
       return toJSON(entry);
     },
   };
 }
 
-/** The endpoints in lisk-sdk's metadata order. */
-export function createInteroperabilityEndpoints(): Record<string, EndpointHandler> {
+/**
+ * The first endpoints of every interoperability module (lisk-sdk BaseInteroperabilityEndpoint);
+ * getChainValidators and getCCMSchema, its other two, come later in lisk-sdk's metadata order.
+ */
+function baseEndpoints(): Record<string, EndpointHandler> {
   return {
-    getChainAccount: chainEntryEndpoint(chainAccountStore, 'Chain account', chainDataSchema, chainAccountToJSON),
+    getChainAccount: chainEntryEndpoint(chainAccountStore, chainDataSchema, chainAccountToJSON),
     getAllChainAccounts: {
       request: chainIDRequestSchema,
       response: allChainAccountsSchema,
@@ -106,7 +134,7 @@ export function createInteroperabilityEndpoints(): Record<string, EndpointHandle
         return { chains };
       },
     },
-    getChannel: chainEntryEndpoint(channelDataStore, 'Channel', channelSchema, (channel) => ({
+    getChannel: chainEntryEndpoint(channelDataStore, channelSchema, (channel) => ({
       messageFeeTokenID: channel.messageFeeTokenID.toString('hex'),
       outbox: boxToJSON(channel.outbox),
       inbox: boxToJSON(channel.inbox),
@@ -116,25 +144,52 @@ export function createInteroperabilityEndpoints(): Record<string, EndpointHandle
     getOwnChainAccount: {
       response: ownChainAccountSchema,
       handle: (context) => {
-        const { chainID, name, nonce } = ownChainAccountStore.getOrThrow(context.state, EMPTY_BYTES);
+        const account = ownChainAccountStore.get(context.state, EMPTY_BYTES);
+        if (account === undefined) throw keyNotFound(ownChainAccountStore, EMPTY_BYTES);
+        const { chainID, name, nonce } = account;
         return { chainID: chainID.toString('hex'), name, nonce: nonce.toString() };
       },
     },
-    getTerminatedStateAccount: chainEntryEndpoint(terminatedStateStore, 'Terminated state account', terminatedStateSchema, (account) => ({
+    getTerminatedStateAccount: chainEntryEndpoint(terminatedStateStore, terminatedStateSchema, (account) => ({
       stateRoot: account.stateRoot.toString('hex'),
       initialized: account.initialized,
       mainchainStateRoot: account.mainchainStateRoot.toString('hex'),
     })),
-    getTerminatedOutboxAccount: chainEntryEndpoint(
-      terminatedOutboxStore,
-      'Terminated outbox account',
-      terminatedOutboxSchema,
-      (account) => ({
-        outboxRoot: account.outboxRoot.toString('hex'),
-        outboxSize: account.outboxSize,
-        partnerChainInboxSize: account.partnerChainInboxSize,
-      }),
-    ),
+    getTerminatedOutboxAccount: chainEntryEndpoint(terminatedOutboxStore, terminatedOutboxSchema, (account) => ({
+      outboxRoot: account.outboxRoot.toString('hex'),
+      outboxSize: account.outboxSize,
+      partnerChainInboxSize: account.partnerChainInboxSize,
+    })),
+  };
+}
+
+const getChainValidators: EndpointHandler = {
+  request: chainIDRequestSchema,
+  response: validatorsHashInputSchema,
+  handle: (context) => {
+    const chainID = chainIDParam(context);
+    if (!chainAccountStore.has(context.state, chainID)) {
+      throw new NotFoundError('Chain account does not exist.');
+    }
+    const validators = chainValidatorsStore.getOrThrow(context.state, chainID);
+    return {
+      activeValidators: validators.activeValidators.map((validator) => ({
+        blsKey: validator.blsKey.toString('hex'),
+        bftWeight: validator.bftWeight.toString(),
+      })),
+      certificateThreshold: validators.certificateThreshold.toString(),
+    };
+  },
+};
+
+const getCCMSchema: EndpointHandler = {
+  response: getCCMSchemaResponseSchema,
+  handle: () => ({ schema: ccmSchema }),
+};
+
+/** The mainchain's own endpoints (lisk-sdk mainchain/endpoint.ts). */
+function registrationFeeEndpoints(): Record<string, EndpointHandler> {
+  return {
     getRegistrationFee: {
       response: getRegistrationFeeResponseSchema,
       // lisk-sdk answers `fee` although its response schema names the field `registrationFee`.
@@ -144,24 +199,11 @@ export function createInteroperabilityEndpoints(): Record<string, EndpointHandle
       response: getMinimumMessageFeeResponseSchema,
       handle: () => ({ fee: MIN_RETURN_FEE_PER_BYTE_BEDDOWS.toString() }),
     },
-    getChainValidators: {
-      request: chainIDRequestSchema,
-      response: validatorsHashInputSchema,
-      handle: (context) => {
-        const chainID = chainIDParam(context);
-        if (!chainAccountStore.has(context.state, chainID)) {
-          throw new NotFoundError('Chain account does not exist.');
-        }
-        const validators = chainValidatorsStore.getOrThrow(context.state, chainID);
-        return {
-          activeValidators: validators.activeValidators.map((validator) => ({
-            blsKey: validator.blsKey.toString('hex'),
-            bftWeight: validator.bftWeight.toString(),
-          })),
-          certificateThreshold: validators.certificateThreshold.toString(),
-        };
-      },
-    },
+  };
+}
+
+function availabilityEndpoints(): Record<string, EndpointHandler> {
+  return {
     isChainIDAvailable: {
       request: chainIDRequestSchema,
       response: isChainIDAvailableResponseSchema,
@@ -186,9 +228,29 @@ export function createInteroperabilityEndpoints(): Record<string, EndpointHandle
         return { result: !registeredNamesStore.has(context.state, Buffer.from(name, 'ascii')) };
       },
     },
-    getCCMSchema: {
-      response: getCCMSchemaResponseSchema,
-      handle: () => ({ schema: ccmSchema }),
-    },
+  };
+}
+
+/** The sidechain's own endpoint (lisk-sdk sidechain/endpoint.ts): the mainchain of a chain ID's network. */
+const mainchainIDEndpoint: EndpointHandler = {
+  request: getMainchainIDRequestSchema,
+  response: getMainchainIDResponseSchema,
+  handle: (context) => ({ mainchainID: getMainchainID(chainIDParam(context)).toString('hex') }),
+};
+
+/**
+ * The `interoperability_*` endpoints of a mainchain (the default) or a sidechain, in the order
+ * lisk-sdk's module metadata lists them.
+ */
+export function createInteroperabilityEndpoints(mode: InteroperabilityMode = 'mainchain'): Record<string, EndpointHandler> {
+  if (mode === 'sidechain') {
+    return { ...baseEndpoints(), getChainValidators, getMainchainID: mainchainIDEndpoint, getCCMSchema };
+  }
+  return {
+    ...baseEndpoints(),
+    ...registrationFeeEndpoints(),
+    getChainValidators,
+    ...availabilityEndpoints(),
+    getCCMSchema,
   };
 }

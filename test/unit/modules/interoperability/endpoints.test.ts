@@ -15,6 +15,9 @@ import {
   terminatedStateStore,
   type SidechainRegistrationParams,
 } from '../../../../src/modules/interoperability/index.js';
+import { createInteroperabilityEndpoints } from '../../../../src/modules/interoperability/endpoint.js';
+import { MemoryState } from '../../../../src/state/memory-state.js';
+import { makeHeader } from '../../../support/module-harness.js';
 import { AVAILABLE_FEE_KEY, fakeTransaction, OWN_CHAIN_ID, setupAfterDevGenesis } from './setup.js';
 
 const validators = [
@@ -60,7 +63,7 @@ describe('interoperability endpoints', () => {
     expect(call('getChainAccount', { chainID: '04000005' })).toEqual(expected);
     expect(call('getAllChainAccounts', { chainID: '00000000' })).toEqual({ chains: [expected] });
     expect(call('getAllChainAccounts', { chainID: '04000006' })).toEqual({ chains: [] });
-    expect(() => call('getChainAccount', { chainID: '04000006' })).toThrow(NotFoundError);
+    expect(() => call('getChainAccount', { chainID: '04000006' })).toThrow(new NotFoundError('Key 83ed0d25800004000006 does not exist.'));
     expect(() => call('getChainAccount', { chainID: 'zz' })).toThrow(InvalidParamsError);
   });
 
@@ -131,5 +134,42 @@ describe('interoperability endpoints', () => {
       outboxSize: 4,
       partnerChainInboxSize: 3,
     });
+  });
+});
+
+describe('interoperability endpoints of a sidechain', () => {
+  const endpoints = createInteroperabilityEndpoints('sidechain');
+  const call = (name: string, params: Record<string, unknown> = {}) =>
+    endpoints[name]!.handle({
+      state: new MemoryState(),
+      chainID: Buffer.from('05000007', 'hex'),
+      logger: silentLogger,
+      header: makeHeader(),
+      params,
+    });
+
+  it('serves the base endpoints and getMainchainID, without the mainchain-only ones', () => {
+    expect(Object.keys(endpoints)).toEqual([
+      'getChainAccount',
+      'getAllChainAccounts',
+      'getChannel',
+      'getOwnChainAccount',
+      'getTerminatedStateAccount',
+      'getTerminatedOutboxAccount',
+      'getChainValidators',
+      'getMainchainID',
+      'getCCMSchema',
+    ]);
+  });
+
+  it('getMainchainID answers the network byte followed by zeros', () => {
+    expect(call('getMainchainID', { chainID: '05000007' })).toEqual({ mainchainID: '05000000' });
+    expect(call('getMainchainID', { chainID: '04000000' })).toEqual({ mainchainID: '04000000' });
+    expect(() => call('getMainchainID', { chainID: '0500' })).toThrow(InvalidParamsError);
+  });
+
+  it('names the full state key when an entry is missing, as lisk-sdk does', () => {
+    expect(() => call('getOwnChainAccount')).toThrow(new NotFoundError('Key 83ed0d25b000 does not exist.'));
+    expect(() => call('getChainAccount', { chainID: '04000000' })).toThrow('Key 83ed0d25800004000000 does not exist.');
   });
 });
