@@ -38,6 +38,7 @@ export function createSidechainModules(options: SidechainModulesOptions): Sidech
   const { auth, validators, token, fee, random, pos, dynamicReward } = createCoreModules(options);
   const interoperability = new SidechainInteroperabilityModule({ validators: validators.method, token: token.method });
   token.addDependencies({ fee: fee.method, interoperability: interoperability.method });
+  fee.addDependencies({ interoperability: interoperability.method });
   // lisk-sdk registers token, then fee, as the modules cross-chain messages reach.
   interoperability.registerInteroperableModule(token);
   interoperability.registerInteroperableModule(fee);

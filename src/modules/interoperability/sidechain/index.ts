@@ -18,17 +18,20 @@ import type {
   ModuleStore,
 } from '../../base/index.js';
 import { moduleMetadata } from '../../base/index.js';
+import { CrossChainRegistry } from '../ccm/registry.js';
+import { sidechainOwnCrossChainCommands } from '../ccm/own-commands.js';
+import { InteroperabilityInternalMethod } from '../internal-method.js';
 import { InitializeStateRecoveryCommand } from '../commands/initialize-state-recovery.js';
 import { SidechainRecoverStateCommand } from '../commands/recover-state.js';
 import { RegisterMainchainCommand, type RegisterMainchainValidatorsMethod } from '../commands/register-mainchain.js';
 import { SubmitSidechainCrossChainUpdateCommand } from '../commands/submit-sidechain-cross-chain-update.js';
 import { INTEROPERABILITY_MODULE_NAME } from '../constants.js';
+import { createInteroperabilityEndpoints } from '../endpoint.js';
 import type { InteroperabilityTokenMethod } from '../dependencies.js';
 import { interoperabilityEvents } from '../events.js';
 import { finalizeGenesisInteroperability, readGenesisInteroperability, writeGenesisChainState } from '../genesis.js';
 import { genesisInteroperabilitySchema } from '../schemas.js';
 import { interoperabilityStores } from '../stores.js';
-import { createSidechainInteroperabilityEndpoints } from './endpoint.js';
 import { verifySidechainGenesis } from './genesis.js';
 import { SidechainInteroperabilityMethod } from './method.js';
 
@@ -43,16 +46,15 @@ export class SidechainInteroperabilityModule implements Module {
   readonly commands: readonly Command<unknown>[];
   readonly stores: readonly ModuleStore<object>[] = interoperabilityStores;
   readonly events: readonly ModuleEvent<object>[] = interoperabilityEvents;
-  readonly endpoints: Readonly<Record<string, EndpointHandler>> = createSidechainInteroperabilityEndpoints();
+  readonly endpoints: Readonly<Record<string, EndpointHandler>> = createInteroperabilityEndpoints('sidechain');
   readonly genesisAssetSchema: Schema = genesisInteroperabilitySchema;
   readonly method: SidechainInteroperabilityMethod;
   /**
    * The module's own cross-chain commands; lisk-sdk registers two on a sidechain, registration and
    * channelTerminated (sidechain/cc_commands), which the cross-chain update processing supplies.
    */
-  readonly crossChainCommands: CrossChainCommand<unknown>[] = [];
-  /** The modules cross-chain messages are dispatched to, in registration order. */
-  readonly interoperableModules: InteroperableModule[] = [];
+  readonly crossChainCommands: CrossChainCommand<unknown>[] = sidechainOwnCrossChainCommands();
+  readonly crossChainRegistry = new CrossChainRegistry(INTEROPERABILITY_MODULE_NAME, this.crossChainCommands);
 
   /**
    * Unlike the mainchain module, which token's methods need before it has its own dependencies,
@@ -62,15 +64,20 @@ export class SidechainInteroperabilityModule implements Module {
     this.method = new SidechainInteroperabilityMethod(() => deps.token);
     this.commands = [
       new RegisterMainchainCommand(deps.validators),
-      new SubmitSidechainCrossChainUpdateCommand(),
+      new SubmitSidechainCrossChainUpdateCommand({
+        registry: this.crossChainRegistry,
+        internal: new InteroperabilityInternalMethod(() => deps.token),
+        method: this.method,
+        token: () => deps.token,
+      }),
       new InitializeStateRecoveryCommand(),
-      new SidechainRecoverStateCommand(),
+      new SidechainRecoverStateCommand(this.crossChainRegistry),
     ];
   }
 
   /** lisk-sdk registerInteroperableModule: a module whose cross-chain commands and hooks messages may reach. */
   registerInteroperableModule(module: InteroperableModule): void {
-    this.interoperableModules.push(module);
+    this.crossChainRegistry.register(module);
   }
 
   /** lisk-sdk's metadata of the module (without `name`). */
@@ -97,7 +104,6 @@ export class SidechainInteroperabilityModule implements Module {
 }
 
 export { SidechainInteroperabilityMethod } from './method.js';
-export { createSidechainInteroperabilityEndpoints } from './endpoint.js';
 export { verifySidechainGenesis } from './genesis.js';
 export {
   RegisterMainchainCommand,
