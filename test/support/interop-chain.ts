@@ -18,18 +18,6 @@ import { fixturePath } from './fixtures.js';
 
 export type InteropChainName = 'mainchain' | 'sidechain';
 
-/**
- * Whether the interop-dev replay tests run in `npm test`. They can only pass with the cross-chain
- * update, recovery, token and sidechain work all in place; until then they are off, and
- * `BASALT_INTEROP_REPLAY=1` runs them anyway (they then fail at the first divergence, saying
- * where and what differs).
- */
-export const INTEROP_REPLAY_ENABLED = false;
-
-export function interopReplayEnabled(): boolean {
-  return INTEROP_REPLAY_ENABLED || process.env.BASALT_INTEROP_REPLAY === '1';
-}
-
 export function interopChainDir(chain: InteropChainName): string {
   return fixturePath(join('chains/interop-dev', chain));
 }

@@ -20,7 +20,6 @@ import {
   interopEventsByHeight,
   interopFinalState,
   interopGenesisBlock,
-  interopReplayEnabled,
   replayInteropBlocks,
   type InteropChainName,
   type ReplayDivergence,
@@ -31,10 +30,10 @@ import { compareChainAnswers, endpointContext } from './recorded-calls.js';
 /** Answers that depend on the wall clock, the node or its pool, not on the chain. */
 const CLOCK_OR_NODE_DEPENDENT = new Set(['chain_getGeneratorList', 'system_getNodeInfo', 'txpool_getTransactionsFromPool']);
 
-/** Registers the replay suite of `name`, skipped unless interopReplayEnabled(). */
+/** Registers the replay suite of `name`. */
 export function describeInteropReplay(name: InteropChainName, minimumCompared: number): void {
   const fixtureDir = `chains/interop-dev/${name}`;
-  describe.skipIf(!interopReplayEnabled())(`replay of fixtures/${fixtureDir}`, () => {
+  describe(`replay of fixtures/${fixtureDir}`, () => {
     const lines = interopBlockLines(name);
     const config = interopChainConfig(name);
     const chainID = config.genesis.chainID;

@@ -131,7 +131,6 @@ export class InteroperabilityModule implements Module {
 export { InteroperabilityModule as MainchainInteroperabilityModule };
 export { InteroperabilityMethod } from './method.js';
 export { RegisterSidechainCommand } from './commands/register-sidechain.js';
-export { UnsupportedInteroperabilityCommand } from './commands/unsupported-command.js';
 export { SubmitMainchainCrossChainUpdateCommand } from './commands/submit-mainchain-cross-chain-update.js';
 export { SubmitSidechainCrossChainUpdateCommand } from './commands/submit-sidechain-cross-chain-update.js';
 export { CrossChainUpdatePanicError, type CrossChainUpdateDependencies } from './ccu/cross-chain-update.js';
