@@ -15,14 +15,10 @@
  * message whose nonce equals the last sent one, not the earlier messages of the same block);
  * those CCUs failed. Basalt's builder carries no message there.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AggregateCommit, BlockHeader } from '../../src/chain/block-header.js';
-import { Block } from '../../src/chain/block.js';
-import type { EventProps } from '../../src/chain/event.js';
+import type { Block } from '../../src/chain/block.js';
 import { codec } from '../../src/codec/index.js';
-import { decodeLisk32 } from '../../src/crypto/lisk32.js';
 import { crossChainUpdateParamsSchema } from '../../src/modules/interoperability/schemas.js';
 import {
   buildCcu,
@@ -31,103 +27,19 @@ import {
   certificateSchema,
   type LastCertificate,
   type OutboxRootWitness,
-  type ValidatorsData,
 } from '../../src/plugins/chain-connector/ccu-builder.js';
 import { outboxMessagesOf } from '../../src/plugins/chain-connector/ccm-events.js';
-import { fixturePath } from '../support/fixtures.js';
+import { signedCcuTransaction } from '../../src/plugins/chain-connector/ccu-transaction.js';
+import {
+  type IncludedCcu,
+  includedCcus,
+  interopDevPresent,
+  loadRecordedChain,
+  type RecordedChain,
+  validatorsDataOf,
+} from '../support/interop-dev-records.js';
 
-const PAIR_DIR = fixturePath('chains/interop-dev');
-const present = existsSync(join(PAIR_DIR, 'mainchain', 'blocks.ndjson'));
 const MAX_CCU_SIZE = 10_240;
-
-interface RecordedChain {
-  readonly chainID: Buffer;
-  readonly blocks: Map<number, Block>;
-  readonly events: Map<number, EventProps[]>;
-  readonly validators: ValidatorsData[];
-  readonly trace: { ccus: { height: number; txID: string; success: boolean; sendingChainID: string }[] };
-  readonly finalState: { chainConnector: { method: string; result: unknown }[] };
-}
-
-function lines<T>(file: string): T[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as T);
-}
-
-function loadChain(name: 'mainchain' | 'sidechain'): RecordedChain {
-  const dir = join(PAIR_DIR, name);
-  const blocks = new Map<number, Block>();
-  for (const { height, blockHex } of lines<{ height: number; blockHex: string }>(join(dir, 'blocks.ndjson'))) {
-    blocks.set(height, Block.fromBytes(Buffer.from(blockHex, 'hex')));
-  }
-  const events = new Map<number, EventProps[]>();
-  for (const line of lines<{ height: number; events: Record<string, unknown>[] }>(join(dir, 'events.ndjson'))) {
-    events.set(
-      line.height,
-      line.events.map((event) => ({
-        module: event.module as string,
-        name: event.name as string,
-        data: Buffer.from(event.data as string, 'hex'),
-        topics: (event.topics as string[]).map((topic) => Buffer.from(topic, 'hex')),
-        height: line.height,
-        index: event.index as number,
-      })),
-    );
-  }
-  const bft = JSON.parse(readFileSync(join(dir, 'bft_parameters.json'), 'utf8')) as {
-    params: {
-      validators: { address: string; bftWeight: string; blsKey: string }[];
-      certificateThreshold: string;
-      validatorsHash: string;
-    };
-  }[];
-  const validators = bft.map(({ params }) => ({
-    certificateThreshold: BigInt(params.certificateThreshold),
-    validatorsHash: Buffer.from(params.validatorsHash, 'hex'),
-    // consensus_getBFTParametersActiveValidators, which the relayer reads, leaves out weight 0.
-    validators: params.validators
-      .filter((validator) => validator.bftWeight !== '0')
-      .map((validator) => ({
-        address: decodeLisk32(validator.address),
-        blsKey: Buffer.from(validator.blsKey, 'hex'),
-        bftWeight: BigInt(validator.bftWeight),
-      })),
-  }));
-  const genesis = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { genesis: { chainID: string } };
-  return {
-    chainID: Buffer.from(genesis.genesis.chainID, 'hex'),
-    blocks,
-    events,
-    validators,
-    trace: JSON.parse(readFileSync(join(dir, 'interop_trace.json'), 'utf8')),
-    finalState: JSON.parse(readFileSync(join(dir, 'final_state.json'), 'utf8')),
-  };
-}
-
-interface IncludedCcu {
-  readonly height: number;
-  readonly success: boolean;
-  readonly params: CcuParams;
-}
-
-/** The CCUs `receiving` included from `sending`, in order, decoded. */
-function includedCcus(receiving: RecordedChain, sending: RecordedChain): IncludedCcu[] {
-  const outcome = new Map(receiving.trace.ccus.map((ccu) => [ccu.txID, ccu.success]));
-  const found: IncludedCcu[] = [];
-  for (const [height, block] of [...receiving.blocks].sort((a, b) => a[0] - b[0])) {
-    for (const transaction of block.transactions) {
-      if (transaction.module !== 'interoperability' || !transaction.command.endsWith('CrossChainUpdate')) continue;
-      const params = codec.decode<CcuParams>(crossChainUpdateParamsSchema, transaction.params);
-      if (!params.sendingChainID.equals(sending.chainID)) continue;
-      const success = outcome.get(transaction.id.toString('hex'));
-      if (success === undefined) throw new Error(`CCU ${transaction.id.toString('hex')} is not in the trace`);
-      found.push({ height, success, params });
-    }
-  }
-  return found;
-}
 
 /** Inclusion proofs the sending relayer recorded (its getCrossChainMessages answer at the tip). */
 function recordedProofs(chain: RecordedChain): Map<number, OutboxRootWitness> {
@@ -162,7 +74,7 @@ function compare(sending: RecordedChain, receiving: RecordedChain) {
     outboxSize += ccms.length;
     records.push({ ccms, height, outboxSize, inclusionProof: proofs.get(height) ?? { bitmap: Buffer.alloc(0), siblingHashes: [] } });
   }
-  const validatorsData = (hash: Buffer) => sending.validators.find((data) => data.validatorsHash.equals(hash));
+  const validatorsData = (hash: Buffer) => validatorsDataOf(sending, hash);
   const headerAt = (height: number): BlockHeader | undefined => sending.blocks.get(height)?.header;
 
   const firstHeader = headerAt(1) as BlockHeader;
@@ -220,9 +132,9 @@ function comparable(built: CcuParams, real: CcuParams, proofKnown: boolean): str
   return codec.encode(crossChainUpdateParamsSchema, params).toString('hex');
 }
 
-describe.skipIf(!present)('chain connector CCUs against the lisk-sdk interop-dev pair', () => {
-  const mainchain = present ? loadChain('mainchain') : undefined;
-  const sidechain = present ? loadChain('sidechain') : undefined;
+describe.skipIf(!interopDevPresent)('chain connector CCUs against the lisk-sdk interop-dev pair', () => {
+  const mainchain = interopDevPresent ? loadRecordedChain('mainchain') : undefined;
+  const sidechain = interopDevPresent ? loadRecordedChain('sidechain') : undefined;
 
   it('builds every CCU the mainchain included from the sidechain, byte for byte', () => {
     const results = compare(sidechain as RecordedChain, mainchain as RecordedChain);
@@ -267,5 +179,37 @@ describe.skipIf(!present)('chain connector CCUs against the lisk-sdk interop-dev
     expect(failed).toBe(4);
     // Sidechain height 235: two messages of mainchain block 222, with the outbox root witness of height 224.
     expect(withProof).toBe(1);
+  });
+
+  it.each([
+    ['sidechain', 'mainchain'],
+    ['mainchain', 'sidechain'],
+  ] as const)('signs the CCUs from the %s relayer byte for byte (fee and signature)', (from, to) => {
+    const sending = from === 'mainchain' ? (mainchain as RecordedChain) : (sidechain as RecordedChain);
+    const receiving = to === 'mainchain' ? (mainchain as RecordedChain) : (sidechain as RecordedChain);
+    // The relayer account lives on the receiving chain; its keys are listed there.
+    const privateKey = Buffer.from(receiving.keys.relayer.privateKey, 'hex');
+    const ccuFee = BigInt((sending.config.plugins.chainConnector.ccuFee as string | undefined) ?? '0');
+    // Until the relayer has an account on the receiving chain, its fee also pays the account
+    // initialization (token_getInitializationFees: 0.05 LSK on both chains).
+    const withInitialization: number[] = [];
+    for (const { transaction, height } of includedCcus(receiving, sending)) {
+      const rebuild = (additionalFee: bigint) =>
+        signedCcuTransaction({
+          params: codec.decode<CcuParams>(crossChainUpdateParamsSchema, transaction.params),
+          receivingChainID: receiving.chainID,
+          nonce: transaction.nonce,
+          ccuFee,
+          additionalFee,
+          privateKey,
+        });
+      let rebuilt = rebuild(0n);
+      if (!rebuilt.bytes.equals(transaction.bytes)) {
+        rebuilt = rebuild(5_000_000n);
+        withInitialization.push(height);
+      }
+      expect(rebuilt.bytes.toString('hex'), `${to} height ${height}`).toBe(transaction.bytes.toString('hex'));
+    }
+    expect(withInitialization.length).toBeLessThan(10);
   });
 });

@@ -14,31 +14,29 @@
  */
 import type { AggregateCommit, BlockHeader } from '../../chain/block-header.js';
 import type { EventProps } from '../../chain/event.js';
-import { Transaction } from '../../chain/transaction.js';
-import { codec } from '../../codec/index.js';
-import {
-  lisk32FromPublicKey,
-  decodeLisk32,
-  MESSAGE_TAG_TRANSACTION,
-  publicKeyFromPrivateKey,
-  sha256,
-  signData,
-} from '../../crypto/index.js';
+import type { Transaction } from '../../chain/transaction.js';
+import { lisk32FromPublicKey, decodeLisk32, publicKeyFromPrivateKey, sha256 } from '../../crypto/index.js';
 import { decryptMessageWithPassword } from '../../crypto/encrypted-message.js';
 import { parseEncryptedMessage } from '../../crypto/encrypted-message-string.js';
 import { DecryptionError, InvalidParamsError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import { crossChainUpdateParamsSchema } from '../../modules/interoperability/schemas.js';
 import { outboxRootStore } from '../../modules/interoperability/stores.js';
-import { buildCcu, type CcmsAtHeight, type LastCertificate, type OutboxRootWitness, type ValidatorsData } from './ccu-builder.js';
-import { isMainchainID, outboxMessagesOf } from './ccm-events.js';
+import {
+  buildCcu,
+  type CcmsAtHeight,
+  type CcuParams,
+  type LastCertificate,
+  type OutboxRootWitness,
+  type ValidatorsData,
+} from './ccu-builder.js';
+import { outboxMessagesOf } from './ccm-events.js';
+import { signedCcuTransaction } from './ccu-transaction.js';
 import type { ChainConnectorConfig } from './connector-config.js';
 import type { ConnectorRecords, ConnectorStore } from './connector-store.js';
 import type { ReceivingChain } from './receiving-chain.js';
 
 /** A CCU still not included after this many own blocks is built and sent again. */
 export const RESEND_AFTER_BLOCKS = 10;
-const MIN_FEE_PER_BYTE = 1000n;
 
 /** What the relayer reads of its own chain. */
 export interface SendingChain {
@@ -280,9 +278,8 @@ export class ChainConnector {
     );
   }
 
-  private async signedCcu(params: Parameters<typeof codec.encode>[1], nonce: bigint, publicKey: Buffer): Promise<Transaction> {
-    const command = isMainchainID(this.config.receivingChainID) ? 'submitMainchainCrossChainUpdate' : 'submitSidechainCrossChainUpdate';
-    const encoded = codec.encode(crossChainUpdateParamsSchema, params);
+  /** The relayer's CCU with `params`, signed, with the fee ccu-transaction.ts computes. */
+  private async signedCcu(params: CcuParams, nonce: bigint, publicKey: Buffer): Promise<Transaction> {
     const tokenID = Buffer.concat([this.config.receivingChainID.subarray(0, 1), Buffer.alloc(7)]);
     const { exists } = await this.receiving.invoke<{ exists: boolean }>('token_hasUserAccount', {
       address: lisk32FromPublicKey(publicKey),
@@ -293,26 +290,14 @@ export class ChainConnector {
       const fees = await this.receiving.invoke<{ userAccount: string }>('token_getInitializationFees');
       additionalFee = BigInt(fees.userAccount);
     }
-    const unsigned = (fee: bigint, signatures: Buffer[]) =>
-      new Transaction({ module: 'interoperability', command, nonce, fee, senderPublicKey: publicKey, params: encoded, signatures });
-    // lisk-transactions computeMinFee: the size with one 64-byte signature, until the fee's own bytes stop growing it.
-    let minFee = additionalFee;
-    for (;;) {
-      const next = BigInt(unsigned(minFee, [Buffer.alloc(64)]).size) * MIN_FEE_PER_BYTE + additionalFee;
-      if (next <= minFee) break;
-      minFee = next;
-    }
-    let fee = this.config.ccuFee + additionalFee;
-    if (fee < minFee) fee = minFee;
-    const transaction = unsigned(fee, []);
-    const chainIDText = (await this.receiving.invoke<{ chainID: string }>('system_getNodeInfo')).chainID;
-    const signature = signData(
-      MESSAGE_TAG_TRANSACTION,
-      Buffer.from(chainIDText, 'hex'),
-      transaction.signingBytes(),
-      this.privateKey as Buffer,
-    );
-    return transaction.withSignatures([signature]);
+    return signedCcuTransaction({
+      params,
+      receivingChainID: this.config.receivingChainID,
+      nonce,
+      ccuFee: this.config.ccuFee,
+      additionalFee,
+      privateKey: this.privateKey as Buffer,
+    });
   }
 
   /**
