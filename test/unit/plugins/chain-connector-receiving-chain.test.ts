@@ -4,7 +4,6 @@
  * holding up the caller longer than one attempt.
  */
 import { describe, expect, it } from 'vitest';
-import type { Logger } from '../../../src/logger.js';
 import {
   FIRST_RETRY_MS,
   MAX_RETRY_MS,
@@ -12,28 +11,7 @@ import {
   ReceivingChainRpcError,
   type RpcConnection,
 } from '../../../src/plugins/chain-connector/receiving-chain.js';
-
-interface Line {
-  level: string;
-  message: string;
-}
-
-function recordingLogger(lines: Line[]): Logger {
-  const at =
-    (level: string) =>
-    (_fields: object, message?: string): void => {
-      lines.push({ level, message: message ?? '' });
-    };
-  const logger: Logger = {
-    trace: at('trace'),
-    debug: at('debug'),
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
-    child: () => logger,
-  };
-  return logger;
-}
+import { type LogLine, recordingLogger } from '../../support/recording-logger.js';
 
 /** A connection answering from `answer`; `lose()` simulates the peer going away. */
 function fakeConnection(answer: (method: string) => unknown) {
@@ -65,7 +43,7 @@ describe('ReceivingChain', () => {
     let now = 1_000_000;
     let attempts = 0;
     let up = false;
-    const lines: Line[] = [];
+    const lines: LogLine[] = [];
     const fake = fakeConnection(() => ({ chainID: '04000000' }));
     const chain = new ReceivingChain(
       async () => {

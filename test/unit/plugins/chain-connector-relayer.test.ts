@@ -162,6 +162,15 @@ class SimulatedReceivingChain {
 }
 
 const PASSWORD = 'basalt-relayer';
+/** Every chainConnector_* method but authorize. */
+const READ_ENDPOINTS = [
+  'getSentCCUs',
+  'getAggregateCommits',
+  'getBlockHeaders',
+  'getCrossChainMessages',
+  'getLastSentCCM',
+  'getValidatorsInfoFromPreimage',
+];
 /** Messages the mainchain put in its outbox to the sidechain up to height 222 (registration, transfers, two bounces). */
 const SENT_UP_TO_222 = 14;
 
@@ -197,14 +206,7 @@ describe.skipIf(!interopDevPresent)('chain connector relayer over the interop-de
     const answers = async () =>
       Object.fromEntries(
         await Promise.all(
-          [
-            'getSentCCUs',
-            'getAggregateCommits',
-            'getBlockHeaders',
-            'getCrossChainMessages',
-            'getLastSentCCM',
-            'getValidatorsInfoFromPreimage',
-          ].map(async (name) => [
+          READ_ENDPOINTS.map(async (name) => [
             name,
             await (endpoints[name] as { handle: (p: object, c: PluginContext) => unknown }).handle({}, context),
           ]),
@@ -252,14 +254,7 @@ describe.skipIf(!interopDevPresent)('chain connector relayer over the interop-de
       }
       return typeof value;
     };
-    for (const name of [
-      'getSentCCUs',
-      'getAggregateCommits',
-      'getBlockHeaders',
-      'getCrossChainMessages',
-      'getLastSentCCM',
-      'getValidatorsInfoFromPreimage',
-    ]) {
+    for (const name of READ_ENDPOINTS) {
       // Compare the shape of a record with messages where there are any.
       const pick = (list: unknown) => {
         const items = list as { ccms?: unknown[] }[];
