@@ -165,6 +165,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Polls `check` every second until it answers something, or fails at the deadline. */
 async function until<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
   for (;;) {
+    if (stopping) throw new Error(`stopped while waiting for ${what}`);
     const value = await check().catch(() => undefined);
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
