@@ -74,6 +74,11 @@ export interface CcmsAtHeight {
   readonly height: number;
   readonly inclusionProof: OutboxRootWitness;
   readonly outboxSize: number;
+  /**
+   * True when the relayer handled the block after the chain had moved past it (while syncing):
+   * the state then proved the outbox root of a later block, so this height's proof is unknown.
+   */
+  readonly unproven?: boolean;
 }
 
 export interface ActiveValidatorsUpdate {
@@ -299,7 +304,13 @@ export function buildCcu(sources: CcuSources): CcuOutcome {
   const certificate = findNextCertificate(sources);
   if (certificate === undefined && lastCertificate.height === 0) return { skipped: 'no certificate yet since the registration' };
   const certifiedHeight = certificate?.height ?? lastCertificate.height;
-  const inbox = chooseInboxMessages(sources.ccmRecords, sources.inboxSizeOnReceivingChain, certifiedHeight, sources.maxCCUSize);
+  const certifiedRecord = sources.ccmRecords.find((record) => record.height === certifiedHeight);
+  // Messages under a new certificate need the outbox root proof of its height; without one the
+  // certificate goes alone and the messages wait for the next certificate.
+  const provable = certificate === undefined || (certifiedRecord !== undefined && certifiedRecord.unproven !== true);
+  const inbox = provable
+    ? chooseInboxMessages(sources.ccmRecords, sources.inboxSizeOnReceivingChain, certifiedHeight, sources.maxCCUSize)
+    : { crossChainMessages: [], messageWitnessHashes: [], lastCcm: undefined };
   const lastData = sources.validatorsData(lastCertificate.validatorsHash);
   if (certificate === undefined) {
     if (inbox.crossChainMessages.length === 0) return { skipped: 'no new certificate and no pending message' };
@@ -324,10 +335,7 @@ export function buildCcu(sources: CcuSources): CcuOutcome {
     update = activeValidatorsUpdate(lastData.validators, nextData.validators);
     threshold = nextData.certificateThreshold;
   }
-  const witness =
-    inbox.crossChainMessages.length === 0
-      ? EMPTY_WITNESS
-      : (sources.ccmRecords.find((record) => record.height === certificate.height)?.inclusionProof ?? EMPTY_WITNESS);
+  const witness = inbox.crossChainMessages.length === 0 ? EMPTY_WITNESS : (certifiedRecord?.inclusionProof ?? EMPTY_WITNESS);
   return {
     built: {
       params: ccuParams(sources.sendingChainID, encodeCertificate(certificate), update, threshold, inbox, witness),

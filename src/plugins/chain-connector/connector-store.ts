@@ -80,7 +80,7 @@ const ccmRecordsSchema: Schema = objectSchema('/basalt/chainConnector/ccmsFromEv
     fieldNumber: 1,
     items: {
       type: 'object',
-      required: ['ccms', 'height', 'inclusionProof', 'outboxSize'],
+      required: ['ccms', 'height', 'inclusionProof', 'outboxSize', 'unproven'],
       properties: {
         ccms: { type: 'array', fieldNumber: 1, items: embeddedCcm },
         height: { dataType: 'uint32', fieldNumber: 2 },
@@ -91,6 +91,7 @@ const ccmRecordsSchema: Schema = objectSchema('/basalt/chainConnector/ccmsFromEv
           properties: { siblingHashes: bytesList(1), bitmap: { dataType: 'bytes', fieldNumber: 2 } },
         },
         outboxSize: { dataType: 'uint32', fieldNumber: 4 },
+        unproven: { dataType: 'boolean', fieldNumber: 5 },
       },
     },
   },
@@ -155,7 +156,10 @@ export class ConnectorStore {
       if (records.validatorsHashPreimage) {
         put(KEYS.validatorsHashPreimage, validatorsSchema, { validatorsHashPreimage: records.validatorsHashPreimage });
       }
-      if (records.ccmRecords) put(KEYS.ccmRecords, ccmRecordsSchema, { ccmsFromEvents: records.ccmRecords });
+      if (records.ccmRecords) {
+        const ccmsFromEvents = records.ccmRecords.map((record) => ({ ...record, unproven: record.unproven === true }));
+        put(KEYS.ccmRecords, ccmRecordsSchema, { ccmsFromEvents });
+      }
       if (records.lastSentCcm) put(KEYS.lastSentCcm, lastSentCcmSchema, records.lastSentCcm);
       if (records.sentCcus) put(KEYS.sentCcus, ccusSchema, { listOfCCUs: records.sentCcus.map((transaction) => transaction.bytes) });
     });

@@ -53,6 +53,7 @@ export function createChainConnectorPlugin(setup: ChainConnectorSetup): BasaltPl
         store,
         {
           chainID: context.chain.chainID,
+          tipHeight: () => context.chain.tipHeight(),
           header: (height) => context.chain.getHeaderByHeight(height),
           events: (height) => context.chain.getEvents(height),
           invoke: (method, params) => context.invoke(method, params),

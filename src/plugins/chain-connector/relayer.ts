@@ -41,6 +41,7 @@ export const RESEND_AFTER_BLOCKS = 10;
 /** What the relayer reads of its own chain. */
 export interface SendingChain {
   readonly chainID: Buffer;
+  tipHeight(): number;
   header(height: number): BlockHeader | undefined;
   events(height: number): readonly EventProps[] | undefined;
   invoke<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
@@ -156,15 +157,23 @@ export class ChainConnector {
 
   private async record(header: BlockHeader): Promise<void> {
     const { height } = header;
-    const ccms = outboxMessagesOf(this.sending.events(height) ?? [], this.sending.chainID, this.config.receivingChainID);
+    const sentAt = (at: number) => outboxMessagesOf(this.sending.events(at) ?? [], this.sending.chainID, this.config.receivingChainID);
+    const ccms = sentAt(height);
+    // The channel and the proof are read at the tip; when the chain already moved past this block
+    // (syncing), the outbox size is taken back over the later blocks and the proof is unknown.
+    const tip = this.sending.tipHeight();
     const channel = await this.sending
       .invoke<ChannelJSON>('interoperability_getChannel', { chainID: this.receivingChainIDHex })
       .catch(() => undefined);
+    let outboxSize = channel?.outbox.size ?? 0;
+    for (let later = height + 1; later <= tip; later += 1) outboxSize -= sentAt(later).length;
+    const proven = tip === height;
     const record: CcmsAtHeight = {
       ccms,
       height,
-      inclusionProof: await this.outboxRootWitness(),
-      outboxSize: channel?.outbox.size ?? 0,
+      inclusionProof: proven ? await this.outboxRootWitness() : { bitmap: Buffer.alloc(0), siblingHashes: [] },
+      outboxSize,
+      ...(!proven && { unproven: true }),
     };
     const byHeight = <T extends { height: number }>(list: T[], item: T) =>
       [...list.filter((entry) => entry.height !== item.height), item].sort((a, b) => a.height - b.height);
