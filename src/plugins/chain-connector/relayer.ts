@@ -33,7 +33,7 @@ import { outboxMessagesOf } from './ccm-events.js';
 import { signedCcuTransaction } from './ccu-transaction.js';
 import type { ChainConnectorConfig } from './connector-config.js';
 import type { ConnectorRecords, ConnectorStore } from './connector-store.js';
-import type { ReceivingChain } from './receiving-chain.js';
+import { type ReceivingChain, ReceivingChainRpcError } from './receiving-chain.js';
 
 /** A CCU still not included after this many own blocks is built and sent again. */
 export const RESEND_AFTER_BLOCKS = 10;
@@ -266,7 +266,14 @@ export class ChainConnector {
     }
     const transaction = await this.signedCcu(outcome.built.params, nonce, publicKey);
     if (!this.config.isSaveCCU) {
-      await this.receiving.invoke('txpool_postTransaction', { transaction: transaction.bytes.toString('hex') });
+      try {
+        await this.receiving.invoke('txpool_postTransaction', { transaction: transaction.bytes.toString('hex') });
+      } catch (error) {
+        if (!(error instanceof ReceivingChainRpcError)) throw error;
+        // Refused by the receiving chain's pool: said once per reason, tried again on the next block.
+        this.skip(`the receiving chain refused the CCU: ${error.message}`);
+        return;
+      }
       this.inFlight = { nonce, height: header.height };
     }
     const limit = this.config.ccuSaveLimit;
@@ -348,7 +355,7 @@ export class ChainConnector {
     this.records = { ...this.records, ...changes };
   }
 
-  /** Logs why no CCU was built, once per reason. */
+  /** Logs why no CCU went out, once per reason. */
   private skip(reason: string): void {
     if (reason === this.lastSkipReason) return;
     this.lastSkipReason = reason;

@@ -17,16 +17,17 @@ import { encodeLisk32, sha256 } from '../../../src/crypto/index.js';
 import { encryptMessageWithPassword } from '../../../src/crypto/encrypted-message.js';
 import { stringifyEncryptedMessage } from '../../../src/crypto/encrypted-message-string.js';
 import { InvalidParamsError, NotFoundError } from '../../../src/errors.js';
-import { silentLogger } from '../../../src/logger.js';
+import { type Logger, silentLogger } from '../../../src/logger.js';
 import { ccmSchema, crossChainUpdateParamsSchema } from '../../../src/modules/interoperability/schemas.js';
 import { type CcuParams, certificateSchema, type LastCertificate } from '../../../src/plugins/chain-connector/ccu-builder.js';
 import { outboxMessagesOf } from '../../../src/plugins/chain-connector/ccm-events.js';
-import { type ChainConnectorConfig, readChainConnectorConfig } from '../../../src/plugins/chain-connector/connector-config.js';
+import { readChainConnectorConfig } from '../../../src/plugins/chain-connector/connector-config.js';
 import { ConnectorStore } from '../../../src/plugins/chain-connector/connector-store.js';
 import { chainConnectorEndpoints } from '../../../src/plugins/chain-connector/endpoints.js';
 import { ReceivingChain, ReceivingChainRpcError, type RpcConnection } from '../../../src/plugins/chain-connector/receiving-chain.js';
 import { ChainConnector, RelayerKeyPasswordError, type SendingChain } from '../../../src/plugins/chain-connector/relayer.js';
 import type { PluginContext } from '../../../src/plugins/plugin.js';
+import { type LogLine, recordingLogger } from '../../support/recording-logger.js';
 import { bftAt, interopDevPresent, loadRecordedChain, type RecordedChain } from '../../support/interop-dev-records.js';
 
 const dirs: string[] = [];
@@ -96,6 +97,8 @@ class SimulatedReceivingChain {
   readonly included: Transaction[] = [];
   nonce = 0n;
   up = true;
+  /** When set, the pool refuses every CCU with this message. */
+  refuse: string | undefined;
 
   constructor(
     readonly chainID: Buffer,
@@ -131,6 +134,7 @@ class SimulatedReceivingChain {
   }
 
   private include(transaction: Transaction) {
+    if (this.refuse !== undefined) throw new ReceivingChainRpcError('txpool_postTransaction', -32603, this.refuse);
     if (transaction.nonce !== this.nonce) throw new ReceivingChainRpcError('txpool_postTransaction', -32603, 'Incompatible nonce');
     const params = codec.decode<CcuParams>(crossChainUpdateParamsSchema, transaction.params);
     if (params.certificate.length > 0) {
@@ -184,15 +188,15 @@ describe.skipIf(!interopDevPresent)('chain connector relayer over the interop-de
   const sidechainID = Buffer.from('04000001', 'hex');
   const config = () => readChainConnectorConfig(mainchain.config.plugins.chainConnector, mainchain.chainID);
 
-  function setUp(dataPath: string, receiver: SimulatedReceivingChain, tip: { height: number }, settings: ChainConnectorConfig = config()) {
+  function setUp(dataPath: string, receiver: SimulatedReceivingChain, tip: { height: number }, logger: Logger = silentLogger) {
     const store = ConnectorStore.open(dataPath);
-    const receiving = new ReceivingChain(async () => receiver.connection(), 'simulated', silentLogger);
+    const receiving = new ReceivingChain(async () => receiver.connection(), 'simulated', logger);
     const connector = new ChainConnector(
-      settings,
+      config(),
       store,
       recordedSendingChain(mainchain, sidechainID, () => tip.height),
       receiving,
-      silentLogger,
+      logger,
     );
     return { store, connector };
   }
@@ -260,6 +264,23 @@ describe.skipIf(!interopDevPresent)('chain connector relayer over the interop-de
       );
     }
     expect(receiver.received.map((ccm) => ccm.toString('hex'))).toEqual(sent.map((ccm) => ccm.toString('hex')));
+  });
+
+  it('logs a CCU the receiving chain refuses once, keeps no record of it and tries again on the next block', async () => {
+    const receiver = new SimulatedReceivingChain(sidechainID, bftAt(mainchain, 1).validatorsHash);
+    receiver.refuse = 'Transaction verification failed';
+    const tip = { height: 0 };
+    const lines: LogLine[] = [];
+    const { store, connector } = setUp(tempDir(), receiver, tip, recordingLogger(lines));
+    await connector.authorize(PASSWORD, true);
+    for (tip.height = 1; tip.height <= 20; tip.height += 1) await connector.newBlock(tip.height);
+    expect(lines.filter((line) => JSON.stringify(line.fields).includes('refused'))).toHaveLength(1);
+    expect(connector.recorded.sentCcus).toEqual([]);
+    receiver.refuse = undefined;
+    for (; tip.height <= 25; tip.height += 1) await connector.newBlock(tip.height);
+    expect(receiver.included.length).toBeGreaterThan(0);
+    expect(connector.recorded.sentCcus.length).toBe(receiver.included.length);
+    await store.close();
   });
 
   it('serves the endpoints with lisk-sdk 0.2.0 shapes', async () => {
