@@ -16,7 +16,21 @@ import type { CcuParams, ValidatorsData } from '../../src/plugins/chain-connecto
 import { fixturePath } from './fixtures.js';
 
 export const INTEROP_DEV_DIR = fixturePath('chains/interop-dev');
-export const interopDevPresent = existsSync(join(INTEROP_DEV_DIR, 'mainchain', 'blocks.ndjson'));
+/** Every file of the pair the chain connector's tests read, on both sides. */
+const FILES = [
+  'blocks.ndjson',
+  'events.ndjson',
+  'bft_parameters.json',
+  'config.json',
+  'keys.json',
+  'interop_trace.json',
+  'final_state.json',
+  'workload.ndjson',
+  'genesis_block.blob',
+];
+export const interopDevPresent = ['mainchain', 'sidechain'].every((side) =>
+  FILES.every((file) => existsSync(join(INTEROP_DEV_DIR, side, file))),
+);
 
 export type InteropDevSide = 'mainchain' | 'sidechain';
 
