@@ -118,7 +118,15 @@ describe.skipIf(reason !== undefined)('chain connector: Basalt sidechain -> lisk
       const { address, generatorKey, generatorPrivateKey, blsKey, blsPrivateKey } = validator;
       await liskCall('generator_setKeys', { address, type: 'plain', data: { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey } });
       await liskCall('random_setHashOnion', { address });
-      await liskCall('generator_updateStatus', { address, enable: true, height: 0, maxHeightGenerated: 0, maxHeightPrevoted: 0 });
+      // The password only opens encrypted keys; these are plain.
+      await liskCall('generator_updateStatus', {
+        address,
+        password: '',
+        enable: true,
+        height: 0,
+        maxHeightGenerated: 0,
+        maxHeightPrevoted: 0,
+      });
     }
 
     // Basalt sidechain from the pair's genesis, with its connector towards lisk.
