@@ -7,13 +7,18 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { interopDevPresent } from '../support/interop-dev-records.js';
 import { ROOT } from '../support/node-process.js';
 
 describe.skipIf(!interopDevPresent)('interop pair script', () => {
-  const dataRoot = mkdtempSync(join(tmpdir(), 'basalt-interop-pair-'));
-  afterAll(() => rmSync(dataRoot, { recursive: true, force: true }));
+  let dataRoot = '';
+  beforeAll(() => {
+    dataRoot = mkdtempSync(join(tmpdir(), 'basalt-interop-pair-'));
+  });
+  afterAll(() => {
+    if (dataRoot !== '') rmSync(dataRoot, { recursive: true, force: true });
+  });
 
   it('relays CCUs both ways and delivers a cross-chain LSK transfer', { timeout: 420_000 }, async () => {
     const args = ['--import', 'tsx', join(ROOT, 'scripts/interop-pair.ts'), '--reduced', '--fresh', '--data-root', dataRoot];

@@ -16,7 +16,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTEROP_DEV_DIR, interopDevPresent } from '../support/interop-dev-records.js';
 import { freePort, INTEROP_TOOLS, LISK_PEER } from '../support/lisk-peer.js';
 import { CLI_MAIN, ROOT, stopProcess, waitFor } from '../support/node-process.js';
@@ -71,11 +71,14 @@ interface Validator {
 }
 
 describe.skipIf(reason !== undefined)('chain connector: Basalt sidechain -> lisk-sdk mainchain', () => {
-  const scratch = mkdtempSync(join(tmpdir(), 'basalt-connector-lisk-'));
+  let scratch = '';
   const started: ChildProcess[] = [];
+  beforeAll(() => {
+    scratch = mkdtempSync(join(tmpdir(), 'basalt-connector-lisk-'));
+  });
   afterAll(async () => {
     for (const child of started.reverse()) await stopProcess(child, 'SIGINT');
-    rmSync(scratch, { recursive: true, force: true });
+    if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
   });
 
   it('lisk-sdk accepts the CCUs Basalt relays', { timeout: 600_000 }, async () => {
