@@ -1,16 +1,17 @@
 /**
- * Basalt's chain connector relaying to a real lisk-sdk 6.1 mainchain: a Basalt sidechain (the
- * interop-dev pair's sidechain genesis, 04000001, all its validator keys) and a lisk-sdk mainchain
- * (the pair's mainchain genesis, 04000000, lisk-peer's interop/app-interop.js, forging enabled over
- * RPC with the pair's keys) register each other with the pair's own registration transactions;
- * then the CCUs Basalt's connector builds, signs and posts to lisk-sdk must be accepted there:
- * lisk's chain account of the sidechain becomes ACTIVE with a certified height above 0, and the
- * CCUs Basalt reports sent are in lisk's chain.
+ * Basalt's chain connector relaying to real lisk-sdk 6.1 chains, both ways round: a Basalt
+ * sidechain to a lisk-sdk mainchain, and a Basalt mainchain to a lisk-sdk sidechain. The chains
+ * are the interop-dev pair's (mainchain 04000000, sidechain 04000001; lisk-sdk runs lisk-peer's
+ * interop/app-interop.js with forging enabled over RPC, Basalt holds all of its chain's validator
+ * keys); they register each other with the pair's own registration transactions, then the CCUs
+ * Basalt's connector builds, signs and posts must be accepted by lisk-sdk: Basalt's chain becomes
+ * ACTIVE there with a certified height above 0, and the CCUs Basalt reports sent are in lisk's
+ * chain.
  *
  * Needs the reference tools (`npm run test:interop`; skipped with the reason otherwise): lisk-sdk
  * 6.1.0 and @liskhq/lisk-framework-chain-connector-plugin 0.2.0 installed in LISK_PEER_APP
  * (app-interop.js loads the plugin; this test gives lisk no connector settings). Each node has
- * its own address: lisk-sdk 127.0.0.142, Basalt 127.0.0.143.
+ * its own address: lisk-sdk 127.0.0.142, Basalt 127.0.0.143 (one pair at a time).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -70,7 +71,12 @@ interface Validator {
   blsPrivateKey: string;
 }
 
-describe.skipIf(reason !== undefined)('chain connector: Basalt sidechain -> lisk-sdk mainchain', () => {
+type Side = 'mainchain' | 'sidechain';
+const CHAIN_ID: Record<Side, string> = { mainchain: '04000000', sidechain: '04000001' };
+/** The registration each side's chain records for its partner: its own transaction of the pair. */
+const REGISTRATION: Record<Side, string> = { mainchain: 'registerSidechain', sidechain: 'registerMainchain' };
+
+describe.skipIf(reason !== undefined)('chain connector: Basalt relays to lisk-sdk', () => {
   let scratch = '';
   const started: ChildProcess[] = [];
   beforeAll(() => {
@@ -81,12 +87,17 @@ describe.skipIf(reason !== undefined)('chain connector: Basalt sidechain -> lisk
     if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('lisk-sdk accepts the CCUs Basalt relays', { timeout: 600_000 }, async () => {
-    // lisk-sdk mainchain from the pair's genesis, without connector settings of its own.
-    const liskDir = join(scratch, 'lisk-chain');
+  it.each([
+    ['sidechain', 'mainchain'],
+    ['mainchain', 'sidechain'],
+  ] as const)('lisk-sdk accepts the CCUs a Basalt %s relays to its %s', { timeout: 600_000 }, async (basaltSide: Side, liskSide: Side) => {
+    const run = join(scratch, basaltSide);
+    mkdirSync(run);
+    // lisk-sdk from the pair's genesis, without connector settings of its own.
+    const liskDir = join(run, 'lisk-chain');
     mkdirSync(liskDir);
-    copyFileSync(pairFile('mainchain', 'genesis_block.blob'), join(liskDir, 'genesis_block.blob'));
-    const liskConfig = readJson<Record<string, Record<string, unknown>>>(pairFile('mainchain', 'config.json'));
+    copyFileSync(pairFile(liskSide, 'genesis_block.blob'), join(liskDir, 'genesis_block.blob'));
+    const liskConfig = readJson<Record<string, Record<string, unknown>>>(pairFile(liskSide, 'config.json'));
     const liskRpcPort = await freePort(LISK_HOST);
     const liskP2pPort = await freePort(LISK_HOST);
     writeFileSync(
@@ -98,14 +109,14 @@ describe.skipIf(reason !== undefined)('chain connector: Basalt sidechain -> lisk
         plugins: {},
       }),
     );
-    const liskLog = createWriteStream(join(scratch, 'lisk.log'));
+    const liskLog = createWriteStream(join(run, 'lisk.log'));
     const lisk = spawn('timeout', ['600', process.execPath, APP_INTEROP], {
       env: {
         ...process.env,
         NODE_PATH: join(LISK_APP, 'node_modules'),
         INTEROP_DIR: liskDir,
-        INTEROP_ROLE: 'm',
-        LISK_PEER_DATA: join(scratch, 'lisk-data'),
+        INTEROP_ROLE: liskSide === 'mainchain' ? 'm' : 's',
+        LISK_PEER_DATA: join(run, 'lisk-data'),
         LISK_PEER_RPC_PORT: String(liskRpcPort),
         LISK_PEER_P2P_PORT: String(liskP2pPort),
       },
@@ -116,8 +127,8 @@ describe.skipIf(reason !== undefined)('chain connector: Basalt sidechain -> lisk
     lisk.stderr?.pipe(liskLog);
     const liskCall = <T>(method: string, params?: Record<string, unknown>) => rpcAt<T>(LISK_HOST, liskRpcPort, method, params);
     await waitFor('lisk-sdk RPC', () => liskCall('system_getNodeInfo'), 120_000);
-    // Forging on the lisk node with every mainchain validator's keys.
-    for (const validator of readJson<{ validators: Validator[] }>(pairFile('mainchain', 'keys.json')).validators) {
+    // Forging on the lisk node with every validator's keys of its chain.
+    for (const validator of readJson<{ validators: Validator[] }>(pairFile(liskSide, 'keys.json')).validators) {
       const { address, generatorKey, generatorPrivateKey, blsKey, blsPrivateKey } = validator;
       await liskCall('generator_setKeys', { address, type: 'plain', data: { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey } });
       await liskCall('random_setHashOnion', { address });
@@ -132,41 +143,41 @@ describe.skipIf(reason !== undefined)('chain connector: Basalt sidechain -> lisk
       });
     }
 
-    // Basalt sidechain from the pair's genesis, with its connector towards lisk.
-    const basaltData = join(scratch, 'basalt-data');
-    const keysFile = join(scratch, 'sidechain-keys.json');
-    const sideKeys = readJson<{ validators: Validator[] }>(pairFile('sidechain', 'keys.json')).validators;
+    // Basalt from the other genesis of the pair, with its connector towards lisk.
+    const basaltData = join(run, 'basalt-data');
+    const keysFile = join(run, 'basalt-keys.json');
+    const basaltKeys = readJson<{ validators: Validator[] }>(pairFile(basaltSide, 'keys.json')).validators;
     writeFileSync(
       keysFile,
       JSON.stringify({
-        keys: sideKeys.map(({ address, generatorKey, generatorPrivateKey, blsKey, blsPrivateKey }) => ({
+        keys: basaltKeys.map(({ address, generatorKey, generatorPrivateKey, blsKey, blsPrivateKey }) => ({
           address,
           plain: { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey },
         })),
       }),
     );
-    const sideConfig = readJson<Record<string, Record<string, unknown>>>(pairFile('sidechain', 'config.json'));
+    const basaltConfig = readJson<Record<string, Record<string, unknown>>>(pairFile(basaltSide, 'config.json'));
     const basaltRpcPort = await freePort(BASALT_HOST);
-    const basaltConfigFile = join(scratch, 'sidechain-config.json');
+    const basaltConfigFile = join(run, 'basalt-config.json');
     writeFileSync(
       basaltConfigFile,
       JSON.stringify({
-        ...sideConfig,
-        system: { ...sideConfig.system, dataPath: basaltData },
+        ...basaltConfig,
+        system: { ...basaltConfig.system, dataPath: basaltData },
         rpc: { modes: ['ipc', 'ws', 'http'], host: BASALT_HOST, port: basaltRpcPort, allowedMethods: ['*'] },
-        network: { ...sideConfig.network, host: BASALT_HOST, port: await freePort(BASALT_HOST), seedPeers: [] },
-        genesis: { ...sideConfig.genesis, block: { fromFile: pairFile('sidechain', 'genesis_block.blob') } },
+        network: { ...basaltConfig.network, host: BASALT_HOST, port: await freePort(BASALT_HOST), seedPeers: [] },
+        genesis: { ...basaltConfig.genesis, block: { fromFile: pairFile(basaltSide, 'genesis_block.blob') } },
         generator: { keys: { fromFile: keysFile } },
         plugins: {
           chainConnector: {
-            ...(sideConfig.plugins as { chainConnector: Record<string, unknown> }).chainConnector,
+            ...(basaltConfig.plugins as { chainConnector: Record<string, unknown> }).chainConnector,
             receivingChainWsURL: `ws://${LISK_HOST}:${liskRpcPort}/rpc-ws`,
             password: 'basalt-relayer',
           },
         },
       }),
     );
-    const basaltLog = createWriteStream(join(scratch, 'basalt.log'));
+    const basaltLog = createWriteStream(join(run, 'basalt.log'));
     const basalt = spawn(
       process.execPath,
       [
@@ -179,7 +190,7 @@ describe.skipIf(reason !== undefined)('chain connector: Basalt sidechain -> lisk
         '--config',
         basaltConfigFile,
         '--genesis',
-        pairFile('sidechain', 'genesis_block.blob'),
+        pairFile(basaltSide, 'genesis_block.blob'),
       ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -190,25 +201,26 @@ describe.skipIf(reason !== undefined)('chain connector: Basalt sidechain -> lisk
     await waitFor('Basalt RPC', () => basaltCall('system_getNodeInfo'), 120_000);
 
     // Registration both ways, with the pair's signed transactions.
-    await liskCall('txpool_postTransaction', { transaction: workloadTx('mainchain', 'registerSidechain') });
-    await basaltCall('txpool_postTransaction', { transaction: workloadTx('sidechain', 'registerMainchain') });
+    await liskCall('txpool_postTransaction', { transaction: workloadTx(liskSide, REGISTRATION[liskSide]) });
+    await basaltCall('txpool_postTransaction', { transaction: workloadTx(basaltSide, REGISTRATION[basaltSide]) });
 
-    // lisk-sdk takes Basalt's CCUs: the sidechain becomes ACTIVE there, with a certified height.
+    // lisk-sdk takes Basalt's CCUs: Basalt's chain becomes ACTIVE there, with a certified height.
     const account = await waitFor(
-      "the sidechain's first certificate on lisk-sdk",
+      `the first certificate of Basalt's ${basaltSide} on lisk-sdk`,
       async () => {
         const found = await liskCall<{ status: number; lastCertificate: { height: number } }>('interoperability_getChainAccount', {
-          chainID: '04000001',
+          chainID: CHAIN_ID[basaltSide],
         });
         return found.status === 1 && found.lastCertificate.height > 0 ? found : undefined;
       },
       360_000,
-      { intervalMs: 2000, output: () => readFileSync(join(scratch, 'basalt.log'), 'utf8').slice(-4000) },
+      { intervalMs: 2000, output: () => readFileSync(join(run, 'basalt.log'), 'utf8').slice(-4000) },
     );
     expect(account.lastCertificate.height).toBeGreaterThan(0);
     const sent = await basaltCall<{ id: string }[]>('chainConnector_getSentCCUs');
     expect(sent.length).toBeGreaterThan(0);
     const included = await Promise.all(sent.map((ccu) => liskCall('chain_getTransactionByID', { id: ccu.id }).catch(() => undefined)));
     expect(included.filter((transaction) => transaction !== undefined).length).toBeGreaterThan(0);
+    for (const child of [basalt, lisk]) await stopProcess(child, 'SIGINT');
   });
 });
