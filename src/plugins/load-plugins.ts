@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.js';
+import { BUILT_IN_PLUGINS } from './built-in-plugins.js';
 import { checkPluginDefinition } from './check-plugin-definition.js';
 import { importPluginFile } from './import-plugin-file.js';
 import { LoadedPlugins, type LoadedPlugin } from './loaded-plugins.js';
@@ -18,8 +19,13 @@ export interface PluginLoadContext {
  * entry at fault.
  */
 export async function loadPlugins(section: unknown, context: PluginLoadContext): Promise<LoadedPlugins> {
-  const { entries, warnings } = readPluginEntries(section, context.baseDir);
+  const { entries, builtIns, warnings } = readPluginEntries(section, context.baseDir);
   const plugins: LoadedPlugin[] = [];
+  for (const { name, options } of builtIns) {
+    const create = BUILT_IN_PLUGINS[name] as (typeof BUILT_IN_PLUGINS)[string];
+    const definition = checkPluginDefinition(create({ dataPath: context.baseDir }), name, `.plugins.${name}`);
+    plugins.push({ name, path: `built-in:${name}`, options, definition });
+  }
   for (const entry of entries) {
     const key = `.plugins.${entry.name}`;
     const exported = await importPluginFile(entry.path, key);

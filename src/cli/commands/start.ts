@@ -28,6 +28,9 @@ Usage: basalt start [flags]
       --enable-metrics   serve Prometheus metrics on GET /metrics (metrics.enabled)
       --metrics-port N   metrics port (metrics.port, default 9464)
       --metrics-host HOST  metrics host (metrics.host, default 127.0.0.1)
+      --enable-chain-connector-plugin
+                         run the chain connector (cross-chain update relayer) with the
+                         settings of the config's plugins.chainConnector section
 
 Logs go to stdout: human lines on a terminal, JSON lines when stdout is a file or a pipe.
 Ctrl-C (SIGINT) or SIGTERM stops the node cleanly; a node that was killed reopens its store
@@ -57,6 +60,7 @@ const START_FLAGS = {
   'enable-metrics': { type: 'boolean' },
   'metrics-port': { type: 'string' },
   'metrics-host': { type: 'string' },
+  'enable-chain-connector-plugin': { type: 'boolean' },
 } as const;
 
 function integerFlag(name: string, value: string | undefined): number | undefined {
@@ -73,6 +77,15 @@ function metricsOverrides(enabled: boolean | undefined, port: number | undefined
   if (port !== undefined) metrics.port = port;
   if (host !== undefined) metrics.host = host;
   return Object.keys(metrics).length === 0 ? undefined : { metrics };
+}
+
+/**
+ * Lisk Core's `--enable-chain-connector-plugin`: an empty `plugins.chainConnector` entry merged
+ * over the config's, which turns the built-in relayer on with the settings the config holds.
+ */
+function withChainConnector(overrides: PartialNodeConfig | undefined, enabled: boolean): PartialNodeConfig | undefined {
+  if (!enabled) return overrides;
+  return { ...overrides, plugins: { chainConnector: {} } };
 }
 
 export const startCommand: CliCommand = {
@@ -99,7 +112,10 @@ export const startCommand: CliCommand = {
       apiModes: apiModes.length > 0 ? apiModes : undefined,
       logLevel: values.log ?? env.LISK_LOG_LEVEL,
       seedPeers: values['seed-peers'] ?? env.LISK_SEED_PEERS,
-      overrides: metricsOverrides(values['enable-metrics'], integerFlag('metrics-port', values['metrics-port']), values['metrics-host']),
+      overrides: withChainConnector(
+        metricsOverrides(values['enable-metrics'], integerFlag('metrics-port', values['metrics-port']), values['metrics-host']),
+        values['enable-chain-connector-plugin'] === true,
+      ),
       checkChainConfig: checkModuleConfigs,
     });
     const logger = createLogger(plan.config.system.logLevel as LogLevel, io.stdout, chooseLogFormat(logFormat, io.stdout));

@@ -61,6 +61,30 @@ describe('loadPlugins', () => {
     expect(lines).toEqual([plugins.warnings[0]]);
   });
 
+  it('runs the built-in chain connector for a chainConnector entry without a path (Lisk Core settings)', async () => {
+    const lines: string[] = [];
+    const settings = { receivingChainID: '04000001', receivingChainWsURL: 'ws://127.0.0.1:7887/rpc-ws', encryptedPrivateKey: 'kdf=PBKDF2' };
+    const plugins = await loadPlugins(
+      { chainConnector: settings, lisk: { enabled: true } },
+      { logger: recordingLogger(lines), baseDir: dir },
+    );
+    expect(plugins.names).toEqual(['chainConnector']);
+    expect(plugins.plugins[0]?.options).toEqual(settings);
+    expect(Object.keys(plugins.plugins[0]?.definition.endpoints ?? {}).sort()).toEqual([
+      'authorize',
+      'getAggregateCommits',
+      'getBlockHeaders',
+      'getCrossChainMessages',
+      'getLastSentCCM',
+      'getSentCCUs',
+      'getValidatorsInfoFromPreimage',
+    ]);
+    expect(plugins.plugins[0]?.definition.endpoints?.authorize?.sensitive).toBe(true);
+    expect(plugins.warnings).toEqual([
+      '.plugins.lisk has no "path": Basalt only runs plugins it can load from a file; the entry is ignored.',
+    ]);
+  });
+
   it('refuses a file without a default export', async () => {
     const message = await configErrorOf(() =>
       loadPlugins({ x: { path: 'no-default.mjs' } }, { logger: recordingLogger([]), baseDir: dir }),

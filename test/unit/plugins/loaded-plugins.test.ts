@@ -6,7 +6,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config/config-error.js';
 import { InvalidParamsError, NotFoundError } from '../../../src/errors.js';
-import type { Logger } from '../../../src/logger.js';
 import type { ModuleInitArgs } from '../../../src/config/genesis-config.js';
 import type { Module } from '../../../src/modules/base/index.js';
 import { createMainchainModules } from '../../../src/modules/mainchain.js';
@@ -18,28 +17,7 @@ import { RawJson } from '../../../src/rpc/raw-json.js';
 import { RpcRegistry } from '../../../src/rpc/registry.js';
 import { MemoryState } from '../../../src/state/memory-state.js';
 import { testGenesisConfig } from '../../support/module-harness.js';
-
-interface LogLine {
-  level: string;
-  fields: object;
-  message: string | undefined;
-}
-
-function recordingLogger(lines: LogLine[] = []): Logger {
-  const at =
-    (level: string) =>
-    (fields: object, message?: string): void =>
-      void lines.push({ level, fields, message });
-  const logger: Logger = {
-    trace: at('trace'),
-    debug: at('debug'),
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
-    child: () => logger,
-  };
-  return logger;
-}
+import { type LogLine, recordingLogger } from '../../support/recording-logger.js';
 
 function pluginsOf(definitions: Record<string, BasaltPlugin>, lines: LogLine[] = []): LoadedPlugins {
   const loaded: LoadedPlugin[] = Object.entries(definitions).map(([name, definition]) => ({

@@ -46,9 +46,9 @@ describe('readPluginEntries', () => {
   });
 
   it('treats a missing or empty section as no plugins', () => {
-    expect(readPluginEntries(undefined, dir)).toEqual({ entries: [], warnings: [] });
-    expect(readPluginEntries(null, dir)).toEqual({ entries: [], warnings: [] });
-    expect(readPluginEntries({}, dir)).toEqual({ entries: [], warnings: [] });
+    expect(readPluginEntries(undefined, dir)).toEqual({ entries: [], builtIns: [], warnings: [] });
+    expect(readPluginEntries(null, dir)).toEqual({ entries: [], builtIns: [], warnings: [] });
+    expect(readPluginEntries({}, dir)).toEqual({ entries: [], builtIns: [], warnings: [] });
   });
 
   it.each([

@@ -1,0 +1,234 @@
+/**
+ * Basalt's chain connector relaying to real lisk-sdk 6.1 chains, both ways round: a Basalt
+ * sidechain to a lisk-sdk mainchain, and a Basalt mainchain to a lisk-sdk sidechain. The chains
+ * are the interop-dev pair's (mainchain 04000000, sidechain 04000001; lisk-sdk runs lisk-peer's
+ * interop/app-interop.js with forging enabled over RPC, Basalt holds all of its chain's validator
+ * keys); they register each other with the pair's own registration transactions, then the CCUs
+ * Basalt's connector builds, signs and posts must be accepted by lisk-sdk: Basalt's chain becomes
+ * ACTIVE there with a certified height above 0, and the CCUs Basalt reports sent are in lisk's
+ * chain.
+ *
+ * Needs the reference tools (`npm run test:interop`; skipped with the reason otherwise): lisk-sdk
+ * 6.1.0 and @liskhq/lisk-framework-chain-connector-plugin 0.2.0 installed in LISK_PEER_APP
+ * (app-interop.js loads the plugin; this test gives lisk no connector settings). Each node has
+ * its own address: lisk-sdk 127.0.0.142, Basalt 127.0.0.143 (one pair at a time).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INTEROP_DEV_DIR, interopDevPresent } from '../support/interop-dev-records.js';
+import { freePort, INTEROP_TOOLS, LISK_PEER } from '../support/lisk-peer.js';
+import { CLI_MAIN, ROOT, stopProcess, waitFor } from '../support/node-process.js';
+
+const LISK_HOST = '127.0.0.142';
+const BASALT_HOST = '127.0.0.143';
+const LISK_APP = process.env.LISK_PEER_APP ?? '/tmp/lisk-peer';
+const APP_INTEROP = join(LISK_PEER, 'interop', 'app-interop.js');
+const CONNECTOR_PACKAGE = join(LISK_APP, 'node_modules', '@liskhq', 'lisk-framework-chain-connector-plugin');
+
+function missing(): string | undefined {
+  if (!interopDevPresent) return 'the interop-dev pair is not in test/fixtures/chains';
+  if (!existsSync(APP_INTEROP)) return `no lisk-peer interop app in ${INTEROP_TOOLS}`;
+  if (!existsSync(join(LISK_APP, 'node_modules', 'lisk-sdk')))
+    return `no lisk-sdk installed in ${LISK_APP} (lisk-peer's start.sh installs it)`;
+  if (!existsSync(CONNECTOR_PACKAGE)) {
+    return `no @liskhq/lisk-framework-chain-connector-plugin in ${LISK_APP} (npm install @liskhq/lisk-framework-chain-connector-plugin@0.2.0 there)`;
+  }
+  return undefined;
+}
+
+const reason = missing();
+/** A Basalt sidechain needs sidechain mode (src/modules/sidechain.ts). */
+const sidechainMode = existsSync(join(ROOT, 'src', 'modules', 'sidechain.ts'));
+if (reason !== undefined) process.stdout.write(`chain connector interop test skipped: ${reason}\n`);
+
+async function rpcAt<T>(host: string, port: number, method: string, params: Record<string, unknown> = {}): Promise<T> {
+  const response = await fetch(`http://${host}:${port}/rpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const answer = (await response.json()) as { result?: T; error?: { message: string } };
+  if (answer.error) throw new Error(`${method}: ${answer.error.message}`);
+  return answer.result as T;
+}
+
+const pairFile = (side: string, file: string) => join(INTEROP_DEV_DIR, side, file);
+const readJson = <T>(path: string) => JSON.parse(readFileSync(path, 'utf8')) as T;
+const workloadTx = (side: string, command: string) =>
+  readFileSync(pairFile(side, 'workload.ndjson'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as { command: string; expect: string; txHex: string })
+    .find((line) => line.command === command && line.expect === 'success')?.txHex as string;
+
+interface Validator {
+  address: string;
+  generatorKey: string;
+  generatorPrivateKey: string;
+  blsKey: string;
+  blsPrivateKey: string;
+}
+
+type Side = 'mainchain' | 'sidechain';
+const CHAIN_ID: Record<Side, string> = { mainchain: '04000000', sidechain: '04000001' };
+/** The registration each side's chain records for its partner: its own transaction of the pair. */
+const REGISTRATION: Record<Side, string> = { mainchain: 'registerSidechain', sidechain: 'registerMainchain' };
+
+describe.skipIf(reason !== undefined)('chain connector: Basalt relays to lisk-sdk', () => {
+  let scratch = '';
+  const started: ChildProcess[] = [];
+  beforeAll(() => {
+    scratch = mkdtempSync(join(tmpdir(), 'basalt-connector-lisk-'));
+  });
+  afterAll(async () => {
+    for (const child of started.reverse()) await stopProcess(child, 'SIGINT');
+    if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
+  });
+
+  /** Basalt on `basaltSide` relays to lisk-sdk on `liskSide`, which must accept its CCUs. */
+  async function relayToLisk(basaltSide: Side, liskSide: Side): Promise<void> {
+    const run = join(scratch, basaltSide);
+    mkdirSync(run);
+    // lisk-sdk from the pair's genesis, without connector settings of its own.
+    const liskDir = join(run, 'lisk-chain');
+    mkdirSync(liskDir);
+    copyFileSync(pairFile(liskSide, 'genesis_block.blob'), join(liskDir, 'genesis_block.blob'));
+    const liskConfig = readJson<Record<string, Record<string, unknown>>>(pairFile(liskSide, 'config.json'));
+    const liskRpcPort = await freePort(LISK_HOST);
+    const liskP2pPort = await freePort(LISK_HOST);
+    writeFileSync(
+      join(liskDir, 'config.json'),
+      JSON.stringify({
+        ...liskConfig,
+        rpc: { ...liskConfig.rpc, host: LISK_HOST, allowedMethods: ['*'] },
+        network: { ...liskConfig.network, host: LISK_HOST },
+        plugins: {},
+      }),
+    );
+    const liskLog = createWriteStream(join(run, 'lisk.log'));
+    const lisk = spawn('timeout', ['600', process.execPath, APP_INTEROP], {
+      env: {
+        ...process.env,
+        NODE_PATH: join(LISK_APP, 'node_modules'),
+        INTEROP_DIR: liskDir,
+        INTEROP_ROLE: liskSide === 'mainchain' ? 'm' : 's',
+        LISK_PEER_DATA: join(run, 'lisk-data'),
+        LISK_PEER_RPC_PORT: String(liskRpcPort),
+        LISK_PEER_P2P_PORT: String(liskP2pPort),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    started.push(lisk);
+    lisk.stdout?.pipe(liskLog);
+    lisk.stderr?.pipe(liskLog);
+    const liskCall = <T>(method: string, params?: Record<string, unknown>) => rpcAt<T>(LISK_HOST, liskRpcPort, method, params);
+    await waitFor('lisk-sdk RPC', () => liskCall('system_getNodeInfo'), 120_000);
+    // Forging on the lisk node with every validator's keys of its chain.
+    for (const validator of readJson<{ validators: Validator[] }>(pairFile(liskSide, 'keys.json')).validators) {
+      const { address, generatorKey, generatorPrivateKey, blsKey, blsPrivateKey } = validator;
+      await liskCall('generator_setKeys', { address, type: 'plain', data: { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey } });
+      await liskCall('random_setHashOnion', { address });
+      // The password only opens encrypted keys; these are plain.
+      await liskCall('generator_updateStatus', {
+        address,
+        password: '',
+        enable: true,
+        height: 0,
+        maxHeightGenerated: 0,
+        maxHeightPrevoted: 0,
+      });
+    }
+
+    // Basalt from the other genesis of the pair, with its connector towards lisk.
+    const basaltData = join(run, 'basalt-data');
+    const keysFile = join(run, 'basalt-keys.json');
+    const basaltKeys = readJson<{ validators: Validator[] }>(pairFile(basaltSide, 'keys.json')).validators;
+    writeFileSync(
+      keysFile,
+      JSON.stringify({
+        keys: basaltKeys.map(({ address, generatorKey, generatorPrivateKey, blsKey, blsPrivateKey }) => ({
+          address,
+          plain: { generatorKey, generatorPrivateKey, blsKey, blsPrivateKey },
+        })),
+      }),
+    );
+    const basaltConfig = readJson<Record<string, Record<string, unknown>>>(pairFile(basaltSide, 'config.json'));
+    const basaltRpcPort = await freePort(BASALT_HOST);
+    const basaltConfigFile = join(run, 'basalt-config.json');
+    writeFileSync(
+      basaltConfigFile,
+      JSON.stringify({
+        ...basaltConfig,
+        system: { ...basaltConfig.system, dataPath: basaltData },
+        rpc: { modes: ['ipc', 'ws', 'http'], host: BASALT_HOST, port: basaltRpcPort, allowedMethods: ['*'] },
+        network: { ...basaltConfig.network, host: BASALT_HOST, port: await freePort(BASALT_HOST), seedPeers: [] },
+        genesis: { ...basaltConfig.genesis, block: { fromFile: pairFile(basaltSide, 'genesis_block.blob') } },
+        generator: { keys: { fromFile: keysFile } },
+        plugins: {
+          chainConnector: {
+            ...(basaltConfig.plugins as { chainConnector: Record<string, unknown> }).chainConnector,
+            receivingChainWsURL: `ws://${LISK_HOST}:${liskRpcPort}/rpc-ws`,
+            password: 'basalt-relayer',
+          },
+        },
+      }),
+    );
+    const basaltLog = createWriteStream(join(run, 'basalt.log'));
+    const basalt = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        CLI_MAIN,
+        'start',
+        '--data-path',
+        basaltData,
+        '--config',
+        basaltConfigFile,
+        '--genesis',
+        pairFile(basaltSide, 'genesis_block.blob'),
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    started.push(basalt);
+    basalt.stdout?.pipe(basaltLog);
+    basalt.stderr?.pipe(basaltLog);
+    const basaltCall = <T>(method: string, params?: Record<string, unknown>) => rpcAt<T>(BASALT_HOST, basaltRpcPort, method, params);
+    await waitFor('Basalt RPC', () => basaltCall('system_getNodeInfo'), 120_000);
+
+    // Registration both ways, with the pair's signed transactions.
+    await liskCall('txpool_postTransaction', { transaction: workloadTx(liskSide, REGISTRATION[liskSide]) });
+    await basaltCall('txpool_postTransaction', { transaction: workloadTx(basaltSide, REGISTRATION[basaltSide]) });
+
+    // lisk-sdk takes Basalt's CCUs: Basalt's chain becomes ACTIVE there, with a certified height.
+    const account = await waitFor(
+      `the first certificate of Basalt's ${basaltSide} on lisk-sdk`,
+      async () => {
+        const found = await liskCall<{ status: number; lastCertificate: { height: number } }>('interoperability_getChainAccount', {
+          chainID: CHAIN_ID[basaltSide],
+        });
+        return found.status === 1 && found.lastCertificate.height > 0 ? found : undefined;
+      },
+      360_000,
+      { intervalMs: 2000, output: () => readFileSync(join(run, 'basalt.log'), 'utf8').slice(-4000) },
+    );
+    expect(account.lastCertificate.height).toBeGreaterThan(0);
+    const sent = await basaltCall<{ id: string }[]>('chainConnector_getSentCCUs');
+    expect(sent.length).toBeGreaterThan(0);
+    const included = await Promise.all(sent.map((ccu) => liskCall('chain_getTransactionByID', { id: ccu.id }).catch(() => undefined)));
+    expect(included.filter((transaction) => transaction !== undefined).length).toBeGreaterThan(0);
+    for (const child of [basalt, lisk]) await stopProcess(child, 'SIGINT');
+  }
+
+  it.skipIf(!sidechainMode)('lisk-sdk accepts the CCUs a Basalt sidechain relays to its mainchain', { timeout: 600_000 }, () =>
+    relayToLisk('sidechain', 'mainchain'),
+  );
+
+  it('lisk-sdk accepts the CCUs a Basalt mainchain relays to its sidechain', { timeout: 600_000 }, () =>
+    relayToLisk('mainchain', 'sidechain'),
+  );
+});
