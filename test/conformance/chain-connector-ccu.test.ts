@@ -30,14 +30,7 @@ import {
 } from '../../src/plugins/chain-connector/ccu-builder.js';
 import { outboxMessagesOf } from '../../src/plugins/chain-connector/ccm-events.js';
 import { signedCcuTransaction } from '../../src/plugins/chain-connector/ccu-transaction.js';
-import {
-  type IncludedCcu,
-  includedCcus,
-  interopDevPresent,
-  loadRecordedChain,
-  type RecordedChain,
-  validatorsDataOf,
-} from '../support/interop-dev-records.js';
+import { type IncludedCcu, includedCcus, loadRecordedChain, type RecordedChain, validatorsDataOf } from '../support/interop-dev-records.js';
 
 const MAX_CCU_SIZE = 10_240;
 
@@ -132,9 +125,9 @@ function comparable(built: CcuParams, real: CcuParams, proofKnown: boolean): str
   return codec.encode(crossChainUpdateParamsSchema, params).toString('hex');
 }
 
-describe.skipIf(!interopDevPresent)('chain connector CCUs against the lisk-sdk interop-dev pair', () => {
-  const mainchain = interopDevPresent ? loadRecordedChain('mainchain') : undefined;
-  const sidechain = interopDevPresent ? loadRecordedChain('sidechain') : undefined;
+describe('chain connector CCUs against the lisk-sdk interop-dev pair', () => {
+  const mainchain = loadRecordedChain('mainchain');
+  const sidechain = loadRecordedChain('sidechain');
 
   it('builds every CCU the mainchain included from the sidechain, byte for byte', () => {
     const results = compare(sidechain as RecordedChain, mainchain as RecordedChain);

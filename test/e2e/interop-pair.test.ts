@@ -4,18 +4,13 @@
  * 1000 LSK sent from the mainchain arrive on the sidechain. Each node on its own loopback address.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { interopDevPresent } from '../support/interop-dev-records.js';
 import { ROOT } from '../support/node-process.js';
 
-/** The pair needs Basalt's sidechain mode (src/modules/sidechain.ts); a tree without it skips, saying so. */
-const sidechainMode = existsSync(join(ROOT, 'src', 'modules', 'sidechain.ts'));
-if (!sidechainMode) process.stdout.write('interop pair test skipped: this tree has no sidechain mode (src/modules/sidechain.ts)\n');
-
-describe.skipIf(!interopDevPresent || !sidechainMode)('interop pair script', () => {
+describe('interop pair script', () => {
   let dataRoot = '';
   beforeAll(() => {
     dataRoot = mkdtempSync(join(tmpdir(), 'basalt-interop-pair-'));

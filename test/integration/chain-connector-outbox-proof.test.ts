@@ -6,9 +6,6 @@
  * height (its getCrossChainMessages answer at the tip covers heights 222 to 240). Sidechain
  * height 235 carried the witness of height 224 in a CCU with two messages; the conformance test
  * (test/conformance/chain-connector-ccu.test.ts) checks that CCU whole.
- *
- * The replay needs the cross-chain update processing of the mainchain (blocks from height 8 hold
- * CCUs): without it the test is skipped, saying so.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,25 +14,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Block } from '../../src/chain/block.js';
 import { loadChainConfig } from '../../src/config/lisk-config.js';
 import { sha256 } from '../../src/crypto/index.js';
-import { VerifyStatus } from '../../src/modules/base/index.js';
 import { outboxRootStore } from '../../src/modules/interoperability/stores.js';
 import { openChain, type OpenChain } from '../../src/node.js';
-import { INTEROP_DEV_DIR, interopDevPresent, loadRecordedChain } from '../support/interop-dev-records.js';
+import { INTEROP_DEV_DIR, loadRecordedChain } from '../support/interop-dev-records.js';
 
 const SIDECHAIN_ID = Buffer.from('04000001', 'hex');
 
-/** False while the CCU commands are still the placeholders that refuse every transaction. */
-function ccuProcessingAvailable(chain: OpenChain): boolean {
-  const command = chain.modules.interoperability.commands.find((entry) => entry.name === 'submitMainchainCrossChainUpdate');
-  try {
-    const result = command?.verify?.({} as never) as { status: VerifyStatus; error?: Error } | undefined;
-    return !(result?.status === VerifyStatus.FAIL && /not supported yet/.test(result.error?.message ?? ''));
-  } catch {
-    return true; // a real verification fails on the empty context instead
-  }
-}
-
-describe.skipIf(!interopDevPresent)('chain connector outbox root witness on the replayed interop-dev mainchain', () => {
+describe('chain connector outbox root witness on the replayed interop-dev mainchain', () => {
   const dir = join(INTEROP_DEV_DIR, 'mainchain');
   let dataPath: string | undefined;
   let chain: OpenChain | undefined;
@@ -45,7 +30,7 @@ describe.skipIf(!interopDevPresent)('chain connector outbox root witness on the 
     if (dataPath) rmSync(dataPath, { recursive: true, force: true });
   });
 
-  it('equals the inclusion proofs lisk-sdk recorded from height 222 to 240', async (test) => {
+  it('equals the inclusion proofs lisk-sdk recorded from height 222 to 240', async () => {
     const recorded = loadRecordedChain('mainchain');
     dataPath = mkdtempSync(join(tmpdir(), 'basalt-connector-proof-'));
     chain = await openChain({
@@ -53,10 +38,6 @@ describe.skipIf(!interopDevPresent)('chain connector outbox root witness on the 
       config: loadChainConfig(join(dir, 'config.json')),
       genesisBlock: recorded.blocks.get(0) as Block,
     });
-    if (!ccuProcessingAvailable(chain)) {
-      test.skip('the mainchain CCU commands are still placeholders on this branch: the replay stops at height 8');
-      return;
-    }
     const answer = recorded.finalState.chainConnector.find((entry) => entry.method === 'chainConnector_getCrossChainMessages');
     const expected = new Map(
       ((answer?.result ?? []) as { height: number; inclusionProof: { bitmap: string; siblingHashes: string[] } }[]).map((record) => [

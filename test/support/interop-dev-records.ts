@@ -4,7 +4,7 @@
  * tests read it: blocks, events, BFT validators (as consensus_getBFTParametersActiveValidators
  * answers them: weight 0 left out), keys, config, and the CCUs each chain included.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Block } from '../../src/chain/block.js';
 import type { EventProps } from '../../src/chain/event.js';
@@ -16,22 +16,6 @@ import type { CcuParams, ValidatorsData } from '../../src/plugins/chain-connecto
 import { fixturePath } from './fixtures.js';
 
 export const INTEROP_DEV_DIR = fixturePath('chains/interop-dev');
-/** Every file of the pair the chain connector's tests read, on both sides. */
-const FILES = [
-  'blocks.ndjson',
-  'events.ndjson',
-  'bft_parameters.json',
-  'config.json',
-  'keys.json',
-  'interop_trace.json',
-  'final_state.json',
-  'workload.ndjson',
-  'genesis_block.blob',
-];
-export const interopDevPresent = ['mainchain', 'sidechain'].every((side) =>
-  FILES.every((file) => existsSync(join(INTEROP_DEV_DIR, side, file))),
-);
-
 export type InteropDevSide = 'mainchain' | 'sidechain';
 
 export interface RecordedChain {
