@@ -27,6 +27,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { CHAIN_CONNECTOR_PASSWORD_ENV } from '../src/plugins/chain-connector/connector-config.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PAIR = join(ROOT, 'test', 'fixtures', 'chains', 'interop-dev');
@@ -111,7 +112,6 @@ function startNode(side: Side): ChildProcess {
       chainConnector: {
         ...connector,
         receivingChainWsURL: `ws://${host[partner(side)]}:${RPC_PORT}/rpc-ws`,
-        password: RELAYER_PASSWORD,
       },
     },
   };
@@ -134,7 +134,8 @@ function startNode(side: Side): ChildProcess {
       '--log',
       values.log as string,
     ],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    // The relayer key's password is never written to a config: the connector reads it from the environment.
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, [CHAIN_CONNECTOR_PASSWORD_ENV]: RELAYER_PASSWORD } },
   );
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);

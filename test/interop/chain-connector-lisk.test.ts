@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTEROP_DEV_DIR } from '../support/interop-dev-records.js';
+import { CHAIN_CONNECTOR_PASSWORD_ENV } from '../../src/plugins/chain-connector/connector-config.js';
 import { freePort, INTEROP_TOOLS, LISK_PEER } from '../support/lisk-peer.js';
 import { CLI_MAIN, ROOT, stopProcess, waitFor } from '../support/node-process.js';
 
@@ -170,7 +171,6 @@ describe.skipIf(reason !== undefined)('chain connector: Basalt relays to lisk-sd
           chainConnector: {
             ...(basaltConfig.plugins as { chainConnector: Record<string, unknown> }).chainConnector,
             receivingChainWsURL: `ws://${LISK_HOST}:${liskRpcPort}/rpc-ws`,
-            password: 'basalt-relayer',
           },
         },
       }),
@@ -190,7 +190,7 @@ describe.skipIf(reason !== undefined)('chain connector: Basalt relays to lisk-sd
         '--genesis',
         pairFile(basaltSide, 'genesis_block.blob'),
       ],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, [CHAIN_CONNECTOR_PASSWORD_ENV]: 'basalt-relayer' } },
     );
     started.push(basalt);
     basalt.stdout?.pipe(basaltLog);

@@ -2,8 +2,9 @@
  * The chain connector's settings: the config's `plugins.chainConnector` section, with the names
  * and defaults of lisk-sdk v6.1.0
  * framework-plugins/lisk-framework-chain-connector-plugin/src/schemas.ts (configSchema), so a
- * Lisk Core config runs unchanged. `password` is Basalt's addition: when present, the relayer key
- * is decrypted at start instead of waiting for `chainConnector_authorize`.
+ * Lisk Core config runs unchanged. The relayer key's password is never a setting (the config is
+ * copied into the data directory and compared on restart): it comes from `chainConnector_authorize`,
+ * as in lisk-sdk, or from the environment variable named by CHAIN_CONNECTOR_PASSWORD_ENV at start.
  */
 import { ConfigError } from '../../config/config-error.js';
 import { MAX_UINT64 } from '../../codec/index.js';
@@ -26,8 +27,10 @@ export interface ChainConnectorConfig {
   /** How many sent CCUs are kept; -1 keeps all. */
   readonly ccuSaveLimit: number;
   readonly registrationHeight: number;
-  readonly password?: string;
 }
+
+/** When set, the relayer key is decrypted with it at start instead of waiting for `chainConnector_authorize`. */
+export const CHAIN_CONNECTOR_PASSWORD_ENV = 'BASALT_CHAIN_CONNECTOR_PASSWORD';
 
 const KNOWN = new Set([
   'receivingChainID',
@@ -40,7 +43,6 @@ const KNOWN = new Set([
   'maxCCUSize',
   'ccuSaveLimit',
   'registrationHeight',
-  'password',
 ]);
 
 /**
@@ -50,6 +52,11 @@ const KNOWN = new Set([
 export function readChainConnectorConfig(options: PluginOptions, ownChainID: Buffer): ChainConnectorConfig {
   const key = (field: string) => `.plugins.chainConnector.${field}`;
   for (const name of Object.keys(options)) {
+    if (name === 'password') {
+      throw new ConfigError(
+        `${key(name)}: a password is never kept in the config; set ${CHAIN_CONNECTOR_PASSWORD_ENV} or call chainConnector_authorize`,
+      );
+    }
     if (!KNOWN.has(name)) throw new ConfigError(`${key(name)}: unknown setting of the chain connector`);
   }
   const text = (field: string, required: boolean): string | undefined => {
@@ -86,7 +93,6 @@ export function readChainConnectorConfig(options: PluginOptions, ownChainID: Buf
   if (receivingChainWsURL !== undefined && !/^wss?:\/\//.test(receivingChainWsURL)) {
     throw new ConfigError(`${key('receivingChainWsURL')}: must be a ws:// or wss:// URL`);
   }
-  const password = text('password', false);
   return {
     receivingChainID,
     ...(receivingChainIPCPath !== undefined && { receivingChainIPCPath }),
@@ -98,6 +104,5 @@ export function readChainConnectorConfig(options: PluginOptions, ownChainID: Buf
     maxCCUSize: integer('maxCCUSize', CCU_TOTAL_CCM_SIZE, 1, CCU_TOTAL_CCM_SIZE),
     ccuSaveLimit: integer('ccuSaveLimit', 300, -1),
     registrationHeight: integer('registrationHeight', 1, 1),
-    ...(password !== undefined && { password }),
   };
 }

@@ -8,7 +8,7 @@
  */
 import { InvariantError } from '../../errors.js';
 import { type BasaltPlugin, definePlugin } from '../plugin.js';
-import { readChainConnectorConfig } from './connector-config.js';
+import { CHAIN_CONNECTOR_PASSWORD_ENV, readChainConnectorConfig } from './connector-config.js';
 import { ConnectorStore } from './connector-store.js';
 import { chainConnectorEndpoints } from './endpoints.js';
 import { openIpcConnection, openWsConnection, ReceivingChain } from './receiving-chain.js';
@@ -61,7 +61,8 @@ export function createChainConnectorPlugin(setup: ChainConnectorSetup): BasaltPl
         receiving,
         context.logger,
       );
-      if (config.password !== undefined) await connector.authorize(config.password, true);
+      const password = process.env[CHAIN_CONNECTOR_PASSWORD_ENV];
+      if (password !== undefined && password !== '') await connector.authorize(password, true);
       const relayer = connector;
       stops.push(
         context.subscribe('chain_newBlock', (_event, data) => {

@@ -35,7 +35,6 @@ describe('readChainConnectorConfig', () => {
         maxCCUSize: 5000,
         ccuSaveLimit: -1,
         registrationHeight: 3,
-        password: 'pw',
       },
       OWN,
     );
@@ -47,11 +46,14 @@ describe('readChainConnectorConfig', () => {
       maxCCUSize: 5000,
       ccuSaveLimit: -1,
       registrationHeight: 3,
-      password: 'pw',
     });
   });
 
   it.each([
+    [
+      { password: 'pw' },
+      '.plugins.chainConnector.password: a password is never kept in the config; set BASALT_CHAIN_CONNECTOR_PASSWORD or call chainConnector_authorize',
+    ],
     [{ receivingChainID: undefined }, '.plugins.chainConnector.receivingChainID: must be a non-empty string'],
     [{ receivingChainID: '0400' }, '.plugins.chainConnector.receivingChainID: must be 4 bytes in hex'],
     [
