@@ -16,17 +16,30 @@ import {
 const work = mkdtempSync(join(tmpdir(), 'basalt-auto-start-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function listen(host: string): Promise<Server> {
-  return new Promise((resolve) => {
+function listen(host: string, port = 0): Promise<Server> {
+  return new Promise((resolve, reject) => {
     const server = createServer();
-    server.listen(0, host, () => resolve(server));
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
   });
+}
+
+/**
+ * A port free on every address, IPv6 included where the machine has it (what isPortFree asks):
+ * one the system picks for 127.0.0.1 alone may be in use on another address (other local servers
+ * listen on 127.0.0.x), and is then never free.
+ */
+async function portFreeEverywhere(): Promise<number> {
+  const probe = await listen('::').catch(() => listen('0.0.0.0'));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 describe('auto-start pieces', () => {
   it('sees a port taken on IPv4 loopback or on all addresses as not free', async () => {
-    const loopback = await listen('127.0.0.1');
-    const port = (loopback.address() as AddressInfo).port;
+    const port = await portFreeEverywhere();
+    const loopback = await listen('127.0.0.1', port);
     expect(await isPortFree(port)).toBe(false);
     await new Promise((resolve) => loopback.close(resolve));
     expect(await isPortFree(port)).toBe(true);
