@@ -12,6 +12,7 @@ import {
   startDetached,
   type AutoStartSteps,
 } from '../../../src/migration/auto-start.js';
+import { isAlive } from '../../../src/runtime/data-dir-lock.js';
 
 const work = mkdtempSync(join(tmpdir(), 'basalt-auto-start-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -80,8 +81,9 @@ describe('auto-start pieces', () => {
     const log = join(work, 'child.log');
     const pid = await startDetached({ command: process.execPath, args: ['-e', 'console.log("started")'], line: '' }, log);
     expect(pid).toBeGreaterThan(0);
-    for (let i = 0; i < 50 && !readFileSync(log, 'utf8').includes('started'); i += 1)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    // Read the log once the child has ended: a node process can take seconds to start on a busy
+    // machine, longer than any fixed wait would allow.
+    while (isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(readFileSync(log, 'utf8')).toContain('started');
   });
 });
