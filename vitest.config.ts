@@ -7,7 +7,8 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    reporters: ['default'],
+    // The conformance tally first, so that the failures and the summary end the output.
+    reporters: ['./test/support/conformance-tally-reporter.ts', 'default'],
     globalSetup: ['test/support/global-setup.ts'],
   },
 });

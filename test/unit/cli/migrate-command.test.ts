@@ -46,8 +46,8 @@ function online(v3Data: string, url: string, output: string, ...extra: string[])
   return ['-s', '309', '-d', v3Data, '--lisk-core-v3-rpc-url', url, '-o', output, ...extra];
 }
 
-async function run(argv: string[], env: Record<string, string> = {}): Promise<Captured & { code: number }> {
-  const { io: streams, captured } = io();
+async function run(argv: string[], env: Record<string, string> = {}, output = io()): Promise<Captured & { code: number }> {
+  const { io: streams, captured } = output;
   const saved = { ...process.env };
   Object.assign(process.env, env);
   try {
@@ -56,6 +56,28 @@ async function run(argv: string[], env: Record<string, string> = {}): Promise<Ca
   } finally {
     process.env = saved;
   }
+}
+
+/**
+ * Resolves once the command running on `output` has printed `text` on stdout: the step that
+ * prints it is done. A test then acts on what the command has reached, not on a guess of how long
+ * it takes (a loaded machine stretches every step). Rejects with the command's stderr when it
+ * ends first.
+ */
+function printed(output: ReturnType<typeof io>, pending: Promise<{ code: number }>, text: string): Promise<void> {
+  const seen = new Promise<void>((resolve) => {
+    const check = (): void => {
+      if (!output.captured.stdout.includes(text)) return;
+      output.io.stdout.off('data', check);
+      resolve();
+    };
+    output.io.stdout.on('data', check);
+    check();
+  });
+  const ended = pending.then(({ code }) => {
+    throw new Error(`migrate exited with ${code} before printing "${text}":\n${output.captured.stderr}`);
+  });
+  return Promise.race([seen, ended]);
 }
 
 describe('basalt migrate: flags', () => {
@@ -250,14 +272,17 @@ describe('basalt migrate: online against a v3 node over WebSocket', () => {
     );
     node.nodeInfo = { version: '3.1.1', networkIdentifier: MAINNET_ID, height: 309, finalizedHeight: 300, backup: { height: 309 } };
     node.forgingStatus = [{ ...SAMPLE_FORGING_STATUS }];
-    const timer = setTimeout(() => {
-      node.publishBlock(309);
-      setTimeout(() => (node.nodeInfo = { ...node.nodeInfo, finalizedHeight: 309 }), 100);
-    }, 200);
     const output = join(work, 'online-out');
     const basaltData = join(work, 'basalt-mainnet');
-    const result = await run(online(v3Data, node.url, output, '--auto-migrate-config', '--basalt-data-path', basaltData));
-    clearTimeout(timer);
+    const streams = io();
+    const pending = run(online(v3Data, node.url, output, '--auto-migrate-config', '--basalt-data-path', basaltData), {}, streams);
+    // The snapshot block comes once the migrator listens for it (it names the version right after
+    // subscribing), and the height becomes final once the forging status of that block is taken.
+    await printed(streams, pending, '3.1.1 detected');
+    node.publishBlock(309);
+    await printed(streams, pending, 'Captured the forging status of 1 delegate(s) at height 309.');
+    node.nodeInfo = { ...node.nodeInfo, finalizedHeight: 309 };
+    const result = await pending;
     expect(result.stderr).not.toContain('Migrator could not');
     expect(result.code).toBe(0);
     const genesis = JSON.parse(readFileSync(join(output, 'genesis_block.json'), 'utf8'));
@@ -286,8 +311,10 @@ describe('basalt migrate: online against a v3 node over WebSocket', () => {
     await v3Database(join(v3Data, 'data', 'blockchain.db'));
     node.nodeInfo = { version: '3.0.3', networkIdentifier: DEVNET_ID, height: 309, finalizedHeight: 309 };
     const output = join(work, 'unsafe-out');
-    const pending = run(online(v3Data, node.url, output, '--unsafe-skip-v3-checks', '-n', 'testnet'));
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const streams = io();
+    const pending = run(online(v3Data, node.url, output, '--unsafe-skip-v3-checks', '-n', 'testnet'), {}, streams);
+    // Stopped when the migrator asks for it, as an operator would.
+    await printed(streams, pending, 'Stop Lisk Core v3 now');
     await node.close();
     const result = await pending;
     expect(result.code).toBe(0);

@@ -12,21 +12,35 @@ import {
   startDetached,
   type AutoStartSteps,
 } from '../../../src/migration/auto-start.js';
+import { isAlive } from '../../../src/runtime/data-dir-lock.js';
 
 const work = mkdtempSync(join(tmpdir(), 'basalt-auto-start-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function listen(host: string): Promise<Server> {
-  return new Promise((resolve) => {
+function listen(host: string, port = 0): Promise<Server> {
+  return new Promise((resolve, reject) => {
     const server = createServer();
-    server.listen(0, host, () => resolve(server));
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
   });
+}
+
+/**
+ * A port free on every address, IPv6 included where the machine has it (what isPortFree asks):
+ * one the system picks for 127.0.0.1 alone may be in use on another address (other local servers
+ * listen on 127.0.0.x), and is then never free.
+ */
+async function portFreeEverywhere(): Promise<number> {
+  const probe = await listen('::').catch(() => listen('0.0.0.0'));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 describe('auto-start pieces', () => {
   it('sees a port taken on IPv4 loopback or on all addresses as not free', async () => {
-    const loopback = await listen('127.0.0.1');
-    const port = (loopback.address() as AddressInfo).port;
+    const port = await portFreeEverywhere();
+    const loopback = await listen('127.0.0.1', port);
     expect(await isPortFree(port)).toBe(false);
     await new Promise((resolve) => loopback.close(resolve));
     expect(await isPortFree(port)).toBe(true);
@@ -67,8 +81,9 @@ describe('auto-start pieces', () => {
     const log = join(work, 'child.log');
     const pid = await startDetached({ command: process.execPath, args: ['-e', 'console.log("started")'], line: '' }, log);
     expect(pid).toBeGreaterThan(0);
-    for (let i = 0; i < 50 && !readFileSync(log, 'utf8').includes('started'); i += 1)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    // Read the log once the child has ended: a node process can take seconds to start on a busy
+    // machine, longer than any fixed wait would allow.
+    while (isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(readFileSync(log, 'utf8')).toContain('started');
   });
 });

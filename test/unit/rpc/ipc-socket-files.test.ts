@@ -5,7 +5,7 @@
  * of our own files only.
  */
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { createConnection, createServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -38,8 +38,21 @@ async function staleSocketFile(path: string): Promise<void> {
   const router = new Router({ linger: 0 });
   await router.bind(ipcEndpoint(path));
   router.close();
-  // The listener closes in ZeroMQ's I/O thread, shortly after close() returns.
-  await new Promise((resolvePromise) => setTimeout(resolvePromise, 50));
+  // The listener closes in ZeroMQ's I/O thread some time after close() returns (later on a busy
+  // machine): the file is stale once a connection to it is refused.
+  while (!(await connectionRefused(path))) await new Promise((resolvePromise) => setTimeout(resolvePromise, 10));
+}
+
+/** Whether connecting to the socket file is refused (false: something still accepts). */
+function connectionRefused(path: string): Promise<boolean> {
+  return new Promise((resolvePromise, reject) => {
+    const connection = createConnection({ path });
+    connection.once('connect', () => {
+      connection.destroy();
+      resolvePromise(false);
+    });
+    connection.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNREFUSED' ? resolvePromise(true) : reject(error)));
+  });
 }
 
 function listen(path: string): Promise<Server> {
