@@ -8,40 +8,45 @@
  * ACTIVE there with a certified height above 0, and the CCUs Basalt reports sent are in lisk's
  * chain.
  *
- * Needs the reference tools (`npm run test:interop`; skipped with the reason otherwise): lisk-sdk
- * 6.1.0 and @liskhq/lisk-framework-chain-connector-plugin 0.2.0 installed in LISK_PEER_APP
- * (app-interop.js loads the plugin; this test gives lisk no connector settings). Each node has
+ * Needs the reference tools (`npm run test:interop`; skipped with the reason otherwise). lisk-sdk
+ * 6.1.0 and @liskhq/lisk-framework-chain-connector-plugin 0.2.0 are installed into LISK_PEER_APP
+ * when missing (app-interop.js loads the plugin; this test gives lisk no connector settings). Each node has
  * its own address: lisk-sdk 127.0.0.142, Basalt 127.0.0.143 (one pair at a time).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTEROP_DEV_DIR } from '../support/interop-dev-records.js';
 import { CHAIN_CONNECTOR_PASSWORD_ENV } from '../../src/plugins/chain-connector/connector-config.js';
 import { freePort, INTEROP_TOOLS, LISK_PEER } from '../support/lisk-peer.js';
 import { CLI_MAIN, ROOT, stopProcess, waitFor } from '../support/node-process.js';
 
+const runFile = promisify(execFile);
 const LISK_HOST = '127.0.0.142';
 const BASALT_HOST = '127.0.0.143';
 const LISK_APP = process.env.LISK_PEER_APP ?? '/tmp/lisk-peer';
 const APP_INTEROP = join(LISK_PEER, 'interop', 'app-interop.js');
 const CONNECTOR_PACKAGE = join(LISK_APP, 'node_modules', '@liskhq', 'lisk-framework-chain-connector-plugin');
 
-function missing(): string | undefined {
-  if (!existsSync(APP_INTEROP)) return `no lisk-peer interop app in ${INTEROP_TOOLS}`;
-  if (!existsSync(join(LISK_APP, 'node_modules', 'lisk-sdk')))
-    return `no lisk-sdk installed in ${LISK_APP} (lisk-peer's start.sh installs it)`;
-  if (!existsSync(CONNECTOR_PACKAGE)) {
-    return `no @liskhq/lisk-framework-chain-connector-plugin in ${LISK_APP} (npm install @liskhq/lisk-framework-chain-connector-plugin@0.2.0 there)`;
-  }
-  return undefined;
-}
-
-const reason = missing();
-/** A Basalt sidechain needs sidechain mode (src/modules/sidechain.ts). */
+const reason = existsSync(APP_INTEROP) ? undefined : `no lisk-peer interop app in ${INTEROP_TOOLS}`;
 if (reason !== undefined) process.stdout.write(`chain connector interop test skipped: ${reason}\n`);
+
+/**
+ * lisk-sdk 6.1.0 with the tool's storage stand-in (as lisk-peer's start.sh installs them) and the
+ * chain connector plugin 0.2.0 that app-interop.js loads, installed into the interop cache once.
+ */
+async function installLiskInterop(): Promise<void> {
+  const npmInstall = (spec: string) => runFile('npm', ['install', '--no-audit', '--no-fund', spec], { cwd: LISK_APP, timeout: 600_000 });
+  mkdirSync(LISK_APP, { recursive: true });
+  if (!existsSync(join(LISK_APP, 'node_modules', 'lisk-sdk'))) await npmInstall('lisk-sdk@6.1.0');
+  if (!existsSync(join(LISK_APP, 'node_modules', '@liskhq', 'lisk-db', 'lib', 'smt.js'))) {
+    await runFile(join(LISK_PEER, 'install-shim.sh'), [LISK_APP], { timeout: 120_000 });
+  }
+  if (!existsSync(CONNECTOR_PACKAGE)) await npmInstall('@liskhq/lisk-framework-chain-connector-plugin@0.2.0');
+}
 
 async function rpcAt<T>(host: string, port: number, method: string, params: Record<string, unknown> = {}): Promise<T> {
   const response = await fetch(`http://${host}:${port}/rpc`, {
@@ -80,9 +85,10 @@ const REGISTRATION: Record<Side, string> = { mainchain: 'registerSidechain', sid
 describe.skipIf(reason !== undefined)('chain connector: Basalt relays to lisk-sdk', () => {
   let scratch = '';
   const started: ChildProcess[] = [];
-  beforeAll(() => {
+  beforeAll(async () => {
+    await installLiskInterop();
     scratch = mkdtempSync(join(tmpdir(), 'basalt-connector-lisk-'));
-  });
+  }, 900_000);
   afterAll(async () => {
     for (const child of started.reverse()) await stopProcess(child, 'SIGINT');
     if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
