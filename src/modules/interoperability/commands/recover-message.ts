@@ -28,7 +28,8 @@ import {
   type MethodContext,
   type VerificationResult,
 } from '../../base/index.js';
-import { CONTEXT_STORE_KEY_CCM_PROCESSING } from '../../fee/constants.js';
+import { CcmProcessedCode, CcmProcessedResult, CcmStatusCode, CONTEXT_STORE_KEY_CCM_PROCESSING } from '../ccm/codes.js';
+import { crossChainMessageContext } from '../ccm/context.js';
 import { CCM_STATUS_OK } from '../constants.js';
 import { ccmProcessedEvent, invalidRMTVerificationEvent } from '../events.js';
 import { isLive } from '../liveness.js';
@@ -51,26 +52,6 @@ export interface MessageRecoveryParams {
   siblingHashes: Buffer[];
 }
 
-/** lisk-sdk CCMStatusCode.RECOVERED: the status a recovered message is returned with. */
-const CCM_STATUS_RECOVERED = 5;
-/** lisk-sdk EVENT_TOPIC_CCM_EXECUTION: first byte of the default topic of a message's events (then its ID). */
-const EVENT_TOPIC_CCM_EXECUTION = Buffer.from([5]);
-
-/** lisk-sdk CCMProcessedResult. */
-const Result = { APPLIED: 0, FORWARDED: 1, DISCARDED: 3 } as const;
-/** The lisk-sdk CCMProcessedCode values a recovery can log. */
-const Code = {
-  SUCCESS: 0,
-  MODULE_NOT_SUPPORTED: 2,
-  CROSS_CHAIN_COMMAND_NOT_SUPPORTED: 3,
-  FAILED_CCM: 4,
-  INVALID_CCM_VERIFY_CCM_EXCEPTION: 8,
-  INVALID_CCM_VERIFY_EXCEPTION: 9,
-  INVALID_CCM_BEFORE_CCC_EXECUTION_EXCEPTION: 10,
-  INVALID_CCM_AFTER_CCC_EXECUTION_EXCEPTION: 11,
-  INVALID_CCM_BEFORE_CCC_FORWARDING_EXCEPTION: 12,
-} as const;
-
 /** Marks the state and events of `context`; the returned function undoes everything written since. */
 function checkpoint(context: MethodContext): () => void {
   const events = context.events.snapshot();
@@ -79,26 +60,6 @@ function checkpoint(context: MethodContext): () => void {
     context.events.restore(events);
     context.state.restore(state);
   };
-}
-
-/**
- * The context a recovered message is processed in, inside the recovery transaction (lisk-sdk: the
- * command's context with `ccm` and a child event queue `05 ‖ ccmID`). `methodContext` is lisk-sdk's
- * `getMethodContext()`: the transaction's own context, whose events carry its topic `04 ‖ txID`.
- */
-function messageContext(ctx: CommandExecuteContext<unknown>, ccm: CrossChainMessage, ccmID: Buffer): CrossChainMessageContext {
-  const context = {
-    state: ctx.state,
-    events: ctx.events.withDefaultTopic(Buffer.concat([EVENT_TOPIC_CCM_EXECUTION, ccmID])),
-    methodContext: ctx,
-    contextStore: ctx.contextStore,
-    chainID: ctx.chainID,
-    logger: ctx.logger,
-    header: ctx.header,
-    transaction: { senderAddress: ctx.transaction.senderAddress(), fee: ctx.transaction.fee, params: ctx.transaction.params },
-    ccm,
-  };
-  return context;
 }
 
 /** LIP 0031: a node index without its leading 1 bit is the leaf's position in its layer. */
@@ -167,7 +128,7 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
     const recoveredLeaves: Buffer[] = [];
     for (const encoded of crossChainMessages) {
       const ccm = codec.decode<CrossChainMessage>(ccmSchema, encoded);
-      const ccmContext = messageContext(context, ccm, sha256(encoded));
+      const ccmContext = crossChainMessageContext(context, ccm, sha256(encoded));
       const recovered = ccm.sendingChainID.equals(mainchainID)
         ? await this.applyRecovery(ccmContext)
         : await this.forwardRecovery(ccmContext);
@@ -181,7 +142,7 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
 
   /** The message returned to its sender: status RECOVERED, sending and receiving chains swapped. */
   private static recovered(ccm: CrossChainMessage): CrossChainMessage {
-    return { ...ccm, status: CCM_STATUS_RECOVERED, sendingChainID: ccm.receivingChainID, receivingChainID: ccm.sendingChainID };
+    return { ...ccm, status: CcmStatusCode.RECOVERED, sendingChainID: ccm.receivingChainID, receivingChainID: ccm.sendingChainID };
   }
 
   private static logProcessed(context: CrossChainMessageContext, ccm: CrossChainMessage, result: number, code: number): void {
@@ -192,7 +153,7 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
   private async applyRecovery(context: CrossChainMessageContext): Promise<CrossChainMessage> {
     const recovered = RecoverMessageCommand.recovered(context.ccm);
     const discard = (code: number): CrossChainMessage => {
-      RecoverMessageCommand.logProcessed(context, recovered, Result.DISCARDED, code);
+      RecoverMessageCommand.logProcessed(context, recovered, CcmProcessedResult.DISCARDED, code);
       return recovered;
     };
     const methods = this.methods();
@@ -201,21 +162,21 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
       for (const method of methods) await method.verifyCrossChainMessage?.(context);
     } catch (error) {
       context.logger.debug({ err: error, module: recovered.module }, 'Recovered message failed verifyCrossChainMessage');
-      return discard(Code.INVALID_CCM_VERIFY_CCM_EXCEPTION);
+      return discard(CcmProcessedCode.INVALID_CCM_VERIFY_CCM_EXCEPTION);
     }
 
     const commands = this.commandsOf(recovered.module);
     const command = commands?.find((candidate) => candidate.name === recovered.crossChainCommand);
     let failure: number | undefined;
-    if (commands === undefined) failure = Code.MODULE_NOT_SUPPORTED;
-    else if (command === undefined) failure = Code.CROSS_CHAIN_COMMAND_NOT_SUPPORTED;
+    if (commands === undefined) failure = CcmProcessedCode.MODULE_NOT_SUPPORTED;
+    else if (command === undefined) failure = CcmProcessedCode.CROSS_CHAIN_COMMAND_NOT_SUPPORTED;
 
     if (command?.verify !== undefined) {
       try {
         await command.verify(context);
       } catch (error) {
         context.logger.debug({ err: error, module: recovered.module }, 'Recovered message failed its command verification');
-        return discard(Code.INVALID_CCM_VERIFY_EXCEPTION);
+        return discard(CcmProcessedCode.INVALID_CCM_VERIFY_EXCEPTION);
       }
     }
 
@@ -226,7 +187,7 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
     } catch (error) {
       restoreBase();
       context.logger.debug({ err: error, module: recovered.module }, 'Recovered message failed beforeCrossChainCommandExecute');
-      return discard(Code.INVALID_CCM_BEFORE_CCC_EXECUTION_EXCEPTION);
+      return discard(CcmProcessedCode.INVALID_CCM_BEFORE_CCC_EXECUTION_EXCEPTION);
     }
 
     if (failure === undefined && command !== undefined) {
@@ -234,10 +195,10 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
       try {
         const params = codec.decode(command.schema, recovered.params);
         await command.execute({ ...context, params });
-        RecoverMessageCommand.logProcessed(context, recovered, Result.APPLIED, Code.SUCCESS);
+        RecoverMessageCommand.logProcessed(context, recovered, CcmProcessedResult.APPLIED, CcmProcessedCode.SUCCESS);
       } catch {
         restoreExec();
-        RecoverMessageCommand.logProcessed(context, recovered, Result.DISCARDED, Code.FAILED_CCM);
+        RecoverMessageCommand.logProcessed(context, recovered, CcmProcessedResult.DISCARDED, CcmProcessedCode.FAILED_CCM);
       }
     }
 
@@ -246,7 +207,7 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
     } catch (error) {
       restoreBase();
       context.logger.debug({ err: error, module: recovered.module }, 'Recovered message failed afterCrossChainCommandExecute');
-      return discard(Code.INVALID_CCM_AFTER_CCC_EXECUTION_EXCEPTION);
+      return discard(CcmProcessedCode.INVALID_CCM_AFTER_CCC_EXECUTION_EXCEPTION);
     }
 
     if (failure !== undefined) discard(failure);
@@ -261,7 +222,12 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
     try {
       for (const method of methods) await method.verifyCrossChainMessage?.(context);
     } catch (error) {
-      RecoverMessageCommand.logProcessed(context, recovered, Result.DISCARDED, Code.INVALID_CCM_VERIFY_CCM_EXCEPTION);
+      RecoverMessageCommand.logProcessed(
+        context,
+        recovered,
+        CcmProcessedResult.DISCARDED,
+        CcmProcessedCode.INVALID_CCM_VERIFY_CCM_EXCEPTION,
+      );
       context.logger.debug({ err: error, module: recovered.module }, 'Recovered message failed verifyCrossChainMessage');
       return recovered;
     }
@@ -272,12 +238,17 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
     } catch (error) {
       restoreBase();
       context.logger.debug({ err: error, module: recovered.module }, 'Recovered message failed beforeCrossChainMessageForwarding');
-      RecoverMessageCommand.logProcessed(context, recovered, Result.DISCARDED, Code.INVALID_CCM_BEFORE_CCC_FORWARDING_EXCEPTION);
+      RecoverMessageCommand.logProcessed(
+        context,
+        recovered,
+        CcmProcessedResult.DISCARDED,
+        CcmProcessedCode.INVALID_CCM_BEFORE_CCC_FORWARDING_EXCEPTION,
+      );
       return recovered;
     }
 
     addToOutbox(context, recovered.receivingChainID, recovered);
-    RecoverMessageCommand.logProcessed(context, recovered, Result.FORWARDED, Code.SUCCESS);
+    RecoverMessageCommand.logProcessed(context, recovered, CcmProcessedResult.FORWARDED, CcmProcessedCode.SUCCESS);
     return recovered;
   }
 
