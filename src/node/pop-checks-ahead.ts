@@ -18,6 +18,7 @@ import { popVerify, type PopCheck, type PopVerifier } from '../crypto/index.js';
 import type { BlockWorkAhead, WorkAheadInput } from '../engine/block-executor.js';
 import type { Module } from '../modules/base/index.js';
 import type { ProofOfPossessionChecks } from '../modules/validators/index.js';
+import { VerdictsAhead } from './verdicts-ahead.js';
 
 /** Commands whose params carry a `blsKey` and its `proofOfPossession`, as module:command. */
 const KEY_REGISTRATIONS = new Set(['pos:registerValidator', 'legacy:registerKeys']);
@@ -43,15 +44,8 @@ export interface PopChecksAheadOptions {
   readonly onMiss: () => void;
 }
 
-interface Verdict {
-  readonly valid: boolean;
-  /** Blocks being executed that need it: two at once may register the same pair. */
-  holders: number;
-}
-
 export class PopChecksAhead implements BlockWorkAhead, ProofOfPossessionChecks {
-  private readonly verdicts = new Map<string, Verdict>();
-  private readonly held = new Map<WorkAheadInput, string[]>();
+  private readonly verdicts = new VerdictsAhead<PopCheck>();
 
   constructor(private readonly options: PopChecksAheadOptions) {}
 
@@ -71,57 +65,20 @@ export class PopChecksAhead implements BlockWorkAhead, ProofOfPossessionChecks {
   }
 
   private async prepareWith(verifier: PopVerifier, work: WorkAheadInput, genesis: boolean): Promise<void> {
-    const pairs = this.pairsOf(work, genesis);
-    if (pairs.length === 0) return;
-    // Answers already here (another block being executed has them) are held at once, so that a
-    // release meanwhile cannot drop them; the others once the pool has answered.
-    const held: string[] = [];
-    const unknown: { readonly key: string; readonly pair: KeyAndProof }[] = [];
-    for (const pair of pairs) {
-      const key = keyOf(pair.blsKey, pair.proofOfPossession);
-      const verdict = this.verdicts.get(key);
-      if (verdict === undefined) {
-        unknown.push({ key, pair });
-      } else {
-        verdict.holders += 1;
-        held.push(key);
-      }
-    }
-    this.held.set(work, held);
-    if (unknown.length === 0) return;
-    let answers: boolean[];
-    try {
-      answers = await verifier.verifyProofsOfPossession(
-        unknown.map(({ pair }): PopCheck => ({ publicKey: pair.blsKey, proof: pair.proofOfPossession })),
-      );
-    } catch {
-      // Whatever went wrong there, execution checks these pairs itself: the block's fate never
-      // depends on work done ahead.
-      return;
-    }
-    unknown.forEach(({ key }, i) => {
-      const verdict = this.verdicts.get(key);
-      if (verdict === undefined) this.verdicts.set(key, { valid: answers[i] === true, holders: 1 });
-      else verdict.holders += 1;
-      held.push(key);
-    });
+    const checks = this.pairsOf(work, genesis).map((pair) => ({
+      key: keyOf(pair.blsKey, pair.proofOfPossession),
+      input: { publicKey: pair.blsKey, proof: pair.proofOfPossession },
+    }));
+    await this.verdicts.hold(work, checks, (inputs) => verifier.verifyProofsOfPossession(inputs));
   }
 
   release(work: WorkAheadInput): void {
-    const keys = this.held.get(work);
-    if (keys === undefined) return;
-    this.held.delete(work);
-    for (const key of keys) {
-      const verdict = this.verdicts.get(key);
-      if (verdict === undefined) continue;
-      verdict.holders -= 1;
-      if (verdict.holders <= 0) this.verdicts.delete(key);
-    }
+    this.verdicts.release(work);
   }
 
   check(blsKey: Buffer, proofOfPossession: Buffer): boolean {
     const verdict = this.verdicts.get(keyOf(blsKey, proofOfPossession));
-    if (verdict !== undefined) return verdict.valid;
+    if (verdict !== undefined) return verdict;
     this.options.onMiss();
     return popVerify(blsKey, proofOfPossession);
   }
