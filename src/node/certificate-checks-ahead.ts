@@ -10,8 +10,9 @@
  * transaction's params, and its answer is keyed by the whole check (keys, message, signature).
  * Execution builds the check again from the state it sees; if an earlier transaction of the block
  * changed those validators, the key differs and the check runs on the calling thread, counted as
- * a main-thread fallback. So is every check of a block being generated or dry-run without work
- * ahead: the result never depends on whether the pool answered.
+ * a main-thread fallback. So does every check the pool did not answer (a failed pool, an executor
+ * without work ahead): the result never depends on whether the pool answered. Blocks being
+ * generated get the same work ahead for all their candidates, dry runs at the RPC class.
  */
 import { codec } from '../codec/index.js';
 import { sha256Concat, verifyBlsCheck, type BlsCheck } from '../crypto/index.js';
@@ -35,6 +36,8 @@ const CROSS_CHAIN_UPDATES = new Set([
 export interface CertificateVerifiers {
   /** A block's certificates, before it executes (the pool at consensus priority). */
   readonly blocks: Pick<SignatureVerifier, 'verifyBls'>;
+  /** A dry-run transaction's certificate (the pool at RPC priority, behind block work). */
+  readonly requests?: Pick<SignatureVerifier, 'verifyBls'>;
   /** Counts a check done on the calling thread because no answer was computed ahead. */
   onMiss(): void;
 }
@@ -50,9 +53,22 @@ export class CertificateChecksAhead implements BlockWorkAhead, CertificateSignat
   constructor(private readonly options: CertificateChecksAheadOptions) {}
 
   async prepare(work: WorkAheadInput, genesis: boolean): Promise<void> {
+    return this.prepareWith(this.options.blocks, work, genesis);
+  }
+
+  /** The same work ahead for txpool_dryRunTransaction, at the RPC class, into the same answers. */
+  forRequests(): BlockWorkAhead {
+    const verifier = this.options.requests ?? this.options.blocks;
+    return {
+      prepare: (work, genesis) => this.prepareWith(verifier, work, genesis),
+      release: (work) => this.release(work),
+    };
+  }
+
+  private async prepareWith(verifier: Pick<SignatureVerifier, 'verifyBls'>, work: WorkAheadInput, genesis: boolean): Promise<void> {
     if (genesis) return;
     const checks = this.checksOf(work).map((check): PendingCheck<BlsCheck> => ({ key: keyOf(check), input: check }));
-    await this.verdicts.hold(work, checks, (inputs) => this.options.blocks.verifyBls(inputs));
+    await this.verdicts.hold(work, checks, (inputs) => verifier.verifyBls(inputs));
   }
 
   release(work: WorkAheadInput): void {

@@ -73,9 +73,10 @@ export interface NodeWorkers extends Required<OffThreadWork> {
  */
 export function offThreadWork(pool: WorkerPool, tuning: OffThreadTuning = {}, logger?: Logger): Required<OffThreadWork> {
   const signatureVerifier = new PoolSignatureVerifier(pool, { minPoolSet: tuning.minPoolSet, logger, priority: 'consensus' });
+  const transactionSignatureVerifier = new PoolSignatureVerifier(pool, { minPoolSet: tuning.minPoolSet, logger, priority: 'reads' });
   return {
     signatureVerifier,
-    transactionSignatureVerifier: new PoolSignatureVerifier(pool, { minPoolSet: tuning.minPoolSet, logger, priority: 'reads' }),
+    transactionSignatureVerifier,
     stateTreeUpdater: new PoolStateTreeUpdater(pool, { minChanges: tuning.minChanges }),
     popVerifiers: {
       blocks: new PoolPopVerifier(pool, 'consensus'),
@@ -84,6 +85,7 @@ export function offThreadWork(pool: WorkerPool, tuning: OffThreadTuning = {}, lo
     },
     certificateVerifiers: {
       blocks: signatureVerifier,
+      requests: transactionSignatureVerifier,
       onMiss: () => pool.recordFallback(blsVerifyBatchTask.name, 'no_verdict'),
     },
   };

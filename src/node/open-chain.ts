@@ -81,6 +81,8 @@ export interface OpenChain {
   readonly certificateChecks?: CertificateChecksAhead;
   /** Everything computed ahead of a block's execution (the two above), for the executors. */
   readonly workAhead?: BlockWorkAhead;
+  /** The same for a request that executes a transaction (txpool_dryRunTransaction), at the RPC class. */
+  readonly requestWorkAhead?: BlockWorkAhead;
   close(): Promise<void>;
 }
 
@@ -110,6 +112,7 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
     const popChecks = options.popVerifiers && popChecksAhead(modules, options.config, options.popVerifiers);
     const certificateChecks = options.certificateVerifiers && certificateChecksAhead(modules, options.certificateVerifiers);
     const workAhead = allWorkAhead([popChecks, certificateChecks]);
+    const requestWorkAhead = allWorkAhead([popChecks?.forRequests(), certificateChecks?.forRequests()]);
     const processor = new ChainProcessor({
       chainStore,
       stateDb,
@@ -143,6 +146,7 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
       popChecks,
       certificateChecks,
       workAhead,
+      requestWorkAhead,
       close,
     };
   } catch (error) {

@@ -103,6 +103,31 @@ describe('certificate signatures in the worker pool', () => {
     }
   });
 
+  it('prepares a dry run’s certificate with the request verifier, into the same answers', async () => {
+    let asked = { blocks: 0, requests: 0 };
+    const count = (side: keyof typeof asked) => ({
+      verifyBls: (checks: readonly BlsCheck[]) => {
+        asked = { ...asked, [side]: asked[side] + checks.length };
+        return new PoolSignatureVerifier(pool, { priority: side === 'blocks' ? 'consensus' : 'reads' }).verifyBls(checks);
+      },
+    });
+    const checksAhead = new CertificateChecksAhead({
+      modules: [{ name: 'interoperability', commands: [command] }] as never,
+      blocks: count('blocks'),
+      requests: count('requests'),
+      onMiss: () => pool.recordFallback(TASK, 'no_verdict'),
+    });
+    const state = states.get(49) as MemoryState;
+    const { transaction, params } = ccuAt(49);
+    const work = { transactions: [transaction], moduleState: state };
+    await checksAhead.forRequests().prepare(work, false);
+    expect(asked).toEqual({ blocks: 0, requests: 1 });
+    const before = misses();
+    expect(checksAhead.check(certificateSignatureCheck(state, params) as BlsCheck)).toBe(true);
+    expect(misses()).toBe(before);
+    checksAhead.release(work);
+  });
+
   it('executes a CCU to the same events and state with answers ahead, without them, and with the verifier failing', async () => {
     const runs: string[] = [];
     for (const { transaction, params } of [ccuAt(49), tampered(49, 8)]) {
