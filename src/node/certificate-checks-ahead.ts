@@ -17,14 +17,14 @@
 import { codec } from '../codec/index.js';
 import { sha256Concat, verifyBlsCheck, type BlsCheck } from '../crypto/index.js';
 import type { SignatureVerifier } from '../crypto/signature-verifier.js';
-import type { BlockWorkAhead, WorkAheadInput } from '../engine/block-executor.js';
+import type { WorkAheadInput } from '../engine/block-executor.js';
 import type { Module } from '../modules/base/index.js';
 import {
   certificateSignatureCheck,
   type CertificateSignatureChecks,
   type CrossChainUpdateParams,
 } from '../modules/interoperability/index.js';
-import { VerdictsAhead, type PendingCheck } from './verdicts-ahead.js';
+import { ChecksAhead, type PendingCheck } from './verdicts-ahead.js';
 
 /** The commands that carry a certificate, as module:command (mainchain and sidechain). */
 const CROSS_CHAIN_UPDATES = new Set([
@@ -32,12 +32,14 @@ const CROSS_CHAIN_UPDATES = new Set([
   'interoperability:submitSidechainCrossChainUpdate',
 ]);
 
+type BlsVerifier = Pick<SignatureVerifier, 'verifyBls'>;
+
 /** Where certificate signatures are checked ahead, and how a check done without an answer is counted. */
 export interface CertificateVerifiers {
   /** A block's certificates, before it executes (the pool at consensus priority). */
-  readonly blocks: Pick<SignatureVerifier, 'verifyBls'>;
+  readonly blocks: BlsVerifier;
   /** A dry-run transaction's certificate (the pool at RPC priority, behind block work). */
-  readonly requests?: Pick<SignatureVerifier, 'verifyBls'>;
+  readonly requests?: BlsVerifier;
   /** Counts a check done on the calling thread because no answer was computed ahead. */
   onMiss(): void;
 }
@@ -47,32 +49,18 @@ export interface CertificateChecksAheadOptions extends CertificateVerifiers {
   readonly modules: readonly Module[];
 }
 
-export class CertificateChecksAhead implements BlockWorkAhead, CertificateSignatureChecks {
-  private readonly verdicts = new VerdictsAhead<BlsCheck>();
-
-  constructor(private readonly options: CertificateChecksAheadOptions) {}
-
-  async prepare(work: WorkAheadInput, genesis: boolean): Promise<void> {
-    return this.prepareWith(this.options.blocks, work, genesis);
+export class CertificateChecksAhead extends ChecksAhead<BlsCheck, BlsVerifier> implements CertificateSignatureChecks {
+  constructor(private readonly options: CertificateChecksAheadOptions) {
+    super(options);
   }
 
-  /** The same work ahead for txpool_dryRunTransaction, at the RPC class, into the same answers. */
-  forRequests(): BlockWorkAhead {
-    const verifier = this.options.requests ?? this.options.blocks;
-    return {
-      prepare: (work, genesis) => this.prepareWith(verifier, work, genesis),
-      release: (work) => this.release(work),
-    };
+  protected checksOf(work: WorkAheadInput, genesis: boolean): PendingCheck<BlsCheck>[] {
+    if (genesis) return [];
+    return this.certificateChecksOf(work).map((check) => ({ key: keyOf(check), input: check }));
   }
 
-  private async prepareWith(verifier: Pick<SignatureVerifier, 'verifyBls'>, work: WorkAheadInput, genesis: boolean): Promise<void> {
-    if (genesis) return;
-    const checks = this.checksOf(work).map((check): PendingCheck<BlsCheck> => ({ key: keyOf(check), input: check }));
-    await this.verdicts.hold(work, checks, (inputs) => verifier.verifyBls(inputs));
-  }
-
-  release(work: WorkAheadInput): void {
-    this.verdicts.release(work);
+  protected verify(verifier: BlsVerifier, inputs: BlsCheck[]): Promise<boolean[]> {
+    return verifier.verifyBls(inputs);
   }
 
   check(check: BlsCheck): boolean {
@@ -87,7 +75,7 @@ export class CertificateChecksAhead implements BlockWorkAhead, CertificateSignat
    * params or certificates that do not decode, and chains without validators, are left to
    * execution, which fails them the same way without an answer computed ahead.
    */
-  private checksOf(work: WorkAheadInput): BlsCheck[] {
+  private certificateChecksOf(work: WorkAheadInput): BlsCheck[] {
     const state = work.moduleState;
     if (state === undefined) return [];
     const checks: BlsCheck[] = [];

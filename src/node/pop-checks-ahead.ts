@@ -15,10 +15,10 @@
  */
 import { codec } from '../codec/index.js';
 import { popVerify, type PopCheck, type PopVerifier } from '../crypto/index.js';
-import type { BlockWorkAhead, WorkAheadInput } from '../engine/block-executor.js';
+import type { WorkAheadInput } from '../engine/block-executor.js';
 import type { Module } from '../modules/base/index.js';
 import type { ProofOfPossessionChecks } from '../modules/validators/index.js';
-import { VerdictsAhead } from './verdicts-ahead.js';
+import { ChecksAhead, type PendingCheck } from './verdicts-ahead.js';
 
 /** Commands whose params carry a `blsKey` and its `proofOfPossession`, as module:command. */
 const KEY_REGISTRATIONS = new Set(['pos:registerValidator', 'legacy:registerKeys']);
@@ -44,36 +44,20 @@ export interface PopChecksAheadOptions {
   readonly onMiss: () => void;
 }
 
-export class PopChecksAhead implements BlockWorkAhead, ProofOfPossessionChecks {
-  private readonly verdicts = new VerdictsAhead<PopCheck>();
-
-  constructor(private readonly options: PopChecksAheadOptions) {}
-
-  async prepare(work: WorkAheadInput, genesis: boolean): Promise<void> {
-    return this.prepareWith(this.options.blocks, work, genesis);
+export class PopChecksAhead extends ChecksAhead<PopCheck, PopVerifier> implements ProofOfPossessionChecks {
+  constructor(private readonly options: PopChecksAheadOptions) {
+    super(options);
   }
 
-  /**
-   * The same work ahead for a request that executes transactions (txpool_dryRunTransaction): its
-   * proofs are checked at the RPC class, behind block work, into the same answers.
-   */
-  forRequests(): BlockWorkAhead {
-    return {
-      prepare: (work, genesis) => this.prepareWith(this.options.requests, work, genesis),
-      release: (work) => this.release(work),
-    };
-  }
-
-  private async prepareWith(verifier: PopVerifier, work: WorkAheadInput, genesis: boolean): Promise<void> {
-    const checks = this.pairsOf(work, genesis).map((pair) => ({
+  protected checksOf(work: WorkAheadInput, genesis: boolean): PendingCheck<PopCheck>[] {
+    return this.pairsOf(work, genesis).map((pair) => ({
       key: keyOf(pair.blsKey, pair.proofOfPossession),
       input: { publicKey: pair.blsKey, proof: pair.proofOfPossession },
     }));
-    await this.verdicts.hold(work, checks, (inputs) => verifier.verifyProofsOfPossession(inputs));
   }
 
-  release(work: WorkAheadInput): void {
-    this.verdicts.release(work);
+  protected verify(verifier: PopVerifier, inputs: PopCheck[]): Promise<boolean[]> {
+    return verifier.verifyProofsOfPossession(inputs);
   }
 
   check(blsKey: Buffer, proofOfPossession: Buffer): boolean {

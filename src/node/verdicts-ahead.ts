@@ -4,7 +4,7 @@
  * executed that asked for them, and dropped once no block holds them. Two blocks in flight at once
  * (a block executing while another is generated) may ask for the same answer.
  */
-import type { WorkAheadInput } from '../engine/block-executor.js';
+import type { BlockWorkAhead, WorkAheadInput } from '../engine/block-executor.js';
 
 interface Verdict {
   readonly valid: boolean;
@@ -74,4 +74,44 @@ export class VerdictsAhead<I> {
   get(key: string): boolean | undefined {
     return this.verdicts.get(key)?.valid;
   }
+}
+
+/**
+ * A BlockWorkAhead whose answers are held in VerdictsAhead: a block's checks go to the `blocks`
+ * verifier, a dry run's to `requests` (the RPC class), and execution reads both the same way.
+ */
+export abstract class ChecksAhead<I, V> implements BlockWorkAhead {
+  protected readonly verdicts = new VerdictsAhead<I>();
+
+  constructor(private readonly verifiers: { readonly blocks: V; readonly requests?: V }) {}
+
+  async prepare(work: WorkAheadInput, genesis: boolean): Promise<void> {
+    return this.prepareWith(this.verifiers.blocks, work, genesis);
+  }
+
+  /**
+   * The same work ahead for a request that executes transactions (txpool_dryRunTransaction): its
+   * checks run at the RPC class, behind block work, into the same answers.
+   */
+  forRequests(): BlockWorkAhead {
+    const verifier = this.verifiers.requests ?? this.verifiers.blocks;
+    return {
+      prepare: (work, genesis) => this.prepareWith(verifier, work, genesis),
+      release: (work) => this.release(work),
+    };
+  }
+
+  release(work: WorkAheadInput): void {
+    this.verdicts.release(work);
+  }
+
+  private async prepareWith(verifier: V, work: WorkAheadInput, genesis: boolean): Promise<void> {
+    await this.verdicts.hold(work, this.checksOf(work, genesis), (inputs) => this.verify(verifier, inputs));
+  }
+
+  /** The checks `work` will make, each with the key of its whole input. */
+  protected abstract checksOf(work: WorkAheadInput, genesis: boolean): PendingCheck<I>[];
+
+  /** The answers of `verifier` for `inputs`, in order. */
+  protected abstract verify(verifier: V, inputs: I[]): Promise<boolean[]>;
 }
