@@ -80,6 +80,7 @@ export async function assembleNode(options: AssembleNodeOptions): Promise<Assemb
       signatureVerifier: workers?.signatureVerifier,
       stateTreeUpdater: workers?.stateTreeUpdater,
       popVerifiers: workers?.popVerifiers,
+      certificateVerifiers: workers?.certificateVerifiers,
       onBlockTimed: metrics && ((phases) => metrics.recordBlockPhases(phases)),
       saveStateTreeOnClose: options.services !== undefined,
       extraModules:

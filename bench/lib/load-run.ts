@@ -14,6 +14,8 @@ const LOAD_CLIENT = fileURLToPath(new URL('./load-client.ts', import.meta.url));
 export interface LoadOptions {
   readonly transport: 'http' | 'ws';
   readonly port: number;
+  /** The server's address (default 127.0.0.1). */
+  readonly host?: string;
   /** One JSON-RPC request per line, each with `"id":1,` (the WS client renumbers them). */
   readonly bodiesFile: string;
   readonly seconds: number;
@@ -85,13 +87,14 @@ function command(options: LoadOptions): { file: string; args: string[]; env: Nod
         ...(options.timeoutSeconds === undefined ? [] : ['--timeout', `${options.timeoutSeconds}s`]),
         '-s',
         WRK_SCRIPT,
-        `http://127.0.0.1:${port}/rpc`,
+        `http://${options.host ?? '127.0.0.1'}:${port}/rpc`,
       ],
       env: { BENCH_BODIES: bodiesFile, BENCH_COUNT_ERRORS: options.countErrors ? '1' : '0' },
       client: 'wrk',
     };
   }
-  const url = transport === 'ws' ? `ws://127.0.0.1:${port}/rpc-ws` : `http://127.0.0.1:${port}/rpc`;
+  const host = options.host ?? '127.0.0.1';
+  const url = transport === 'ws' ? `ws://${host}:${port}/rpc-ws` : `http://${host}:${port}/rpc`;
   return {
     file: process.execPath,
     args: [

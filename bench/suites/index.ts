@@ -4,6 +4,7 @@ import { blockApplySuite } from './block-apply.js';
 import { blsSuite } from './bls.js';
 import { codecSuite } from './codec.js';
 import { ed25519Suite } from './ed25519.js';
+import { interopSuite } from './interop.js';
 import { liskSuite } from './lisk.js';
 import { migrationSuite } from './migration.js';
 import { nativeSuite } from './native.js';
@@ -26,6 +27,7 @@ export const SUITES: readonly Suite[] = [
   smtStoreSuite,
   replaySuite,
   blockApplySuite,
+  interopSuite,
   rpcLoadSuite,
   syncSuite,
   liskSuite,

@@ -56,12 +56,14 @@ export interface WorkAheadInput {
   readonly transactions: readonly Transaction[];
   /** The block's assets (the genesis block's carry the initial validators). */
   readonly assets?: Pick<BlockAssets, 'getAsset'>;
+  /** The module state they execute on (read only): work that depends on it is built on it. */
+  readonly moduleState?: StateReader;
 }
 
 /**
  * Work done before transactions execute, whose answers execution then reads synchronously: the
- * proofs of possession they (or the genesis assets) register, checked in the worker pool while
- * nothing waits on this thread. `prepare` resolves once the answers are in place; `release`
+ * proofs of possession they (or the genesis assets) register and the certificate signatures of
+ * their cross-chain updates, checked in the worker pool while nothing waits on this thread. `prepare` resolves once the answers are in place; `release`
  * (with the same object) drops them after execution, whatever the outcome. Answers are pure
  * functions of their inputs, so execution gives the same result with or without them.
  */
@@ -90,7 +92,8 @@ export class BlockExecutor {
   ) {}
 
   async executeGenesis(block: Block, moduleBase: StateReader, engineBase: StateReader): Promise<ExecutedBlock> {
-    return this.withWorkAhead(block, true, () => this.executeGenesisBlock(block, moduleBase, engineBase));
+    const work = { transactions: block.transactions, assets: block.assets, moduleState: moduleBase };
+    return this.withWorkAhead(work, true, () => this.executeGenesisBlock(block, moduleBase, engineBase));
   }
 
   /**
@@ -102,7 +105,8 @@ export class BlockExecutor {
    * transaction, whichever way it fails). Work ahead (BlockWorkAhead) is ready before it starts.
    */
   async execute(block: Block, moduleBase: StateReader, engineBase: StateReader, maxRemovalHeight: number): Promise<ExecutedBlock> {
-    return this.withWorkAhead(block, false, () => this.executeBlock(block, moduleBase, engineBase, maxRemovalHeight));
+    const work = { transactions: block.transactions, assets: block.assets, moduleState: moduleBase };
+    return this.withWorkAhead(work, false, () => this.executeBlock(block, moduleBase, engineBase, maxRemovalHeight));
   }
 
   private async withWorkAhead<R>(work: WorkAheadInput, genesis: boolean, execute: () => Promise<R>): Promise<R> {
@@ -233,7 +237,7 @@ export class BlockExecutor {
    * ahead covers every candidate, since any may be included.
    */
   async generate(input: GenerationInput): Promise<GeneratedExecution> {
-    const candidates = { transactions: [...input.candidates.byAccount.values()].flat() };
+    const candidates = { transactions: [...input.candidates.byAccount.values()].flat(), moduleState: input.moduleBase };
     return this.withWorkAhead(candidates, false, () => this.generateBlock(input));
   }
 

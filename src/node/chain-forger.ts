@@ -44,8 +44,9 @@ export function createChainForger(chain: OpenChain, options: ChainForgerOptions)
   const generator = new BlockGenerator({
     chainStore: chain.chainStore,
     stateDb: chain.stateDb,
-    // The proofs of possession its candidates register are checked in the pool before it runs.
-    executor: createBlockExecutor(chain, undefined, chain.popChecks),
+    // The proofs of possession its candidates register, and the certificates they carry, are
+    // checked in the pool before it runs.
+    executor: createBlockExecutor(chain, undefined, chain.workAhead),
     bft: chain.bft,
     commitPool,
     generatorStore,

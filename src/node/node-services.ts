@@ -251,7 +251,7 @@ export function assembleNodeServices(context: NodeServicesContext, options: Node
         chainStore: chain.chainStore,
         moduleState: () => chain.stateDb.moduleReader,
         maxTransactionBytes: genesis.maxTransactionsSize,
-        workAhead: chain.popChecks?.forRequests(),
+        workAhead: chain.requestWorkAhead,
       }),
       ...(production
         ? createGeneratorEndpoints(

@@ -18,6 +18,8 @@ import {
   type WorkerPool,
 } from '../workers/index.js';
 import { blsPopVerifyBatchTask } from '../workers/tasks/bls-pop-verify-batch.js';
+import { blsVerifyBatchTask } from '../workers/tasks/bls-verify-batch.js';
+import type { CertificateVerifiers } from './certificate-checks-ahead.js';
 
 /** How the verifiers of a pool are tuned; the defaults are the node's. */
 export interface OffThreadTuning {
@@ -54,6 +56,8 @@ export interface OffThreadWork {
   readonly transactionSignatureVerifier?: SignatureVerifier;
   readonly stateTreeUpdater?: StateTreeUpdater;
   readonly popVerifiers?: PopVerifiers;
+  /** The certificate signatures of a block's cross-chain updates, before it executes. */
+  readonly certificateVerifiers?: CertificateVerifiers;
 }
 
 /** The node's pool and the verifiers on it. */
@@ -65,17 +69,24 @@ export interface NodeWorkers extends Required<OffThreadWork> {
 
 /**
  * The verifiers that run on `pool`: signature checks (one per queue class), the state-tree
- * updater and the proof-of-possession checks.
+ * updater, the proof-of-possession checks and the certificate checks.
  */
 export function offThreadWork(pool: WorkerPool, tuning: OffThreadTuning = {}, logger?: Logger): Required<OffThreadWork> {
+  const signatureVerifier = new PoolSignatureVerifier(pool, { minPoolSet: tuning.minPoolSet, logger, priority: 'consensus' });
+  const transactionSignatureVerifier = new PoolSignatureVerifier(pool, { minPoolSet: tuning.minPoolSet, logger, priority: 'reads' });
   return {
-    signatureVerifier: new PoolSignatureVerifier(pool, { minPoolSet: tuning.minPoolSet, logger, priority: 'consensus' }),
-    transactionSignatureVerifier: new PoolSignatureVerifier(pool, { minPoolSet: tuning.minPoolSet, logger, priority: 'reads' }),
+    signatureVerifier,
+    transactionSignatureVerifier,
     stateTreeUpdater: new PoolStateTreeUpdater(pool, { minChanges: tuning.minChanges }),
     popVerifiers: {
       blocks: new PoolPopVerifier(pool, 'consensus'),
       requests: new PoolPopVerifier(pool, 'reads'),
       onMiss: () => pool.recordFallback(blsPopVerifyBatchTask.name, 'no_verdict'),
+    },
+    certificateVerifiers: {
+      blocks: signatureVerifier,
+      requests: transactionSignatureVerifier,
+      onMiss: () => pool.recordFallback(blsVerifyBatchTask.name, 'no_verdict'),
     },
   };
 }

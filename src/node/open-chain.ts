@@ -19,6 +19,8 @@ import { silentLogger, type Logger } from '../logger.js';
 import type { Module } from '../modules/base/index.js';
 import { createChainModules, type ChainModules } from '../modules/chain-modules.js';
 import { StateDb, type StateTreeUpdater } from '../state/state-db.js';
+import { CrossChainUpdateCommand } from '../modules/interoperability/index.js';
+import { CertificateChecksAhead, type CertificateVerifiers } from './certificate-checks-ahead.js';
 import type { PopVerifiers } from './node-workers.js';
 import { PopChecksAhead } from './pop-checks-ahead.js';
 import { stateTreeSnapshotPath } from '../state/state-tree-snapshot.js';
@@ -45,6 +47,12 @@ export interface OpenChainOptions {
    * checked on this thread during execution, with the same results.
    */
   readonly popVerifiers?: PopVerifiers;
+  /**
+   * Checks the certificate signatures of a block's cross-chain updates before it executes (the
+   * worker pool in a node); without it they are checked on this thread during execution, with the
+   * same results.
+   */
+  readonly certificateVerifiers?: CertificateVerifiers;
   /** Told the phase times of every committed block (the node's metrics). */
   readonly onBlockTimed?: (phases: BlockPhaseTimes) => void;
   /**
@@ -69,6 +77,12 @@ export interface OpenChain {
    * executor uses them, and so do the block generator and the dry-run endpoint.
    */
   readonly popChecks?: PopChecksAhead;
+  /** The certificate signatures checked ahead of execution (with `certificateVerifiers`). */
+  readonly certificateChecks?: CertificateChecksAhead;
+  /** Everything computed ahead of a block's execution (the two above), for the executors. */
+  readonly workAhead?: BlockWorkAhead;
+  /** The same for a request that executes a transaction (txpool_dryRunTransaction), at the RPC class. */
+  readonly requestWorkAhead?: BlockWorkAhead;
   close(): Promise<void>;
 }
 
@@ -96,10 +110,13 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
     const modules: ChainModules = extra.length === 0 ? chainModules : { ...chainModules, list: [...chainModules.list, ...extra] };
     const stateMachine = new StateMachine(modules.list, genesis.chainID, logger);
     const popChecks = options.popVerifiers && popChecksAhead(modules, options.config, options.popVerifiers);
+    const certificateChecks = options.certificateVerifiers && certificateChecksAhead(modules, options.certificateVerifiers);
+    const workAhead = allWorkAhead([popChecks, certificateChecks]);
+    const requestWorkAhead = allWorkAhead([popChecks?.forRequests(), certificateChecks?.forRequests()]);
     const processor = new ChainProcessor({
       chainStore,
       stateDb,
-      executor: createBlockExecutor({ stateMachine, bft }, options.signatureVerifier, popChecks),
+      executor: createBlockExecutor({ stateMachine, bft }, options.signatureVerifier, workAhead),
       bft,
       genesisConfig: genesis,
       logger,
@@ -117,7 +134,21 @@ export async function openChain(options: OpenChainOptions): Promise<OpenChain> {
       if (options.saveStateTreeOnClose === true) writeStateTreeSnapshot(stateDb, logger);
       await env.close();
     };
-    return { env, chainStore, legacyStore, stateDb, bft, modules, stateMachine, processor, popChecks, close };
+    return {
+      env,
+      chainStore,
+      legacyStore,
+      stateDb,
+      bft,
+      modules,
+      stateMachine,
+      processor,
+      popChecks,
+      certificateChecks,
+      workAhead,
+      requestWorkAhead,
+      close,
+    };
   } catch (error) {
     await env.close();
     throw error;
@@ -211,6 +242,34 @@ function popChecksAhead(modules: ChainModules, config: ChainConfig, verifiers: P
   });
   modules.validators.method.useProofOfPossessionChecks(checks);
   return checks;
+}
+
+/**
+ * The certificate signature checks of `verifiers`, handed to every cross-chain update command
+ * of the chain (mainchain or sidechain) and run ahead of each block by the executors.
+ */
+function certificateChecksAhead(modules: ChainModules, verifiers: CertificateVerifiers): CertificateChecksAhead {
+  const checks = new CertificateChecksAhead({ modules: modules.list, ...verifiers });
+  for (const module of modules.list) {
+    for (const command of module.commands) {
+      if (command instanceof CrossChainUpdateCommand) command.useCertificateSignatureChecks(checks);
+    }
+  }
+  return checks;
+}
+
+/** One BlockWorkAhead doing every given one, side by side. */
+function allWorkAhead(aheads: readonly (BlockWorkAhead | undefined)[]): BlockWorkAhead | undefined {
+  const present = aheads.filter((ahead): ahead is BlockWorkAhead => ahead !== undefined);
+  if (present.length <= 1) return present[0];
+  return {
+    prepare: async (work, genesis) => {
+      await Promise.all(present.map((ahead) => ahead.prepare(work, genesis)));
+    },
+    release: (work) => {
+      for (const ahead of present) ahead.release(work);
+    },
+  };
 }
 
 /**

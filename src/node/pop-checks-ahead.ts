@@ -15,9 +15,10 @@
  */
 import { codec } from '../codec/index.js';
 import { popVerify, type PopCheck, type PopVerifier } from '../crypto/index.js';
-import type { BlockWorkAhead, WorkAheadInput } from '../engine/block-executor.js';
+import type { WorkAheadInput } from '../engine/block-executor.js';
 import type { Module } from '../modules/base/index.js';
 import type { ProofOfPossessionChecks } from '../modules/validators/index.js';
+import { ChecksAhead, type PendingCheck } from './verdicts-ahead.js';
 
 /** Commands whose params carry a `blsKey` and its `proofOfPossession`, as module:command. */
 const KEY_REGISTRATIONS = new Set(['pos:registerValidator', 'legacy:registerKeys']);
@@ -43,85 +44,25 @@ export interface PopChecksAheadOptions {
   readonly onMiss: () => void;
 }
 
-interface Verdict {
-  readonly valid: boolean;
-  /** Blocks being executed that need it: two at once may register the same pair. */
-  holders: number;
-}
-
-export class PopChecksAhead implements BlockWorkAhead, ProofOfPossessionChecks {
-  private readonly verdicts = new Map<string, Verdict>();
-  private readonly held = new Map<WorkAheadInput, string[]>();
-
-  constructor(private readonly options: PopChecksAheadOptions) {}
-
-  async prepare(work: WorkAheadInput, genesis: boolean): Promise<void> {
-    return this.prepareWith(this.options.blocks, work, genesis);
+export class PopChecksAhead extends ChecksAhead<PopCheck, PopVerifier> implements ProofOfPossessionChecks {
+  constructor(private readonly options: PopChecksAheadOptions) {
+    super(options);
   }
 
-  /**
-   * The same work ahead for a request that executes transactions (txpool_dryRunTransaction): its
-   * proofs are checked at the RPC class, behind block work, into the same answers.
-   */
-  forRequests(): BlockWorkAhead {
-    return {
-      prepare: (work, genesis) => this.prepareWith(this.options.requests, work, genesis),
-      release: (work) => this.release(work),
-    };
+  protected checksOf(work: WorkAheadInput, genesis: boolean): PendingCheck<PopCheck>[] {
+    return this.pairsOf(work, genesis).map((pair) => ({
+      key: keyOf(pair.blsKey, pair.proofOfPossession),
+      input: { publicKey: pair.blsKey, proof: pair.proofOfPossession },
+    }));
   }
 
-  private async prepareWith(verifier: PopVerifier, work: WorkAheadInput, genesis: boolean): Promise<void> {
-    const pairs = this.pairsOf(work, genesis);
-    if (pairs.length === 0) return;
-    // Answers already here (another block being executed has them) are held at once, so that a
-    // release meanwhile cannot drop them; the others once the pool has answered.
-    const held: string[] = [];
-    const unknown: { readonly key: string; readonly pair: KeyAndProof }[] = [];
-    for (const pair of pairs) {
-      const key = keyOf(pair.blsKey, pair.proofOfPossession);
-      const verdict = this.verdicts.get(key);
-      if (verdict === undefined) {
-        unknown.push({ key, pair });
-      } else {
-        verdict.holders += 1;
-        held.push(key);
-      }
-    }
-    this.held.set(work, held);
-    if (unknown.length === 0) return;
-    let answers: boolean[];
-    try {
-      answers = await verifier.verifyProofsOfPossession(
-        unknown.map(({ pair }): PopCheck => ({ publicKey: pair.blsKey, proof: pair.proofOfPossession })),
-      );
-    } catch {
-      // Whatever went wrong there, execution checks these pairs itself: the block's fate never
-      // depends on work done ahead.
-      return;
-    }
-    unknown.forEach(({ key }, i) => {
-      const verdict = this.verdicts.get(key);
-      if (verdict === undefined) this.verdicts.set(key, { valid: answers[i] === true, holders: 1 });
-      else verdict.holders += 1;
-      held.push(key);
-    });
-  }
-
-  release(work: WorkAheadInput): void {
-    const keys = this.held.get(work);
-    if (keys === undefined) return;
-    this.held.delete(work);
-    for (const key of keys) {
-      const verdict = this.verdicts.get(key);
-      if (verdict === undefined) continue;
-      verdict.holders -= 1;
-      if (verdict.holders <= 0) this.verdicts.delete(key);
-    }
+  protected verify(verifier: PopVerifier, inputs: PopCheck[]): Promise<boolean[]> {
+    return verifier.verifyProofsOfPossession(inputs);
   }
 
   check(blsKey: Buffer, proofOfPossession: Buffer): boolean {
     const verdict = this.verdicts.get(keyOf(blsKey, proofOfPossession));
-    if (verdict !== undefined) return verdict.valid;
+    if (verdict !== undefined) return verdict;
     this.options.onMiss();
     return popVerify(blsKey, proofOfPossession);
   }

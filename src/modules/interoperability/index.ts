@@ -133,8 +133,15 @@ export { InteroperabilityMethod } from './method.js';
 export { RegisterSidechainCommand } from './commands/register-sidechain.js';
 export { SubmitMainchainCrossChainUpdateCommand } from './commands/submit-mainchain-cross-chain-update.js';
 export { SubmitSidechainCrossChainUpdateCommand } from './commands/submit-sidechain-cross-chain-update.js';
-export { CrossChainUpdatePanicError, type CrossChainUpdateDependencies } from './ccu/cross-chain-update.js';
-export { certificateSchema, decodeCertificate, type Certificate } from './ccu/certificate.js';
+export { CrossChainUpdateCommand, CrossChainUpdatePanicError, type CrossChainUpdateDependencies } from './ccu/cross-chain-update.js';
+export {
+  certificateSchema,
+  certificateSignatureCheck,
+  decodeCertificate,
+  unsignedCertificateSchema,
+  type Certificate,
+  type CertificateSignatureChecks,
+} from './ccu/certificate.js';
 export type { CrossChainUpdateParams } from './ccu/params.js';
 export { CrossChainRegistry } from './ccm/registry.js';
 export { RegistrationCrossChainCommand } from './ccm/registration.js';

@@ -10,7 +10,11 @@
  * Blocks are handled one at a time in arrival order, off the node's path: the listener only
  * queues the height. An unreachable receiving chain only postpones CCUs (receiving-chain.ts).
  * One CCU is in flight at a time: the next one waits until the receiving chain's nonce of the
- * relayer account has passed it (or until RESEND_AFTER_BLOCKS blocks went by without that).
+ * relayer account has passed it (or until RESEND_AFTER_BLOCKS blocks went by without that). Both
+ * chains produce at slot boundaries, so a new block here often arrives just before the receiving
+ * chain's block that includes the CCU in flight: the relayer then checks again every
+ * IN_FLIGHT_RECHECK_MS until that CCU is in or a newer block comes, instead of leaving the new
+ * certificate for the next block.
  */
 import type { AggregateCommit, BlockHeader } from '../../chain/block-header.js';
 import type { EventProps } from '../../chain/event.js';
@@ -37,6 +41,8 @@ import { type ReceivingChain, ReceivingChainRpcError } from './receiving-chain.j
 
 /** A CCU still not included after this many own blocks is built and sent again. */
 export const RESEND_AFTER_BLOCKS = 10;
+/** While a CCU is in flight, how often the relayer asks again whether it was included. */
+export const IN_FLIGHT_RECHECK_MS = 250;
 
 /** What the relayer reads of its own chain. */
 export interface SendingChain {
@@ -76,6 +82,7 @@ export class ChainConnector {
   private privateKey: Buffer | undefined;
   private inFlight: { nonce: bigint; height: number } | undefined;
   private lastSkipReason = '';
+  private recheck: ReturnType<typeof setTimeout> | undefined;
   private readonly receivingChainIDHex: string;
   private readonly ownChainIDHex: string;
 
@@ -102,6 +109,7 @@ export class ChainConnector {
 
   /** Queues a new block; resolves when it and every block queued before it were handled. */
   newBlock(height: number): Promise<void> {
+    this.stopRecheck();
     this.queue = this.queue
       .then(() => this.handleBlock(height))
       .catch((error: unknown) => {
@@ -116,9 +124,31 @@ export class ChainConnector {
     return this.queue;
   }
 
-  /** Waits for the queued blocks. */
+  /** Waits for the queued blocks; a pending check of the CCU in flight is dropped. */
   idle(): Promise<void> {
+    this.stopRecheck();
     return this.queue;
+  }
+
+  private stopRecheck(): void {
+    if (this.recheck !== undefined) clearTimeout(this.recheck);
+    this.recheck = undefined;
+  }
+
+  /** Relays for the tip `height` again soon, unless a newer block (which relays itself) comes first. */
+  private recheckLater(height: number): void {
+    this.stopRecheck();
+    this.recheck = setTimeout(() => {
+      this.recheck = undefined;
+      const header = this.sending.tipHeight() === height ? this.sending.header(height) : undefined;
+      if (header === undefined) return;
+      this.queue = this.queue
+        .then(() => this.relay(header))
+        .catch((error: unknown) => {
+          this.logger.warn({ height, err: (error as Error).message }, 'Chain connector: failed while relaying again');
+        });
+    }, IN_FLIGHT_RECHECK_MS);
+    this.recheck.unref?.();
   }
 
   /**
@@ -245,7 +275,10 @@ export class ChainConnector {
       address: lisk32FromPublicKey(publicKey),
     });
     const nonce = BigInt(nonceText);
-    if (this.inFlight !== undefined && this.inFlight.nonce >= nonce && header.height - this.inFlight.height < RESEND_AFTER_BLOCKS) return;
+    if (this.inFlight !== undefined && this.inFlight.nonce >= nonce && header.height - this.inFlight.height < RESEND_AFTER_BLOCKS) {
+      if (header.height === this.sending.tipHeight()) this.recheckLater(header.height);
+      return;
+    }
     const { maxHeightCertified } = await this.sending.invoke<{ maxHeightCertified: number }>('consensus_getBFTHeights');
     const records = this.records;
     const outcome = buildCcu({

@@ -120,7 +120,7 @@ export function createTxpoolEndpoints(options: TxpoolEndpointsOptions): RpcMetho
       }
       const events = EventQueue.forBlock(header.height);
       const assets = chainStore.getBlockByHeight(header.height).assets;
-      const work = { transactions: [transaction] };
+      const work = { transactions: [transaction], moduleState: state };
       await options.workAhead?.prepare(work, false);
       let result: TransactionExecutionResult;
       try {

@@ -25,7 +25,12 @@ import { readChainConnectorConfig } from '../../../src/plugins/chain-connector/c
 import { ConnectorStore } from '../../../src/plugins/chain-connector/connector-store.js';
 import { chainConnectorEndpoints } from '../../../src/plugins/chain-connector/endpoints.js';
 import { ReceivingChain, ReceivingChainRpcError, type RpcConnection } from '../../../src/plugins/chain-connector/receiving-chain.js';
-import { ChainConnector, RelayerKeyPasswordError, type SendingChain } from '../../../src/plugins/chain-connector/relayer.js';
+import {
+  ChainConnector,
+  IN_FLIGHT_RECHECK_MS,
+  RelayerKeyPasswordError,
+  type SendingChain,
+} from '../../../src/plugins/chain-connector/relayer.js';
 import type { PluginContext } from '../../../src/plugins/plugin.js';
 import { type LogLine, recordingLogger } from '../../support/recording-logger.js';
 import { bftAt, loadRecordedChain, type RecordedChain } from '../../support/interop-dev-records.js';
@@ -99,6 +104,8 @@ class SimulatedReceivingChain {
   up = true;
   /** When set, the pool refuses every CCU with this message. */
   refuse: string | undefined;
+  /** When set, posted CCUs wait here until `includePending` (the receiving chain's next block). */
+  pending: Transaction[] | undefined;
 
   constructor(
     readonly chainID: Buffer,
@@ -126,11 +133,19 @@ class SimulatedReceivingChain {
         return { exists: true };
       case 'system_getNodeInfo':
         return { chainID: this.chainID.toString('hex') };
-      case 'txpool_postTransaction':
-        return this.include(Transaction.fromBytes(Buffer.from(params.transaction as string, 'hex')));
+      case 'txpool_postTransaction': {
+        const transaction = Transaction.fromBytes(Buffer.from(params.transaction as string, 'hex'));
+        if (this.pending === undefined) return this.include(transaction);
+        this.pending.push(transaction);
+        return { transactionId: transaction.id.toString('hex') };
+      }
       default:
         throw new ReceivingChainRpcError(method, -32601, 'Method not found');
     }
+  }
+
+  includePending(): void {
+    for (const transaction of (this.pending ?? []).splice(0)) this.include(transaction);
   }
 
   private include(transaction: Transaction) {
@@ -280,6 +295,32 @@ describe('chain connector relayer over the interop-dev mainchain', () => {
     for (; tip.height <= 25; tip.height += 1) await connector.newBlock(tip.height);
     expect(receiver.included.length).toBeGreaterThan(0);
     expect(connector.recorded.sentCcus.length).toBe(receiver.included.length);
+    await store.close();
+  });
+
+  it('relays a new certificate as soon as the CCU in flight is included, without waiting for the next block', async () => {
+    const receiver = new SimulatedReceivingChain(sidechainID, bftAt(mainchain, 1).validatorsHash);
+    receiver.pending = [];
+    const tip = { height: 0 };
+    const { store, connector } = setUp(tempDir(), receiver, tip);
+    await connector.authorize(PASSWORD, true);
+    for (tip.height = 1; tip.height <= 40; tip.height += 1) {
+      await connector.newBlock(tip.height);
+      if (receiver.pending.length > 0) break;
+    }
+    expect(receiver.pending).toHaveLength(1);
+    // The next block comes while that CCU is still in the receiving chain's pool: nothing is sent.
+    tip.height += 1;
+    await connector.newBlock(tip.height);
+    expect(receiver.pending).toHaveLength(1);
+    receiver.includePending();
+    const included = receiver.lastCertificate.height;
+    await new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_RECHECK_MS * 4));
+    expect(receiver.pending).toHaveLength(1);
+    receiver.includePending();
+    expect(receiver.lastCertificate.height).toBeGreaterThan(included);
+    expect(receiver.included).toHaveLength(2);
+    await connector.idle();
     await store.close();
   });
 

@@ -4,8 +4,9 @@
  * base_interoperability_internal_methods.ts and engine/consensus/certificate_generation).
  */
 import { codec, objectSchema, validate, type Schema } from '../../../codec/index.js';
-import { MESSAGE_TAG_CERTIFICATE, verifyWeightedAggSig } from '../../../crypto/index.js';
+import { MESSAGE_TAG_CERTIFICATE, verifyBlsCheck, weightedAggSigCheck, type BlsCheck } from '../../../crypto/index.js';
 import { ExecutionError } from '../../../errors.js';
+import type { StateReader } from '../../../state/state-view.js';
 import type { MethodContext, ReadContext } from '../../base/index.js';
 import { HASH_LENGTH, LIVENESS_LIMIT } from '../constants.js';
 import { chainAccountUpdatedEvent, invalidCertificateSignatureEvent } from '../events.js';
@@ -78,27 +79,52 @@ export function verifyCertificate(ctx: ReadContext, params: CrossChainUpdatePara
 }
 
 /**
- * LIP 0061 verifyAggregateCertificateSignature against the stored validators of the sending chain
- * (sorted by BLS key) and their certificate threshold. Runs at execution, not in the pool, so that
- * a relayer cannot make the pool do pairings for free; a failure leaves a non-revertible
- * invalidCertificateSignature event and fails the transaction.
+ * Where the certificate's pairing check gets its answer. One costs a few milliseconds, so a node
+ * hands the cross-chain update commands a source that computed it ahead of the block, in its
+ * worker pool; every answer equals `verifyBlsCheck`'s, whoever computed it.
  */
-export function verifyCertificateSignature(ctx: MethodContext, params: CrossChainUpdateParams): void {
+export interface CertificateSignatureChecks {
+  /** During execution (synchronous): the answer computed ahead for `check`, or computed here. */
+  check(check: BlsCheck): boolean;
+}
+
+/** Every check on the calling thread: the commands' default, and a node without worker threads. */
+export const CERTIFICATE_CHECKS_ON_THIS_THREAD: CertificateSignatureChecks = { check: verifyBlsCheck };
+
+/**
+ * The pairing part of LIP 0061 verifyAggregateCertificateSignature for a CCU's certificate,
+ * against the stored validators of the sending chain (sorted by BLS key) and their certificate
+ * threshold; undefined when the bitmap or the signers' weight already fail it. Throws when the
+ * certificate does not decode or the sending chain has no validators, as execution does.
+ */
+export function certificateSignatureCheck(state: StateReader, params: CrossChainUpdateParams): BlsCheck | undefined {
   const certificate = decodeCertificate(params.certificate);
-  const { activeValidators, certificateThreshold } = chainValidatorsStore.getOrThrow(ctx.state, params.sendingChainID);
+  const { activeValidators, certificateThreshold } = chainValidatorsStore.getOrThrow(state, params.sendingChainID);
   const sorted = [...activeValidators].sort((a, b) => a.blsKey.compare(b.blsKey));
-  const message = codec.encode(unsignedCertificateSchema, certificate);
-  const valid = verifyWeightedAggSig(
+  return weightedAggSigCheck(
     sorted.map((validator) => validator.blsKey),
     certificate.aggregationBits,
     certificate.signature,
     MESSAGE_TAG_CERTIFICATE,
     params.sendingChainID,
-    message,
+    codec.encode(unsignedCertificateSchema, certificate),
     sorted.map((validator) => validator.bftWeight),
     certificateThreshold,
   );
-  if (!valid) {
+}
+
+/**
+ * LIP 0061 verifyAggregateCertificateSignature. Runs at execution, not in the transaction pool,
+ * so that a relayer cannot make the pool do pairings for free; a failure leaves a non-revertible
+ * invalidCertificateSignature event and fails the transaction. `checks` answers the pairing.
+ */
+export function verifyCertificateSignature(
+  ctx: MethodContext,
+  params: CrossChainUpdateParams,
+  checks: CertificateSignatureChecks = CERTIFICATE_CHECKS_ON_THIS_THREAD,
+): void {
+  const check = certificateSignatureCheck(ctx.state, params);
+  if (check === undefined || !checks.check(check)) {
     invalidCertificateSignatureEvent.emit(ctx.events, {}, [params.sendingChainID], true);
     throw new ExecutionError('Certificate is not a valid aggregate signature.');
   }

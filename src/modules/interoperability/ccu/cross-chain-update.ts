@@ -27,7 +27,13 @@ import { CcmProcessedCode, CcmProcessedResult, CcmStatusCode, CONTEXT_STORE_KEY_
 import { crossChainMessageContext } from '../ccm/context.js';
 import { CcmProcessor } from '../ccm/processor.js';
 import type { CrossChainRegistry } from '../ccm/registry.js';
-import { updateCertificate, verifyCertificate, verifyCertificateSignature } from './certificate.js';
+import {
+  CERTIFICATE_CHECKS_ON_THIS_THREAD,
+  updateCertificate,
+  verifyCertificate,
+  verifyCertificateSignature,
+  type CertificateSignatureChecks,
+} from './certificate.js';
 import { appendToInboxTree, updatePartnerChainOutboxRoot, verifyOutboxRootWitness, verifyPartnerChainOutboxRoot } from './inbox-update.js';
 import { changesValidators, isInboxUpdateEmpty, type CrossChainUpdateParams } from './params.js';
 import { updateValidators, verifyValidatorsUpdate } from './validators-update.js';
@@ -53,9 +59,15 @@ export class CrossChainUpdatePanicError extends ExecutionPanicError {
 export abstract class CrossChainUpdateCommand {
   readonly schema = crossChainUpdateParamsSchema;
   protected readonly processor: CcmProcessor;
+  private certificateChecks: CertificateSignatureChecks = CERTIFICATE_CHECKS_ON_THIS_THREAD;
 
   constructor(protected readonly deps: CrossChainUpdateDependencies) {
     this.processor = new CcmProcessor(deps.registry, deps.internal, deps.method);
+  }
+
+  /** Where the certificate's pairing is answered (certificate.ts); on this thread until told otherwise. */
+  useCertificateSignatureChecks(checks: CertificateSignatureChecks): void {
+    this.certificateChecks = checks;
   }
 
   /** Runs verification checks that throw, answering FAIL with the first one's message (as lisk-sdk's state machine does). */
@@ -101,7 +113,7 @@ export abstract class CrossChainUpdateCommand {
    */
   protected verifySignatureAndOutboxRoot(ctx: CommandExecuteContext<CrossChainUpdateParams>): void {
     const { params } = ctx;
-    verifyCertificateSignature(ctx, params);
+    verifyCertificateSignature(ctx, params, this.certificateChecks);
     if (isInboxUpdateEmpty(params.inboxUpdate)) return;
     verifyPartnerChainOutboxRoot(ctx, params);
     const messageFeeTokenID = this.deps.method.getMessageFeeTokenID(ctx, params.sendingChainID);
