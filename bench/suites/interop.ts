@@ -22,12 +22,7 @@ import { CertificateChecksAhead } from '../../src/node/certificate-checks-ahead.
 import type { MemoryState } from '../../src/state/memory-state.js';
 import { WorkerPool } from '../../src/workers/index.js';
 import { ModuleHarness } from '../../test/support/module-harness.js';
-import {
-  ccuAt,
-  interopBlock,
-  interopMainchainConfig,
-  mainchainStatesBefore,
-} from '../../test/unit/modules/interoperability/interop-mainchain.js';
+import { ccuAt, interopBlock, interopMainchainConfig, mainchainStatesBefore } from '../../test/support/interop-mainchain.js';
 import type { Measurement } from '../lib/figure.js';
 import { buildLargestCcu } from '../lib/largest-ccu.js';
 import { measureConnectorDelay } from '../lib/connector-delay.js';

@@ -37,7 +37,7 @@ import {
   type InteropChainName,
 } from '../support/interop-chain.js';
 import { ModuleHarness } from '../support/module-harness.js';
-import { ccuAt, interopBlock, mainchainStatesBefore } from '../unit/modules/interoperability/interop-mainchain.js';
+import { ccuAt, interopBlock, mainchainStatesBefore } from '../support/interop-mainchain.js';
 
 const TASK = 'bls.verifyBatch';
 /** The first CCU (certificate 1), and the one of height 49 with a full validators update. */

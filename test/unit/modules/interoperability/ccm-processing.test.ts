@@ -31,7 +31,7 @@ import { createMainchainModules } from '../../../../src/modules/mainchain.js';
 import { MemoryState } from '../../../../src/state/memory-state.js';
 import { OverlayState } from '../../../../src/state/overlay-state.js';
 import { ModuleHarness } from '../../../support/module-harness.js';
-import { ccuAt, interopBlock, interopMainchainConfig, mainchainStatesBefore } from './interop-mainchain.js';
+import { ccuAt, interopBlock, interopMainchainConfig, mainchainStatesBefore } from '../../../support/interop-mainchain.js';
 import { fakeTransaction } from './setup.js';
 
 const MAINCHAIN_ID = Buffer.from('04000000', 'hex');

@@ -19,7 +19,7 @@ import {
 import { verifyPartnerChainOutboxRoot } from '../../../../src/modules/interoperability/ccu/inbox-update.js';
 import type { MemoryState } from '../../../../src/state/memory-state.js';
 import { ModuleHarness } from '../../../support/module-harness.js';
-import { ccuAt, interopBlock, mainchainStatesBefore, recordedEvents } from './interop-mainchain.js';
+import { ccuAt, interopBlock, mainchainStatesBefore, recordedEvents } from '../../../support/interop-mainchain.js';
 
 const SIDECHAIN_ID = Buffer.from('04000001', 'hex');
 /** Heights whose pre-block state the tests use: the first CCU (8), the one after it, the first with a message (10), the chain ACTIVE (11). */

@@ -6,16 +6,16 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Block } from '../../../../src/chain/block.js';
-import type { EventJSON } from '../../../../src/chain/event.js';
-import type { Transaction } from '../../../../src/chain/transaction.js';
-import { codec } from '../../../../src/codec/index.js';
-import { loadChainConfig } from '../../../../src/config/lisk-config.js';
-import { crossChainUpdateParamsSchema, type CrossChainUpdateParams } from '../../../../src/modules/interoperability/index.js';
-import type { Command } from '../../../../src/modules/base/index.js';
-import { openChain } from '../../../../src/node.js';
-import { MemoryState } from '../../../../src/state/memory-state.js';
-import { fixturePath } from '../../../support/fixtures.js';
+import { Block } from '../../src/chain/block.js';
+import type { EventJSON } from '../../src/chain/event.js';
+import type { Transaction } from '../../src/chain/transaction.js';
+import { codec } from '../../src/codec/index.js';
+import { loadChainConfig } from '../../src/config/lisk-config.js';
+import { crossChainUpdateParamsSchema, type CrossChainUpdateParams } from '../../src/modules/interoperability/index.js';
+import type { Command } from '../../src/modules/base/index.js';
+import { openChain } from '../../src/node.js';
+import { MemoryState } from '../../src/state/memory-state.js';
+import { fixturePath } from './fixtures.js';
 
 const DIR = fixturePath('chains/interop-dev/mainchain');
 
