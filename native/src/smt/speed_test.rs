@@ -261,7 +261,11 @@ fn tree_memory_breakdown() {
     println!("total {total} B = {:.1} B/entry", total as f64 / entries as f64);
     println!("slots {slots} ({used} used): {:.1} B/entry", (slots * 8) as f64 / entries as f64);
     for (length, count) in lengths {
-        println!("records of {length} B data: {count}, {:.1} B/entry", (count * (length + 32)) as f64 / entries as f64);
+        if length == usize::MAX {
+            println!("branches by record: {count}, {:.1} B/entry", (count * 40) as f64 / entries as f64);
+        } else {
+            println!("records of {length} B data: {count}, {:.1} B/entry", (count * (length + 32)) as f64 / entries as f64);
+        }
     }
     println!("garbage {:.1} B/entry (free-listed {:.1})", garbage as f64 / entries as f64, free as f64 / entries as f64);
 }
