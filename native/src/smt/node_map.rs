@@ -370,7 +370,7 @@ impl NodeMap {
         self.live -= 1;
         self.garbage += record_size(length);
         let list = if length == BY_RECORD { BY_RECORD_FREE } else { length };
-        if reuse && list <= BY_RECORD_FREE {
+        if reuse && (length <= MAX_REUSED_DATA || length == BY_RECORD) {
             let next = self.free[list] as u64;
             self.arena[record..record + 8].copy_from_slice(&next.to_le_bytes());
             self.free[list] = record;
@@ -574,12 +574,64 @@ impl NodeMap {
         Vec::with_capacity(bytes + bytes / 4)
     }
 
-    /// Calls `record(hash, data)` for each live node, in slot order (see snapshot.rs).
+    /// Calls `record(hash, data)` once for each live node (see snapshot.rs), a branch by record
+    /// after the nodes below it, each subtree's root right after its last node: the order in which
+    /// `from_records` finds a branch's children on top of its stack, with no lookup.
     pub fn for_each_record(&self, mut record: impl FnMut(&[u8], &[u8])) {
+        // Records a branch by record points to (by arena offset), and records given already.
+        let bits = self.arena.len() / 64 + 1;
+        let (mut referenced, mut given) = (vec![0u64; bits], vec![0u64; bits]);
+        let test = |bits: &[u64], at: usize| bits[at / 64] & (1 << (at % 64)) != 0;
+        let set = |bits: &mut [u64], at: usize| bits[at / 64] |= 1 << (at % 64);
         for &slot in self.slots.iter().filter(|&&slot| slot > REMOVED_SLOT) {
-            let at = record_of(slot);
-            record(&self.arena[at..at + HASH_LENGTH], &self.bytes(self.record_position(slot)));
+            if let Some(children) = self.children_of(slot) {
+                for child in children.into_iter().filter(|&child| child != NO_CHILD) {
+                    set(&mut referenced, child as usize);
+                }
+            }
         }
+        // (slot, children pushed already)
+        let mut stack: Vec<(u64, bool)> = Vec::new();
+        for &root in self.slots.iter().filter(|&&slot| slot > REMOVED_SLOT && !test(&referenced, record_of(slot))) {
+            stack.push((root, false));
+            while let Some((slot, expanded)) = stack.pop() {
+                let at = record_of(slot);
+                if test(&given, at) {
+                    continue;
+                }
+                if let Some([left, right]) = self.children_of(slot).filter(|_| !expanded) {
+                    stack.push((slot, true));
+                    for child in [right, left].into_iter().filter(|&child| child != NO_CHILD) {
+                        let hash = to_hash(&self.arena[child as usize..child as usize + HASH_LENGTH]);
+                        if let Some(index) = self.find_slot(&hash) {
+                            stack.push((self.slots[index], false));
+                        }
+                    }
+                    continue;
+                }
+                set(&mut given, at);
+                record(&self.arena[at..at + HASH_LENGTH], &self.bytes(self.record_position(slot)));
+            }
+        }
+    }
+
+    /// Bytes of the data `for_each_record` gives, all nodes together.
+    pub fn data_length(&self) -> usize {
+        let data = |slot: u64| match self.record_position(slot).1 {
+            BY_RECORD => BRANCH_NODE_LENGTH,
+            length => length,
+        };
+        self.slots.iter().filter(|&&slot| slot > REMOVED_SLOT).map(|&slot| data(slot)).sum()
+    }
+
+    /// The child records of the branch by record in `slot`, if it is one.
+    fn children_of(&self, slot: u64) -> Option<[u32; 2]> {
+        if ((slot >> TAG_BITS) & LENGTH_MASK) as usize != BRANCH_BY_RECORD {
+            return None;
+        }
+        let at = record_of(slot) + HASH_LENGTH;
+        let child = |at: usize| u32::from_le_bytes(self.arena[at..at + 4].try_into().expect("4 bytes"));
+        Some([child(at), child(at + 4)])
     }
 
     /// A map over `records`, `count` of them back to back as a snapshot stores them: hash, data
@@ -601,6 +653,11 @@ impl NodeMap {
         };
         let (mut at, mut to) = (0usize, 0usize);
         let end = map.arena.len();
+        // The roots of the subtrees read so far, last on top: (hash, record). A branch's
+        // children are on top in the order `for_each_record` writes; otherwise they are looked
+        // up, and a branch whose children come after it stays as its bytes until the end.
+        let mut subtrees: Vec<(Hash, u32)> = Vec::new();
+        let mut later = false;
         while at < end {
             if end - at < LONG_HEADER {
                 return Err(format!("a node record is cut short at byte {at}"));
@@ -616,33 +673,75 @@ impl NodeMap {
             if map.find_slot(&hash).is_some() {
                 return Err(format!("the node record at byte {at} repeats an earlier node"));
             }
+            let data = &map.arena[at + LONG_HEADER..at + LONG_HEADER + length];
+            let children = map.loaded_children(data, &mut subtrees, to);
+            later |= children.is_none() && length == BRANCH_NODE_LENGTH && data[0] == BRANCH_TAG;
             // Records only ever move down (`to` <= `at`), so the ones still to read are intact.
-            if length >= BRANCH_BY_RECORD {
-                map.arena.copy_within(at..at + LONG_HEADER + length, to);
+            map.arena.copy_within(at..at + HASH_LENGTH, to);
+            let size = if let Some(children) = children {
+                map.arena[to + 32..to + 36].copy_from_slice(&children[0].to_le_bytes());
+                map.arena[to + 36..to + 40].copy_from_slice(&children[1].to_le_bytes());
+                BY_RECORD
+            } else if length >= BRANCH_BY_RECORD {
+                map.arena.copy_within(at + HASH_LENGTH..at + LONG_HEADER + length, to + HASH_LENGTH);
+                length
             } else {
-                map.arena.copy_within(at..at + HASH_LENGTH, to);
                 map.arena.copy_within(at + LONG_HEADER..at + LONG_HEADER + length, to + HASH_LENGTH);
-            }
+                length
+            };
             let mut index = map.home(&hash);
             while map.slots[index] != EMPTY_SLOT {
                 index = next_slot(index, slots);
             }
-            map.slots[index] = slot_value(to, length, &hash);
+            map.slots[index] = slot_value(to, size, &hash);
             map.live += 1;
+            if subtrees.len() >= 1 << 16 {
+                // Not the order expected: the stack only grows.
+                subtrees.clear();
+            }
+            subtrees.push((hash, to as u32));
             at += LONG_HEADER + length;
-            to += record_size(length);
+            to += record_size(size);
         }
         if map.live != count {
             return Err(format!("{} nodes where {count} were announced", map.live));
         }
         map.arena.truncate(to);
         map.used = map.live;
-        // The branches as records of their children: a new arena (their children may come after
-        // them in the file).
-        map.compact();
+        if later {
+            // Branches read before their children (a file the TypeScript store wrote): a new
+            // arena with every branch by record.
+            map.compact();
+        }
         advise_huge_pages(map.slots.as_ptr() as *const u8, map.slots.len() * std::mem::size_of::<u64>());
         advise_huge_pages(map.arena.as_ptr(), map.arena.capacity());
         Ok(map)
+    }
+
+    /// While `from_records` reads a record with `data`, to be placed at `to`: the records of its
+    /// children if it is a branch to keep by record whose children were read (popped from the top
+    /// of `subtrees` when they are there, as in the order `for_each_record` writes).
+    fn loaded_children(&self, data: &[u8], subtrees: &mut Vec<(Hash, u32)>, to: usize) -> Option<[u32; 2]> {
+        if data.len() != BRANCH_NODE_LENGTH || data[0] != BRANCH_TAG || to + BY_RECORD_SIZE >= NO_CHILD as usize {
+            return None;
+        }
+        let (left, right) = (&data[1..33], &data[33..65]);
+        let mut children = [NO_CHILD; 2];
+        let mut popped = 0;
+        for (side, hash) in [(1, right), (0, left)] {
+            if is_empty(&to_hash(hash)) {
+                continue;
+            }
+            match subtrees.len().checked_sub(popped + 1).map(|top| subtrees[top]) {
+                Some((root, record)) if root[..] == *hash => {
+                    children[side] = record;
+                    popped += 1;
+                }
+                _ => children[side] = self.child_record(hash)?,
+            }
+        }
+        subtrees.truncate(subtrees.len() - popped);
+        Some(children)
     }
 
     /// Makes room for `additional` more arena bytes. The arena grows into fresh memory advised
@@ -945,6 +1044,65 @@ mod tests {
         compacted.compact();
         assert_eq!(compacted.get(&hash(8)).as_deref(), Some(&vec![8u8; 70_000][..]));
         assert_eq!(compacted.get(&hash(4)).as_deref(), Some(&[4u8; 254][..]));
+    }
+
+    #[test]
+    fn branches_by_record_read_back_whatever_the_order_of_their_records() {
+        use crate::smt::batch::SortedBatch;
+        use crate::smt::hash::EMPTY_HASH;
+        use crate::smt::store::{FlatWriteSet, NodeStore};
+        use crate::smt::update::update;
+        let keys: Vec<u8> = (0..300u32).flat_map(|i| hash(i).to_vec()).collect();
+        let values: Vec<u8> = (0..300u32).flat_map(|i| hash(i + 1000).to_vec()).collect();
+        let ends: Vec<usize> = (1..=300).map(|i| i * 32).collect();
+        let batch = SortedBatch::new(32, &keys, &values, &ends);
+        let mut store = NodeStore::new();
+        let out = update(&mut StoreSource(&store.nodes), &mut NodeMap::with_capacity(16), &batch, &EMPTY_HASH).unwrap();
+        let writes = FlatWriteSet {
+            write_hashes: &out.write_hashes,
+            write_data: &out.write_data,
+            write_ends: &out.write_ends,
+            removed: &out.removed,
+        };
+        store.apply(&writes, true);
+        assert!(store.nodes.arena.len() < store.nodes.len() * 90, "branches are kept by record");
+        let mut nodes: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+        store.nodes.for_each_record(|hash, data| nodes.push((hash.to_vec(), data.to_vec())));
+        assert_eq!(nodes.len(), store.nodes.len());
+        let as_records = |nodes: &[(Vec<u8>, Vec<u8>)]| {
+            let mut records = Vec::new();
+            for (hash, data) in nodes {
+                records.extend_from_slice(hash);
+                records.extend_from_slice(&(data.len() as u32).to_le_bytes());
+                records.extend_from_slice(data);
+            }
+            records
+        };
+        let in_order = NodeMap::from_records(as_records(&nodes), nodes.len()).expect("valid");
+        assert_eq!(in_order.arena.len(), store.nodes.arena.len(), "no branch kept as its bytes");
+        // Parents first (as the TypeScript store may write them): compacted into the same form.
+        nodes.reverse();
+        let reversed = NodeMap::from_records(as_records(&nodes), nodes.len()).expect("valid");
+        assert_eq!(reversed.arena.len(), store.nodes.arena.len());
+        for loaded in [&in_order, &reversed] {
+            for (hash, data) in &nodes {
+                assert_eq!(loaded.get(&to_hash(hash)).as_deref(), Some(&data[..]));
+            }
+        }
+        // A node removed on its own leaves its parent pointing at an intact record: the parent
+        // still reads as before, and the child is reported missing.
+        let leaf = nodes.iter().find(|(_, data)| data[0] == 0).map(|(hash, _)| to_hash(hash)).unwrap();
+        let parent = nodes.iter().find(|(_, data)| data[0] == 1 && (data[1..33] == leaf || data[33..65] == leaf)).unwrap();
+        let mut store = NodeStore { nodes: reversed };
+        store.nodes.remove(&leaf);
+        store.nodes.insert(hash(5000), &[0; 64]);
+        assert_eq!(store.nodes.get(&to_hash(&parent.0)).as_deref(), Some(&parent.1[..]));
+        assert!(store.nodes.get(&leaf).is_none());
+        store.nodes.compact();
+        assert_eq!(store.nodes.get(&to_hash(&parent.0)).as_deref(), Some(&parent.1[..]));
+        let mut given = 0;
+        store.nodes.for_each_record(|_, _| given += 1);
+        assert_eq!(given, store.nodes.len());
     }
 
     #[test]
