@@ -658,7 +658,17 @@ impl NodeMap {
         // up, and a branch whose children come after it stays as its bytes until the end.
         let mut subtrees: Vec<(Hash, u32)> = Vec::new();
         let mut later = false;
+        // Records in tree order have their home slots all over the table: the slots of the
+        // records some way ahead are requested early, so that the misses overlap.
+        let mut ahead = 0usize;
+        let mut ahead_count = 0usize;
         while at < end {
+            while ahead_count < map.live + 2 * LOOKAHEAD && ahead + LONG_HEADER <= end {
+                let length = u32::from_le_bytes(map.arena[ahead + 32..ahead + 36].try_into().expect("4 bytes"));
+                prefetch(&map.slots[home_slot(word(&map.arena, ahead), slots)]);
+                ahead = ahead.saturating_add(LONG_HEADER + length as usize);
+                ahead_count += 1;
+            }
             if end - at < LONG_HEADER {
                 return Err(format!("a node record is cut short at byte {at}"));
             }

@@ -277,6 +277,17 @@ fn tree_memory_breakdown() {
     let t = Instant::now();
     let (loaded, _) = super::snapshot::read(&path).expect("read");
     println!("snapshot read {:?}, {} B", t.elapsed(), loaded.arena_bytes());
+    for _ in 0..3 {
+        let mut records = Vec::new();
+        store.nodes.for_each_record(|hash, data| {
+            records.extend_from_slice(hash);
+            records.extend_from_slice(&(data.len() as u32).to_le_bytes());
+            records.extend_from_slice(data);
+        });
+        let t = Instant::now();
+        let map = NodeMap::from_records(records, store.nodes.len()).unwrap();
+        println!("from_records {:?} {}", t.elapsed(), map.len());
+    }
     std::fs::remove_file(&path).ok();
     assert_eq!(loaded.len(), store.nodes.len());
     let mut same = 0;
