@@ -1,7 +1,5 @@
 //! SMT nodes by hash, in memory: the map one operation reads from, and the native node store.
 
-use super::codec::{BRANCH_NODE_LENGTH, BRANCH_TAG};
-use super::hash::{is_empty, EMPTY_HASH};
 use super::store::to_hash;
 use super::{Hash, SmtError};
 
@@ -41,8 +39,7 @@ impl NodeSource for StoreSource<'_> {
     }
 }
 
-/// Where a node's bytes are in the arena: (start, length), or (start, `BY_RECORD`) for a branch
-/// kept as its children's records (see `NodeMap`).
+/// Where a node's bytes are in the arena: (start, length).
 pub type Position = (usize, usize);
 
 /// Slot values: empty, a removed entry (probing continues past it), or
@@ -56,19 +53,11 @@ const RECORD_SHIFT: u32 = 24;
 const LENGTH_MASK: u64 = 0xff;
 /// The length code of a record whose data length is written in the record itself.
 const LONG: usize = 0xff;
-/// The length code of a branch kept as its children's records.
-const BRANCH_BY_RECORD: usize = 0xfe;
-/// A record in the arena: the 32-byte hash, then the data; a long one (data of `BRANCH_BY_RECORD`
-/// bytes or more, rare: only leaves with long values) has its data length (u32, little-endian)
-/// between the two. A state tree's nodes are all short: their length lives in the slot.
+/// A record in the arena: the 32-byte hash, then the data; a long one (data of `LONG` bytes or
+/// more, rare: only leaves with long values) has its data length (u32, little-endian) between
+/// the two. A state tree's nodes are all short: their length lives in the slot, not the arena.
 const HASH_LENGTH: usize = 32;
 const LONG_HEADER: usize = 36;
-/// A branch by record: its hash, then the arena offsets (u32, little-endian) of its left and
-/// right children's records, `NO_CHILD` for an empty child.
-const BY_RECORD_SIZE: usize = 40;
-const NO_CHILD: u32 = u32::MAX;
-/// The length in the position of a branch by record.
-const BY_RECORD: usize = usize::MAX;
 /// A table is rebuilt once this share of its slots is taken (removed entries included)...
 const MAX_LOAD: (usize, usize) = (3, 4);
 /// ...with enough slots that its live entries fill this share of them (linear probing stays
@@ -82,8 +71,6 @@ const LOOKAHEAD: usize = 16;
 const MAX_REUSED_DATA: usize = 128;
 /// No record on a free list.
 const NO_RECORD: usize = usize::MAX;
-/// The free list of branches by record, after those by data length.
-const BY_RECORD_FREE: usize = MAX_REUSED_DATA + 1;
 
 /// Nodes by hash in an open-addressing table of 8-byte slots over one arena of records.
 ///
@@ -98,16 +85,6 @@ const BY_RECORD_FREE: usize = MAX_REUSED_DATA + 1;
 /// that length takes its place: a tree's nodes come in two or three sizes (branches, leaves), and
 /// a block removes nearly as many nodes as it adds, so the arena stays about as large as its live
 /// records. Other garbage (larger records, replaced data) is compacted once it is half the arena.
-///
-/// In the native store (`for_store`), a branch does not repeat its children's hashes, 64 of its
-/// 65 bytes: the children's records hold them, and the branch holds where those records are
-/// (`BY_RECORD_SIZE` bytes with its own hash, instead of 97). Its bytes are put together again
-/// when read (`NodeBytes`). A branch is kept so when both children are stored as it is inserted,
-/// which the write sets of the tree's updates ensure (children come before their parent). A
-/// record stays where it is as long as a branch may point to it: records are moved only by a
-/// compaction, which points the branches to the moved records, and only a write set's removed
-/// nodes, which no kept node refers to, are reused; a node removed by `remove` keeps its record,
-/// hash intact, until the next compaction.
 pub struct NodeMap {
     slots: Vec<u64>,
     arena: Vec<u8>,
@@ -119,26 +96,6 @@ pub struct NodeMap {
     /// Per data length, the first free record (its successor's offset is kept in its first eight
     /// bytes), or NO_RECORD.
     free: Vec<usize>,
-    /// Branches are kept by record (the native store).
-    by_record: bool,
-}
-
-/// A node's bytes: in the arena, or put together from a branch by record and its children's
-/// hashes.
-pub enum NodeBytes<'a> {
-    Stored(&'a [u8]),
-    Branch([u8; BRANCH_NODE_LENGTH]),
-}
-
-impl std::ops::Deref for NodeBytes<'_> {
-    type Target = [u8];
-    #[inline]
-    fn deref(&self) -> &[u8] {
-        match self {
-            NodeBytes::Stored(bytes) => bytes,
-            NodeBytes::Branch(bytes) => bytes,
-        }
-    }
 }
 
 #[inline]
@@ -185,13 +142,7 @@ impl NodeMap {
             live: 0,
             garbage: 0,
             free: no_free_records(),
-            by_record: false,
         }
-    }
-
-    /// The native store's map: branches kept by record (see `NodeMap`).
-    pub fn for_store(nodes: usize) -> NodeMap {
-        NodeMap { by_record: true, ..NodeMap::with_capacity(nodes) }
     }
 
     #[inline]
@@ -220,9 +171,6 @@ impl NodeMap {
     fn record_position(&self, slot: u64) -> Position {
         let record = record_of(slot);
         let code = ((slot >> TAG_BITS) & LENGTH_MASK) as usize;
-        if code == BRANCH_BY_RECORD {
-            return (record + HASH_LENGTH, BY_RECORD);
-        }
         if code != LONG {
             return (record + HASH_LENGTH, code);
         }
@@ -240,55 +188,20 @@ impl NodeMap {
     }
 
     #[inline]
-    pub fn bytes(&self, (start, length): Position) -> NodeBytes<'_> {
-        if length == BY_RECORD {
-            let mut data = [0u8; BRANCH_NODE_LENGTH];
-            data[0] = BRANCH_TAG;
-            data[1..33].copy_from_slice(self.child_hash(start));
-            data[33..65].copy_from_slice(self.child_hash(start + 4));
-            return NodeBytes::Branch(data);
-        }
-        NodeBytes::Stored(&self.arena[start..start + length])
-    }
-
-    /// The hash of the child whose record offset is at `at` in a branch by record.
-    #[inline(always)]
-    fn child_hash(&self, at: usize) -> &[u8] {
-        match u32::from_le_bytes(self.arena[at..at + 4].try_into().expect("4 bytes")) {
-            NO_CHILD => &EMPTY_HASH,
-            record => &self.arena[record as usize..record as usize + HASH_LENGTH],
-        }
+    pub fn bytes(&self, (start, length): Position) -> &[u8] {
+        &self.arena[start..start + length]
     }
 
     #[inline]
-    pub fn get(&self, hash: &Hash) -> Option<NodeBytes<'_>> {
+    pub fn get(&self, hash: &Hash) -> Option<&[u8]> {
         self.position(hash).map(|position| self.bytes(position))
-    }
-
-    /// Where the record of a child `hash` is, to keep a branch by record: NO_CHILD for the empty
-    /// hash, None when the child is not stored (or lies beyond what a u32 offset reaches).
-    fn child_record(&self, hash: &[u8]) -> Option<u32> {
-        let hash = to_hash(hash);
-        if is_empty(&hash) {
-            return Some(NO_CHILD);
-        }
-        let record = record_of(self.slots[self.find_slot(&hash)?]);
-        u32::try_from(record).ok().filter(|&record| record != NO_CHILD)
-    }
-
-    /// The child records of `data` if it is to be kept as a branch by record.
-    fn by_record(&self, data: &[u8]) -> Option<[u32; 2]> {
-        if !self.by_record || data.len() != BRANCH_NODE_LENGTH || data[0] != BRANCH_TAG {
-            return None;
-        }
-        Some([self.child_record(&data[1..33])?, self.child_record(&data[33..65])?])
     }
 
     /// Keeps a copy of `data` under `hash`, replacing any node stored under that hash.
     pub fn insert(&mut self, hash: Hash, data: &[u8]) {
         if let Some(index) = self.find_slot(&hash) {
             let position = self.record_position(self.slots[index]);
-            if *self.bytes(position) == *data {
+            if self.bytes(position) == data {
                 return;
             }
             self.garbage += record_size(position.1);
@@ -313,11 +226,7 @@ impl NodeMap {
     }
 
     fn append_record(&mut self, hash: &Hash, data: &[u8]) -> u64 {
-        if let Some(children) = self.by_record(data) {
-            return self.append_by_record(hash, children);
-        }
-        let reusable = data.len() <= MAX_REUSED_DATA && self.free[data.len()] != NO_RECORD;
-        if let Some(record) = reusable.then(|| self.free[data.len()]) {
+        if let Some(&record) = self.free.get(data.len()).filter(|&&record| record != NO_RECORD) {
             self.free[data.len()] = word(&self.arena, record) as usize;
             self.arena[record..record + 32].copy_from_slice(hash);
             self.arena[record + HASH_LENGTH..record + HASH_LENGTH + data.len()].copy_from_slice(data);
@@ -327,53 +236,25 @@ impl NodeMap {
         self.reserve_arena(record_size(data.len()));
         let record = self.arena.len();
         self.arena.extend_from_slice(hash);
-        if data.len() >= BRANCH_BY_RECORD {
+        if data.len() >= LONG {
             self.arena.extend_from_slice(&(data.len() as u32).to_le_bytes());
         }
         self.arena.extend_from_slice(data);
         slot_value(record, data.len(), hash)
     }
 
-    fn append_by_record(&mut self, hash: &Hash, children: [u32; 2]) -> u64 {
-        let mut record = [0u8; BY_RECORD_SIZE];
-        record[..32].copy_from_slice(hash);
-        record[32..36].copy_from_slice(&children[0].to_le_bytes());
-        record[36..40].copy_from_slice(&children[1].to_le_bytes());
-        let at = match self.free[BY_RECORD_FREE] {
-            NO_RECORD => {
-                self.reserve_arena(BY_RECORD_SIZE);
-                self.arena.extend_from_slice(&record);
-                self.arena.len() - BY_RECORD_SIZE
-            }
-            free => {
-                self.free[BY_RECORD_FREE] = word(&self.arena, free) as usize;
-                self.arena[free..free + BY_RECORD_SIZE].copy_from_slice(&record);
-                self.garbage -= BY_RECORD_SIZE;
-                free
-            }
-        };
-        slot_value(at, BY_RECORD, hash)
-    }
-
     /// Forgets the node under `hash`, if any. Not to be called while an operation holds positions.
-    /// In the store its record is not reused before a compaction (a branch may still point to it).
     pub fn remove(&mut self, hash: &Hash) {
-        self.remove_node(hash, !self.by_record);
-    }
-
-    /// Forgets the node under `hash`; with `reuse`, its record may take the next node of its size.
-    fn remove_node(&mut self, hash: &Hash, reuse: bool) {
         let Some(index) = self.find_slot(hash) else { return };
         let record = record_of(self.slots[index]);
         let (_, length) = self.record_position(self.slots[index]);
         self.slots[index] = REMOVED_SLOT;
         self.live -= 1;
         self.garbage += record_size(length);
-        let list = if length == BY_RECORD { BY_RECORD_FREE } else { length };
-        if reuse && (length <= MAX_REUSED_DATA || length == BY_RECORD) {
-            let next = self.free[list] as u64;
+        if length <= MAX_REUSED_DATA {
+            let next = self.free[length] as u64;
             self.arena[record..record + 8].copy_from_slice(&next.to_le_bytes());
-            self.free[list] = record;
+            self.free[length] = record;
         }
         if self.garbage > COMPACTION_FLOOR && self.garbage * 2 > self.arena.len() {
             self.compact();
@@ -383,8 +264,6 @@ impl NodeMap {
     /// Removes the nodes of `hashes` (32 bytes each) and then stores `writes`, as `remove` and
     /// `insert` one by one would, with the lookups pipelined as in `find_each`: in a store of
     /// millions of nodes each one is a cache miss or two, and a block's write set is some 300,000.
-    /// The removed nodes are those no node kept refers to (a pruned write set's), so their
-    /// records are reused at once.
     pub fn apply_batch(
         &mut self,
         removed: &[u8],
@@ -394,7 +273,7 @@ impl NodeMap {
         let removed: Vec<Hash> = removed.chunks_exact(32).map(to_hash).collect();
         for (index, hash) in removed.iter().enumerate() {
             self.prefetch_ahead(removed.get(index + 2 * LOOKAHEAD), removed.get(index + LOOKAHEAD));
-            self.remove_node(hash, true);
+            self.remove(hash);
         }
         let hashes: Vec<Hash> = writes.clone().map(|(hash, _)| hash).collect();
         // One rebuild for the whole batch, if any, sized for all of it (inserts one at a time
@@ -439,7 +318,7 @@ impl NodeMap {
             }
             for hash in group {
                 if let Some(position) = self.position(hash) {
-                    into.insert(*hash, &self.bytes(position));
+                    into.insert(*hash, self.bytes(position));
                 }
             }
         }
@@ -469,27 +348,8 @@ impl NodeMap {
             if let Some(ahead) = hashes.get(index + LOOKAHEAD) {
                 self.prefetch_record(ahead);
             }
-            if let Some(ahead) = hashes.get(index + LOOKAHEAD / 2) {
-                self.prefetch_children(ahead);
-            }
             if let Some(position) = self.position(hash) {
-                found(index, position, &self.bytes(position));
-            }
-        }
-    }
-
-    /// Requests the children's records of the branch by record that `hash`'s home slot points
-    /// to (their hashes are part of the branch's bytes), once that record should have arrived.
-    #[inline(always)]
-    fn prefetch_children(&self, hash: &Hash) {
-        let slot = self.slots[self.home(hash)];
-        if slot > REMOVED_SLOT && ((slot >> TAG_BITS) & LENGTH_MASK) as usize == BRANCH_BY_RECORD {
-            let record = record_of(slot) + HASH_LENGTH;
-            for at in [record, record + 4] {
-                let child = u32::from_le_bytes(self.arena[at..at + 4].try_into().expect("4 bytes"));
-                if child != NO_CHILD {
-                    prefetch(self.arena.as_ptr().wrapping_add(child as usize));
-                }
+                found(index, position, self.bytes(position));
             }
         }
     }
@@ -574,64 +434,13 @@ impl NodeMap {
         Vec::with_capacity(bytes + bytes / 4)
     }
 
-    /// Calls `record(hash, data)` once for each live node (see snapshot.rs), a branch by record
-    /// after the nodes below it, each subtree's root right after its last node: the order in which
-    /// `from_records` finds a branch's children on top of its stack, with no lookup.
+    /// Calls `record(hash, data)` for each live node, in slot order (see snapshot.rs).
     pub fn for_each_record(&self, mut record: impl FnMut(&[u8], &[u8])) {
-        // Records a branch by record points to (by arena offset), and records given already.
-        let bits = self.arena.len() / 64 + 1;
-        let (mut referenced, mut given) = (vec![0u64; bits], vec![0u64; bits]);
-        let test = |bits: &[u64], at: usize| bits[at / 64] & (1 << (at % 64)) != 0;
-        let set = |bits: &mut [u64], at: usize| bits[at / 64] |= 1 << (at % 64);
         for &slot in self.slots.iter().filter(|&&slot| slot > REMOVED_SLOT) {
-            if let Some(children) = self.children_of(slot) {
-                for child in children.into_iter().filter(|&child| child != NO_CHILD) {
-                    set(&mut referenced, child as usize);
-                }
-            }
+            let (start, length) = self.record_position(slot);
+            let at = record_of(slot);
+            record(&self.arena[at..at + HASH_LENGTH], &self.arena[start..start + length]);
         }
-        // (slot, children pushed already)
-        let mut stack: Vec<(u64, bool)> = Vec::new();
-        for &root in self.slots.iter().filter(|&&slot| slot > REMOVED_SLOT && !test(&referenced, record_of(slot))) {
-            stack.push((root, false));
-            while let Some((slot, expanded)) = stack.pop() {
-                let at = record_of(slot);
-                if test(&given, at) {
-                    continue;
-                }
-                if let Some([left, right]) = self.children_of(slot).filter(|_| !expanded) {
-                    stack.push((slot, true));
-                    for child in [right, left].into_iter().filter(|&child| child != NO_CHILD) {
-                        let hash = to_hash(&self.arena[child as usize..child as usize + HASH_LENGTH]);
-                        if let Some(index) = self.find_slot(&hash) {
-                            stack.push((self.slots[index], false));
-                        }
-                    }
-                    continue;
-                }
-                set(&mut given, at);
-                record(&self.arena[at..at + HASH_LENGTH], &self.bytes(self.record_position(slot)));
-            }
-        }
-    }
-
-    /// Bytes of the data `for_each_record` gives, all nodes together.
-    pub fn data_length(&self) -> usize {
-        let data = |slot: u64| match self.record_position(slot).1 {
-            BY_RECORD => BRANCH_NODE_LENGTH,
-            length => length,
-        };
-        self.slots.iter().filter(|&&slot| slot > REMOVED_SLOT).map(|&slot| data(slot)).sum()
-    }
-
-    /// The child records of the branch by record in `slot`, if it is one.
-    fn children_of(&self, slot: u64) -> Option<[u32; 2]> {
-        if ((slot >> TAG_BITS) & LENGTH_MASK) as usize != BRANCH_BY_RECORD {
-            return None;
-        }
-        let at = record_of(slot) + HASH_LENGTH;
-        let child = |at: usize| u32::from_le_bytes(self.arena[at..at + 4].try_into().expect("4 bytes"));
-        Some([child(at), child(at + 4)])
     }
 
     /// A map over `records`, `count` of them back to back as a snapshot stores them: hash, data
@@ -649,26 +458,10 @@ impl NodeMap {
             live: 0,
             garbage: 0,
             free: no_free_records(),
-            by_record: true,
         };
         let (mut at, mut to) = (0usize, 0usize);
         let end = map.arena.len();
-        // The roots of the subtrees read so far, last on top: (hash, record). A branch's
-        // children are on top in the order `for_each_record` writes; otherwise they are looked
-        // up, and a branch whose children come after it stays as its bytes until the end.
-        let mut subtrees: Vec<(Hash, u32)> = Vec::new();
-        let mut later = false;
-        // Records in tree order have their home slots all over the table: the slots of the
-        // records some way ahead are requested early, so that the misses overlap.
-        let mut ahead = 0usize;
-        let mut ahead_count = 0usize;
         while at < end {
-            while ahead_count < map.live + 2 * LOOKAHEAD && ahead + LONG_HEADER <= end {
-                let length = u32::from_le_bytes(map.arena[ahead + 32..ahead + 36].try_into().expect("4 bytes"));
-                prefetch(&map.slots[home_slot(word(&map.arena, ahead), slots)]);
-                ahead = ahead.saturating_add(LONG_HEADER + length as usize);
-                ahead_count += 1;
-            }
             if end - at < LONG_HEADER {
                 return Err(format!("a node record is cut short at byte {at}"));
             }
@@ -683,75 +476,30 @@ impl NodeMap {
             if map.find_slot(&hash).is_some() {
                 return Err(format!("the node record at byte {at} repeats an earlier node"));
             }
-            let data = &map.arena[at + LONG_HEADER..at + LONG_HEADER + length];
-            let children = map.loaded_children(data, &mut subtrees, to);
-            later |= children.is_none() && length == BRANCH_NODE_LENGTH && data[0] == BRANCH_TAG;
             // Records only ever move down (`to` <= `at`), so the ones still to read are intact.
-            map.arena.copy_within(at..at + HASH_LENGTH, to);
-            let size = if let Some(children) = children {
-                map.arena[to + 32..to + 36].copy_from_slice(&children[0].to_le_bytes());
-                map.arena[to + 36..to + 40].copy_from_slice(&children[1].to_le_bytes());
-                BY_RECORD
-            } else if length >= BRANCH_BY_RECORD {
-                map.arena.copy_within(at + HASH_LENGTH..at + LONG_HEADER + length, to + HASH_LENGTH);
-                length
+            if length >= LONG {
+                map.arena.copy_within(at..at + LONG_HEADER + length, to);
             } else {
+                map.arena.copy_within(at..at + HASH_LENGTH, to);
                 map.arena.copy_within(at + LONG_HEADER..at + LONG_HEADER + length, to + HASH_LENGTH);
-                length
-            };
+            }
             let mut index = map.home(&hash);
             while map.slots[index] != EMPTY_SLOT {
                 index = next_slot(index, slots);
             }
-            map.slots[index] = slot_value(to, size, &hash);
+            map.slots[index] = slot_value(to, length, &hash);
             map.live += 1;
-            if subtrees.len() >= 1 << 16 {
-                // Not the order expected: the stack only grows.
-                subtrees.clear();
-            }
-            subtrees.push((hash, to as u32));
             at += LONG_HEADER + length;
-            to += record_size(size);
+            to += record_size(length);
         }
         if map.live != count {
             return Err(format!("{} nodes where {count} were announced", map.live));
         }
         map.arena.truncate(to);
         map.used = map.live;
-        if later {
-            // Branches read before their children (a file the TypeScript store wrote): a new
-            // arena with every branch by record.
-            map.compact();
-        }
         advise_huge_pages(map.slots.as_ptr() as *const u8, map.slots.len() * std::mem::size_of::<u64>());
         advise_huge_pages(map.arena.as_ptr(), map.arena.capacity());
         Ok(map)
-    }
-
-    /// While `from_records` reads a record with `data`, to be placed at `to`: the records of its
-    /// children if it is a branch to keep by record whose children were read (popped from the top
-    /// of `subtrees` when they are there, as in the order `for_each_record` writes).
-    fn loaded_children(&self, data: &[u8], subtrees: &mut Vec<(Hash, u32)>, to: usize) -> Option<[u32; 2]> {
-        if data.len() != BRANCH_NODE_LENGTH || data[0] != BRANCH_TAG || to + BY_RECORD_SIZE >= NO_CHILD as usize {
-            return None;
-        }
-        let (left, right) = (&data[1..33], &data[33..65]);
-        let mut children = [NO_CHILD; 2];
-        let mut popped = 0;
-        for (side, hash) in [(1, right), (0, left)] {
-            if is_empty(&to_hash(hash)) {
-                continue;
-            }
-            match subtrees.len().checked_sub(popped + 1).map(|top| subtrees[top]) {
-                Some((root, record)) if root[..] == *hash => {
-                    children[side] = record;
-                    popped += 1;
-                }
-                _ => children[side] = self.child_record(hash)?,
-            }
-        }
-        subtrees.truncate(subtrees.len() - popped);
-        Some(children)
     }
 
     /// Makes room for `additional` more arena bytes. The arena grows into fresh memory advised
@@ -788,79 +536,24 @@ impl NodeMap {
         self.used = self.live;
     }
 
-    /// Copies the live records into a fresh arena and rebuilds the table around them. In the
-    /// store, every branch whose children are stored becomes (or stays) a branch by record,
-    /// pointed to the children's new records; a branch whose child was removed keeps that child's
-    /// hash, as its bytes, so that reading the child still reports it missing.
+    /// Copies the live records into a fresh arena and rebuilds the table around them.
     fn compact(&mut self) {
-        let slots = self.slots.len();
-        // Where each live record goes (its new slot value), and the slots of the children of
-        // each branch by record, in slot order.
-        let mut moved = vec![EMPTY_SLOT; slots];
-        let mut children: Vec<[usize; 2]> = Vec::new();
-        let mut length = 0usize;
-        // Offsets must fit a u32 (a branch whose child is gone grows back to its bytes: at most
-        // a branch's size per node on top of today's arena).
-        let fits = self.arena.len() + self.live * BRANCH_NODE_LENGTH < NO_CHILD as usize;
-        for index in 0..slots {
+        let mut arena = arena_with_capacity((self.arena.len() - self.garbage) * 5 / 4);
+        for index in 0..self.slots.len() {
             let slot = self.slots[index];
             if slot <= REMOVED_SLOT {
                 continue;
             }
-            let position = self.record_position(slot);
-            let data = self.bytes(position);
-            let mut size = data.len();
-            if let Some(pair) = self.children_slots(&data).filter(|_| fits) {
-                children.push(pair);
-                size = BY_RECORD;
-            }
-            let hash = to_hash(&self.arena[record_of(slot)..record_of(slot) + HASH_LENGTH]);
-            moved[index] = slot_value(length, size, &hash);
-            length += record_size(size);
+            let (start, length) = self.record_position(slot);
+            let moved = arena.len();
+            arena.extend_from_slice(&self.arena[record_of(slot)..start + length]);
+            self.slots[index] = ((moved as u64 + 1) << RECORD_SHIFT) | (slot & ((1 << RECORD_SHIFT) - 1));
         }
-        let mut arena = arena_with_capacity(length + length / 4);
-        let mut pairs = children.into_iter();
-        for (index, &slot) in moved.iter().enumerate() {
-            if slot <= REMOVED_SLOT {
-                continue;
-            }
-            let old = self.slots[index];
-            arena.extend_from_slice(&self.arena[record_of(old)..record_of(old) + HASH_LENGTH]);
-            if ((slot >> TAG_BITS) & LENGTH_MASK) as usize == BRANCH_BY_RECORD {
-                for child in pairs.next().expect("one pair per branch by record") {
-                    let offset = if child == usize::MAX { NO_CHILD } else { record_of(moved[child]) as u32 };
-                    arena.extend_from_slice(&offset.to_le_bytes());
-                }
-                continue;
-            }
-            let data = self.bytes(self.record_position(old));
-            if data.len() >= BRANCH_BY_RECORD {
-                arena.extend_from_slice(&(data.len() as u32).to_le_bytes());
-            }
-            arena.extend_from_slice(&data);
-        }
-        self.slots = moved;
         self.arena = arena;
         self.garbage = 0;
         self.free.fill(NO_RECORD);
+        let slots = self.slots.len();
         self.resize(slots);
-    }
-
-    /// For a branch to keep by record: its children's slots (usize::MAX for an empty child), or
-    /// None when it is no branch, the map keeps no branch so, or a child is not stored.
-    fn children_slots(&self, data: &[u8]) -> Option<[usize; 2]> {
-        if !self.by_record || data.len() != BRANCH_NODE_LENGTH || data[0] != BRANCH_TAG {
-            return None;
-        }
-        let slot = |hash: &[u8]| {
-            let hash = to_hash(hash);
-            if is_empty(&hash) {
-                Some(usize::MAX)
-            } else {
-                self.find_slot(&hash)
-            }
-        };
-        Some([slot(&data[1..33])?, slot(&data[33..65])?])
     }
 }
 
@@ -891,29 +584,19 @@ fn record_of(slot: u64) -> usize {
     ((slot >> RECORD_SHIFT) - 1) as usize
 }
 
-/// The slot of a record at `record` with data of `length` bytes (BY_RECORD: a branch by record).
 #[inline(always)]
 fn slot_value(record: usize, length: usize, hash: &Hash) -> u64 {
-    let code = match length {
-        BY_RECORD => BRANCH_BY_RECORD,
-        length if length >= BRANCH_BY_RECORD => LONG,
-        length => length,
-    };
-    ((record as u64 + 1) << RECORD_SHIFT) | ((code as u64) << TAG_BITS) | tag_of(hash)
+    ((record as u64 + 1) << RECORD_SHIFT) | ((length.min(LONG) as u64) << TAG_BITS) | tag_of(hash)
 }
 
-/// Arena bytes of a record with `length` bytes of data (BY_RECORD: a branch by record).
+/// Arena bytes of a record with `length` bytes of data.
 #[inline(always)]
 fn record_size(length: usize) -> usize {
-    match length {
-        BY_RECORD => BY_RECORD_SIZE,
-        length if length >= BRANCH_BY_RECORD => length + LONG_HEADER,
-        length => length + HASH_LENGTH,
-    }
+    length + if length >= LONG { LONG_HEADER } else { HASH_LENGTH }
 }
 
 fn no_free_records() -> Vec<usize> {
-    vec![NO_RECORD; BY_RECORD_FREE + 1]
+    vec![NO_RECORD; MAX_REUSED_DATA + 1]
 }
 
 /// A table of `count` empty slots (zeroed memory, not touched yet, advised for huge pages).
@@ -981,15 +664,15 @@ mod tests {
         map.insert(hash(1), &big);
         map.insert(hash(2), b"two");
         map.insert(hash(2), b"deux");
-        assert_eq!(map.get(&hash(2)).as_deref(), Some(&b"deux"[..]));
+        assert_eq!(map.get(&hash(2)), Some(&b"deux"[..]));
         assert_eq!(map.len(), 2);
         map.insert(hash(3), &big);
         map.remove(&hash(1));
         map.remove(&hash(3));
         // Two megabytes of garbage out of about two: compacted.
         assert!(map.arena.len() < 100);
-        assert_eq!(map.get(&hash(2)).as_deref(), Some(&b"deux"[..]));
-        assert_eq!(map.get(&hash(1)).as_deref(), None);
+        assert_eq!(map.get(&hash(2)), Some(&b"deux"[..]));
+        assert_eq!(map.get(&hash(1)), None);
         assert_eq!(map.len(), 1);
     }
 
@@ -1015,7 +698,7 @@ mod tests {
             // Each round replaces the quarter the previous one wrote: every freed record is taken.
             assert_eq!(map.arena.len(), arena, "round {round}: the arena did not grow");
             for (h, bytes) in &fresh {
-                assert_eq!(map.get(h).as_deref(), Some(&bytes[..]));
+                assert_eq!(map.get(h), Some(&bytes[..]));
             }
         }
         // A length with no free record is appended; one above the reuse bound is never free-listed.
@@ -1023,7 +706,7 @@ mod tests {
         map.remove(&hash(9999));
         map.insert(hash(9998), &[2; 200]);
         assert_eq!(map.arena.len(), arena + 2 * record_size(200));
-        assert_eq!(map.get(&hash(9998)).as_deref(), Some(&[2u8; 200][..]));
+        assert_eq!(map.get(&hash(9998)), Some(&[2u8; 200][..]));
     }
 
     #[test]
@@ -1036,10 +719,10 @@ mod tests {
         map.remove(&hash(0));
         map.insert(hash(1), &[9; 400]);
         for (i, &size) in sizes.iter().enumerate().skip(2) {
-            assert_eq!(map.get(&hash(i as u32)).as_deref(), Some(&vec![i as u8; size][..]), "{size} bytes");
+            assert_eq!(map.get(&hash(i as u32)), Some(&vec![i as u8; size][..]), "{size} bytes");
         }
-        assert_eq!(map.get(&hash(1)).as_deref(), Some(&[9u8; 400][..]));
-        assert_eq!(map.get(&hash(0)).as_deref(), None);
+        assert_eq!(map.get(&hash(1)), Some(&[9u8; 400][..]));
+        assert_eq!(map.get(&hash(0)), None);
         let mut records = Vec::new();
         map.for_each_record(|hash, data| {
             records.extend_from_slice(hash);
@@ -1048,71 +731,12 @@ mod tests {
         });
         let loaded = NodeMap::from_records(records, map.len()).expect("valid records");
         for i in 1..sizes.len() as u32 {
-            assert_eq!(loaded.get(&hash(i)).as_deref(), map.get(&hash(i)).as_deref(), "node {i}");
+            assert_eq!(loaded.get(&hash(i)), map.get(&hash(i)), "node {i}");
         }
         let mut compacted = loaded;
         compacted.compact();
-        assert_eq!(compacted.get(&hash(8)).as_deref(), Some(&vec![8u8; 70_000][..]));
-        assert_eq!(compacted.get(&hash(4)).as_deref(), Some(&[4u8; 254][..]));
-    }
-
-    #[test]
-    fn branches_by_record_read_back_whatever_the_order_of_their_records() {
-        use crate::smt::batch::SortedBatch;
-        use crate::smt::hash::EMPTY_HASH;
-        use crate::smt::store::{FlatWriteSet, NodeStore};
-        use crate::smt::update::update;
-        let keys: Vec<u8> = (0..300u32).flat_map(|i| hash(i).to_vec()).collect();
-        let values: Vec<u8> = (0..300u32).flat_map(|i| hash(i + 1000).to_vec()).collect();
-        let ends: Vec<usize> = (1..=300).map(|i| i * 32).collect();
-        let batch = SortedBatch::new(32, &keys, &values, &ends);
-        let mut store = NodeStore::new();
-        let out = update(&mut StoreSource(&store.nodes), &mut NodeMap::with_capacity(16), &batch, &EMPTY_HASH).unwrap();
-        let writes = FlatWriteSet {
-            write_hashes: &out.write_hashes,
-            write_data: &out.write_data,
-            write_ends: &out.write_ends,
-            removed: &out.removed,
-        };
-        store.apply(&writes, true);
-        assert!(store.nodes.arena.len() < store.nodes.len() * 90, "branches are kept by record");
-        let mut nodes: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
-        store.nodes.for_each_record(|hash, data| nodes.push((hash.to_vec(), data.to_vec())));
-        assert_eq!(nodes.len(), store.nodes.len());
-        let as_records = |nodes: &[(Vec<u8>, Vec<u8>)]| {
-            let mut records = Vec::new();
-            for (hash, data) in nodes {
-                records.extend_from_slice(hash);
-                records.extend_from_slice(&(data.len() as u32).to_le_bytes());
-                records.extend_from_slice(data);
-            }
-            records
-        };
-        let in_order = NodeMap::from_records(as_records(&nodes), nodes.len()).expect("valid");
-        assert_eq!(in_order.arena.len(), store.nodes.arena.len(), "no branch kept as its bytes");
-        // Parents first (as the TypeScript store may write them): compacted into the same form.
-        nodes.reverse();
-        let reversed = NodeMap::from_records(as_records(&nodes), nodes.len()).expect("valid");
-        assert_eq!(reversed.arena.len(), store.nodes.arena.len());
-        for loaded in [&in_order, &reversed] {
-            for (hash, data) in &nodes {
-                assert_eq!(loaded.get(&to_hash(hash)).as_deref(), Some(&data[..]));
-            }
-        }
-        // A node removed on its own leaves its parent pointing at an intact record: the parent
-        // still reads as before, and the child is reported missing.
-        let leaf = nodes.iter().find(|(_, data)| data[0] == 0).map(|(hash, _)| to_hash(hash)).unwrap();
-        let parent = nodes.iter().find(|(_, data)| data[0] == 1 && (data[1..33] == leaf || data[33..65] == leaf)).unwrap();
-        let mut store = NodeStore { nodes: reversed };
-        store.nodes.remove(&leaf);
-        store.nodes.insert(hash(5000), &[0; 64]);
-        assert_eq!(store.nodes.get(&to_hash(&parent.0)).as_deref(), Some(&parent.1[..]));
-        assert!(store.nodes.get(&leaf).is_none());
-        store.nodes.compact();
-        assert_eq!(store.nodes.get(&to_hash(&parent.0)).as_deref(), Some(&parent.1[..]));
-        let mut given = 0;
-        store.nodes.for_each_record(|_, _| given += 1);
-        assert_eq!(given, store.nodes.len());
+        assert_eq!(compacted.get(&hash(8)), Some(&vec![8u8; 70_000][..]));
+        assert_eq!(compacted.get(&hash(4)), Some(&[4u8; 254][..]));
     }
 
     #[test]
@@ -1138,15 +762,15 @@ mod tests {
         }
         for i in 0..5000u32 {
             let expected = if i % 3 == 0 { None } else { Some(i.to_le_bytes().to_vec()) };
-            assert_eq!(map.get(&hash(i)).as_deref().map(|b| b.to_vec()), expected, "node {i}");
+            assert_eq!(map.get(&hash(i)).map(|b| b.to_vec()), expected, "node {i}");
         }
         for i in 0..50u8 {
-            assert_eq!(map.get(&twin(i)).as_deref().is_some(), i % 2 == 1);
+            assert_eq!(map.get(&twin(i)).is_some(), i % 2 == 1);
         }
         let mut copy = NodeMap::with_capacity(4);
         let wanted: Vec<Hash> = (0..100).map(hash).collect();
         map.copy_many_into(&wanted, &mut copy);
         assert_eq!(copy.len(), 66);
-        assert_eq!(copy.get(&hash(1)).as_deref(), Some(&1u32.to_le_bytes()[..]));
+        assert_eq!(copy.get(&hash(1)), Some(&1u32.to_le_bytes()[..]));
     }
 }

@@ -64,7 +64,7 @@ impl<S: NodeSource> Reader for Fetching<'_, S> {
         self.source.fetch(hashes, self.nodes)?;
         for (index, hash) in hashes.iter().enumerate() {
             if let Some(position) = self.nodes.position(hash) {
-                found(index, position, &self.nodes.bytes(position));
+                found(index, position, self.nodes.bytes(position));
             }
         }
         Ok(())
@@ -211,7 +211,7 @@ pub fn prefetch_paths<S: NodeSource>(
         next.clear();
         for &(hash, depth, query) in &level {
             let Some(data) = nodes.get(&hash) else { continue };
-            let Some(Node::Branch { left, right }) = decode(&data, key_length) else { continue };
+            let Some(Node::Branch { left, right }) = decode(data, key_length) else { continue };
             if depth >= max_depth {
                 continue;
             }

@@ -104,7 +104,7 @@ fn walk_path<S: NodeSource>(
         }
         let position = load(source, nodes, &hash)?;
         path_nodes.insert(hash);
-        let (left, right) = match decode(&nodes.bytes(position), key_length) {
+        let (left, right) = match decode(nodes.bytes(position), key_length) {
             Some(Node::Leaf { key, value }) => {
                 let proof = ProofQuery { key: key.to_vec(), value: value.to_vec(), bitmap: encode_bitmap(&flags) };
                 return Ok((Walk { proof, height: flags.len() }, siblings));

@@ -261,48 +261,7 @@ fn tree_memory_breakdown() {
     println!("total {total} B = {:.1} B/entry", total as f64 / entries as f64);
     println!("slots {slots} ({used} used): {:.1} B/entry", (slots * 8) as f64 / entries as f64);
     for (length, count) in lengths {
-        if length == usize::MAX {
-            println!("branches by record: {count}, {:.1} B/entry", (count * 40) as f64 / entries as f64);
-        } else {
-            println!("records of {length} B data: {count}, {:.1} B/entry", (count * (length + 32)) as f64 / entries as f64);
-        }
+        println!("records of {length} B data: {count}, {:.1} B/entry", (count * (length + 32)) as f64 / entries as f64);
     }
     println!("garbage {:.1} B/entry (free-listed {:.1})", garbage as f64 / entries as f64, free as f64 / entries as f64);
-
-    // The snapshot of this tree, written and read back: the same nodes, kept as compactly.
-    let path = std::env::temp_dir().join(format!("basalt-breakdown-{}.snapshot", std::process::id()));
-    let t = Instant::now();
-    super::snapshot::write(&store.nodes, &path, b"stamp").expect("write");
-    println!("snapshot write {:?}", t.elapsed());
-    let t = Instant::now();
-    let (loaded, _) = super::snapshot::read(&path).expect("read");
-    println!("snapshot read {:?}, {} B", t.elapsed(), loaded.arena_bytes());
-    for _ in 0..3 {
-        let mut records = Vec::new();
-        store.nodes.for_each_record(|hash, data| {
-            records.extend_from_slice(hash);
-            records.extend_from_slice(&(data.len() as u32).to_le_bytes());
-            records.extend_from_slice(data);
-        });
-        let t = Instant::now();
-        let map = NodeMap::from_records(records, store.nodes.len()).unwrap();
-        println!("from_records {:?} {}", t.elapsed(), map.len());
-    }
-    std::fs::remove_file(&path).ok();
-    assert_eq!(loaded.len(), store.nodes.len());
-    let mut same = 0;
-    store.nodes.for_each_record(|hash, data| {
-        assert_eq!(loaded.get(&super::store::to_hash(hash)).as_deref(), Some(data));
-        same += 1;
-    });
-    assert_eq!(same, loaded.len());
-    let loaded_store = NodeStore { nodes: loaded };
-    let batch_keys = pseudo_random(1000 * KEY, 99);
-    let values = pseudo_random(1000 * 32, 98);
-    let ends: Vec<usize> = (1..=1000).map(|i| i * 32).collect();
-    let batch = SortedBatch::new(KEY, &batch_keys, &values, &ends);
-    let one = update(&mut StoreSource(&store.nodes), &mut NodeMap::with_capacity(16), &batch, &root).unwrap();
-    let two = update(&mut StoreSource(&loaded_store.nodes), &mut NodeMap::with_capacity(16), &batch, &root).unwrap();
-    assert_eq!(one.root, two.root);
-    assert_eq!(one.write_data, two.write_data);
 }

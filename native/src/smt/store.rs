@@ -42,7 +42,7 @@ impl FlatWriteSet<'_> {
 
 impl NodeStore {
     pub fn new() -> NodeStore {
-        NodeStore { nodes: NodeMap::for_store(1024) }
+        NodeStore { nodes: NodeMap::with_capacity(1024) }
     }
 
     /// Stores the writes (after deleting the removed nodes when `prune`), as
@@ -125,7 +125,7 @@ mod tests {
         assert_eq!(owner.publish(), id, "publishing twice gives the same id");
         let attached = SharedStore::attach(id).expect("published store");
         owner.write().nodes.insert([7u8; 32], &[1, 2, 3]);
-        assert_eq!(attached.read().nodes.get(&[7u8; 32]).as_deref(), Some(&[1u8, 2, 3][..]));
+        assert_eq!(attached.read().nodes.get(&[7u8; 32]), Some(&[1u8, 2, 3][..]));
         drop(owner);
         assert!(SharedStore::attach(id).is_some(), "still held by the attached handle");
         drop(attached);

@@ -219,7 +219,6 @@ impl<'a, R: Reader> Update<'a, R> {
             Some(PlannedNode::Missing) | None => {
                 let position = self.load(&hash)?;
                 let bytes = self.reader.map().bytes(position);
-                let bytes = &*bytes;
                 match decode(bytes, self.key_length) {
                     Some(Node::Leaf { .. }) => {
                         self.leaves.extend_from_slice(bytes);
