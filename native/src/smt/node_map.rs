@@ -42,13 +42,29 @@ impl NodeSource for StoreSource<'_> {
 /// Where a node's bytes are in the arena: (start, length).
 pub type Position = (usize, usize);
 
-/// Slot values: empty, a removed entry (probing continues past it), or `(record + 1) << 16 | tag`.
+/// Slot values: empty, a removed entry (probing continues past it), or
+/// `(record + 1) << 24 | length code << 16 | tag`, the record's offset in the arena, its data
+/// length (`LONG` for data too long for the code) and two bytes of its hash.
 const EMPTY_SLOT: u64 = 0;
 const REMOVED_SLOT: u64 = 1;
 const TAG_BITS: u32 = 16;
 const TAG_MASK: u64 = (1 << TAG_BITS) - 1;
-/// A record in the arena: the 32-byte hash, the data length (u32, little-endian), the data.
-const RECORD_HEADER: usize = 36;
+const RECORD_SHIFT: u32 = 24;
+const LENGTH_MASK: u64 = 0xff;
+/// The length code of a record whose data length is written in the record itself.
+const LONG: usize = 0xff;
+/// A record in the arena: the 32-byte hash, then the data; a long one (data of `LONG` bytes or
+/// more, rare: only leaves with long values) has its data length (u32, little-endian) between
+/// the two. A state tree's nodes are all short: their length lives in the slot, not the arena.
+const HASH_LENGTH: usize = 32;
+const LONG_HEADER: usize = 36;
+/// A table is rebuilt once this share of its slots is taken (removed entries included)...
+const MAX_LOAD: (usize, usize) = (2, 3);
+/// ...with enough slots that its live entries fill this share of them. Linear probing stays short
+/// below the limit, and a table of millions of nodes is not up to four times its live count as a
+/// power of two was. (Filled to three fifths and rebuilt at three quarters it took 5 B less per
+/// state entry, but the smt-store bench's tree update was some 10% slower.)
+const REBUILT_LOAD: (usize, usize) = (1, 2);
 /// Below this arena size garbage is not worth a compaction.
 const COMPACTION_FLOOR: usize = 1 << 20;
 /// Lookups in flight at once in `copy_many_into`.
@@ -120,7 +136,7 @@ pub(crate) fn prefetch<T>(pointer: *const T) {
 
 impl NodeMap {
     pub fn with_capacity(nodes: usize) -> NodeMap {
-        let slots = (nodes.max(8) * 2).next_power_of_two();
+        let slots = table_size(nodes);
         NodeMap {
             slots: empty_slots(slots),
             arena: arena_with_capacity(nodes * 104),
@@ -132,41 +148,36 @@ impl NodeMap {
     }
 
     #[inline]
-    fn mask(&self) -> usize {
-        self.slots.len() - 1
-    }
-
-    #[inline]
     fn home(&self, hash: &Hash) -> usize {
-        (word(hash, 0) as usize) & self.mask()
+        home_slot(word(hash, 0), self.slots.len())
     }
 
     /// Index of the slot holding `hash`, if stored.
     #[inline]
     fn find_slot(&self, hash: &Hash) -> Option<usize> {
         let tag = tag_of(hash);
-        let mask = self.mask();
         let mut index = self.home(hash);
         loop {
             let slot = self.slots[index];
             if slot == EMPTY_SLOT {
                 return None;
             }
-            if slot != REMOVED_SLOT && slot & TAG_MASK == tag {
-                let record = ((slot >> TAG_BITS) - 1) as usize;
-                if same_hash(&self.arena, record, hash) {
-                    return Some(index);
-                }
+            if slot != REMOVED_SLOT && slot & TAG_MASK == tag && same_hash(&self.arena, record_of(slot), hash) {
+                return Some(index);
             }
-            index = (index + 1) & mask;
+            index = next_slot(index, self.slots.len());
         }
     }
 
     #[inline]
     fn record_position(&self, slot: u64) -> Position {
-        let record = ((slot >> TAG_BITS) - 1) as usize;
+        let record = record_of(slot);
+        let code = ((slot >> TAG_BITS) & LENGTH_MASK) as usize;
+        if code != LONG {
+            return (record + HASH_LENGTH, code);
+        }
         let length = u32::from_le_bytes(self.arena[record + 32..record + 36].try_into().expect("4 bytes")) as usize;
-        (record + RECORD_HEADER, length)
+        (record + LONG_HEADER, length)
     }
 
     pub fn contains(&self, hash: &Hash) -> bool {
@@ -195,20 +206,19 @@ impl NodeMap {
             if self.bytes(position) == data {
                 return;
             }
-            self.garbage += RECORD_HEADER + position.1;
+            self.garbage += record_size(position.1);
             self.slots[index] = self.append_record(&hash, data);
             return;
         }
-        if (self.used + 1) * 2 > self.slots.len() {
-            self.resize(((self.live + 1) * 2).next_power_of_two().max(self.slots.len()));
+        if (self.used + 1) * MAX_LOAD.1 > self.slots.len() * MAX_LOAD.0 {
+            self.resize(table_size(self.live + 1));
         }
         let slot = self.append_record(&hash, data);
-        let mask = self.mask();
         let mut index = self.home(&hash);
         // A removed slot could be reused, but only after checking the rest of the probe for
         // `hash`, which find_slot just did: reusing the first free-or-removed slot is safe.
         while self.slots[index] > REMOVED_SLOT {
-            index = (index + 1) & mask;
+            index = next_slot(index, self.slots.len());
         }
         if self.slots[index] == EMPTY_SLOT {
             self.used += 1;
@@ -221,27 +231,29 @@ impl NodeMap {
         if let Some(&record) = self.free.get(data.len()).filter(|&&record| record != NO_RECORD) {
             self.free[data.len()] = word(&self.arena, record) as usize;
             self.arena[record..record + 32].copy_from_slice(hash);
-            self.arena[record + RECORD_HEADER..record + RECORD_HEADER + data.len()].copy_from_slice(data);
-            self.garbage -= RECORD_HEADER + data.len();
-            return ((record as u64 + 1) << TAG_BITS) | tag_of(hash);
+            self.arena[record + HASH_LENGTH..record + HASH_LENGTH + data.len()].copy_from_slice(data);
+            self.garbage -= record_size(data.len());
+            return slot_value(record, data.len(), hash);
         }
-        self.reserve_arena(RECORD_HEADER + data.len());
+        self.reserve_arena(record_size(data.len()));
         let record = self.arena.len();
         self.arena.extend_from_slice(hash);
-        self.arena.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        if data.len() >= LONG {
+            self.arena.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        }
         self.arena.extend_from_slice(data);
-        ((record as u64 + 1) << TAG_BITS) | tag_of(hash)
+        slot_value(record, data.len(), hash)
     }
 
     /// Forgets the node under `hash`, if any. Not to be called while an operation holds positions.
     pub fn remove(&mut self, hash: &Hash) {
         let Some(index) = self.find_slot(hash) else { return };
-        let (start, length) = self.record_position(self.slots[index]);
+        let record = record_of(self.slots[index]);
+        let (_, length) = self.record_position(self.slots[index]);
         self.slots[index] = REMOVED_SLOT;
         self.live -= 1;
-        self.garbage += RECORD_HEADER + length;
+        self.garbage += record_size(length);
         if length <= MAX_REUSED_DATA {
-            let record = start - RECORD_HEADER;
             let next = self.free[length] as u64;
             self.arena[record..record + 8].copy_from_slice(&next.to_le_bytes());
             self.free[length] = record;
@@ -266,6 +278,11 @@ impl NodeMap {
             self.remove(hash);
         }
         let hashes: Vec<Hash> = writes.clone().map(|(hash, _)| hash).collect();
+        // One rebuild for the whole batch, if any, sized for all of it (inserts one at a time
+        // would grow the table by small steps).
+        if (self.used + hashes.len()) * MAX_LOAD.1 > self.slots.len() * MAX_LOAD.0 {
+            self.resize(table_size(self.live + hashes.len()));
+        }
         for (index, (hash, range)) in writes.enumerate() {
             self.prefetch_ahead(hashes.get(index + 2 * LOOKAHEAD), hashes.get(index + LOOKAHEAD));
             self.insert(hash, &data[range]);
@@ -298,7 +315,7 @@ impl NodeMap {
             for hash in group {
                 let slot = self.slots[self.home(hash)];
                 if slot > REMOVED_SLOT {
-                    prefetch(&self.arena[((slot >> TAG_BITS) - 1) as usize]);
+                    prefetch(&self.arena[record_of(slot)]);
                 }
             }
             for hash in group {
@@ -340,15 +357,15 @@ impl NodeMap {
     }
 
     /// Requests the cache lines of the record that `hash`'s home slot points to: the hash at its
-    /// start and, for a branch (101 bytes with the header), the lines of its children.
+    /// start and the rest of it (a branch is 97 bytes with its hash, a state leaf 103).
     #[inline(always)]
     fn prefetch_record(&self, hash: &Hash) {
         let slot = self.slots[self.home(hash)];
         if slot > REMOVED_SLOT {
-            let record = self.arena.as_ptr().wrapping_add(((slot >> TAG_BITS) - 1) as usize);
+            let record = self.arena.as_ptr().wrapping_add(record_of(slot));
             prefetch(record);
             prefetch(record.wrapping_add(64));
-            prefetch(record.wrapping_add(RECORD_HEADER + 64));
+            prefetch(record.wrapping_add(HASH_LENGTH + 64));
         }
     }
 
@@ -371,7 +388,7 @@ impl NodeMap {
 
     /// Makes room for at least `nodes` nodes without growing during the operation.
     pub fn reserve(&mut self, nodes: usize) {
-        let slots = (nodes.max(8) * 2).next_power_of_two();
+        let slots = table_size(nodes);
         if slots > self.slots.len() {
             self.resize(slots);
         }
@@ -387,35 +404,54 @@ impl NodeMap {
         self.slots.len()
     }
 
+    /// Where the bytes of `arena_bytes` go: (slots, used slots, live records by data length as
+    /// (length, count), garbage bytes, free-listed bytes).
+    pub fn breakdown(&self) -> (usize, usize, Vec<(usize, usize)>, usize, usize) {
+        let mut lengths = std::collections::BTreeMap::new();
+        for &slot in self.slots.iter().filter(|&&slot| slot > REMOVED_SLOT) {
+            *lengths.entry(self.record_position(slot).1).or_insert(0usize) += 1;
+        }
+        let mut free = 0;
+        for (length, &first) in self.free.iter().enumerate() {
+            let mut record = first;
+            while record != NO_RECORD {
+                free += record_size(length);
+                record = word(&self.arena, record) as usize;
+            }
+        }
+        (self.slots.len(), self.used, lengths.into_iter().collect(), self.garbage, free)
+    }
+
     /// Bytes held, garbage included (for memory accounting).
     pub fn arena_bytes(&self) -> usize {
         self.arena.len() + self.slots.len() * 8
     }
 
-    /// An empty arena with room for `bytes` of records (see `from_records`) and a quarter more
-    /// for the blocks that follow. Not advised for huge pages yet: a fresh huge page is zeroed
-    /// (and, on a fragmented machine, compacted for) when first touched, which made reading a
-    /// snapshot of a million leaves five times slower here; advised once full, the pages are
-    /// merged in the background instead.
+    /// An empty buffer with room for `bytes` of snapshot records (see `from_records`) and a
+    /// quarter more for the blocks that follow. Not advised for huge pages yet: a fresh huge page
+    /// is zeroed (and, on a fragmented machine, compacted for) when first touched, which made
+    /// reading a snapshot of a million leaves five times slower here; advised once full, the
+    /// pages are merged in the background instead.
     pub fn arena_for_records(bytes: usize) -> Vec<u8> {
         Vec::with_capacity(bytes + bytes / 4)
     }
 
-    /// Calls `record(bytes)` for each live node's whole record (hash, data length, data), in slot
-    /// order: the form a tree snapshot stores (see snapshot.rs).
-    pub fn for_each_record(&self, mut record: impl FnMut(&[u8])) {
+    /// Calls `record(hash, data)` for each live node, in slot order (see snapshot.rs).
+    pub fn for_each_record(&self, mut record: impl FnMut(&[u8], &[u8])) {
         for &slot in self.slots.iter().filter(|&&slot| slot > REMOVED_SLOT) {
             let (start, length) = self.record_position(slot);
-            record(&self.arena[start - RECORD_HEADER..start + length]);
+            let at = record_of(slot);
+            record(&self.arena[at..at + HASH_LENGTH], &self.arena[start..start + length]);
         }
     }
 
-    /// A map over `records`, records back to back as `for_each_record` gives them, `count` of
-    /// them. The records become the arena as they are: nothing is copied or hashed again, only the
-    /// table is built (from the hashes stored in the records). Fails if the records do not parse
-    /// into exactly `count` nodes with distinct hashes.
+    /// A map over `records`, `count` of them back to back as a snapshot stores them: hash, data
+    /// length (u32, little-endian), data. The buffer becomes the arena: each record is moved
+    /// down over the length fields of those before it (a short record has none in the arena),
+    /// with nothing hashed again; only the table is built, from the hashes the records carry.
+    /// Fails if the records do not parse into exactly `count` nodes with distinct hashes.
     pub fn from_records(records: Vec<u8>, count: usize) -> Result<NodeMap, String> {
-        let slots = (count.max(8) * 2).next_power_of_two();
+        let slots = table_size(count);
         // Advised for huge pages only once written (see `arena_for_records`).
         let mut map = NodeMap {
             slots: vec![EMPTY_SLOT; slots],
@@ -425,14 +461,14 @@ impl NodeMap {
             garbage: 0,
             free: no_free_records(),
         };
-        let mask = map.mask();
-        let mut at = 0usize;
-        while at < map.arena.len() {
-            if map.arena.len() - at < RECORD_HEADER {
+        let (mut at, mut to) = (0usize, 0usize);
+        let end = map.arena.len();
+        while at < end {
+            if end - at < LONG_HEADER {
                 return Err(format!("a node record is cut short at byte {at}"));
             }
             let length = u32::from_le_bytes(map.arena[at + 32..at + 36].try_into().expect("4 bytes")) as usize;
-            if length > map.arena.len() - at - RECORD_HEADER {
+            if length > end - at - LONG_HEADER {
                 return Err(format!("the node record at byte {at} runs past the end"));
             }
             if map.live == count {
@@ -442,17 +478,26 @@ impl NodeMap {
             if map.find_slot(&hash).is_some() {
                 return Err(format!("the node record at byte {at} repeats an earlier node"));
             }
+            // Records only ever move down (`to` <= `at`), so the ones still to read are intact.
+            if length >= LONG {
+                map.arena.copy_within(at..at + LONG_HEADER + length, to);
+            } else {
+                map.arena.copy_within(at..at + HASH_LENGTH, to);
+                map.arena.copy_within(at + LONG_HEADER..at + LONG_HEADER + length, to + HASH_LENGTH);
+            }
             let mut index = map.home(&hash);
             while map.slots[index] != EMPTY_SLOT {
-                index = (index + 1) & mask;
+                index = next_slot(index, slots);
             }
-            map.slots[index] = ((at as u64 + 1) << TAG_BITS) | tag_of(&hash);
+            map.slots[index] = slot_value(to, length, &hash);
             map.live += 1;
-            at += RECORD_HEADER + length;
+            at += LONG_HEADER + length;
+            to += record_size(length);
         }
         if map.live != count {
             return Err(format!("{} nodes where {count} were announced", map.live));
         }
+        map.arena.truncate(to);
         map.used = map.live;
         advise_huge_pages(map.slots.as_ptr() as *const u8, map.slots.len() * std::mem::size_of::<u64>());
         advise_huge_pages(map.arena.as_ptr(), map.arena.capacity());
@@ -474,15 +519,19 @@ impl NodeMap {
         }
     }
 
-    /// Rebuilds the table with `slots` slots (dropping removed entries).
+    /// Rebuilds the table with `slots` slots (dropping removed entries). A slot does not say
+    /// where its home is, its record's hash does: the records of the slots a little ahead are
+    /// requested first, so that the misses of a large table overlap.
     fn resize(&mut self, slots: usize) {
         let old = std::mem::replace(&mut self.slots, empty_slots(slots));
-        let mask = slots - 1;
-        for slot in old.into_iter().filter(|&slot| slot > REMOVED_SLOT) {
-            let record = ((slot >> TAG_BITS) - 1) as usize;
-            let mut index = (word(&self.arena, record) as usize) & mask;
+        let live: Vec<u64> = old.into_iter().filter(|&slot| slot > REMOVED_SLOT).collect();
+        for (at, &slot) in live.iter().enumerate() {
+            if let Some(&ahead) = live.get(at + 2 * LOOKAHEAD) {
+                prefetch(self.arena.as_ptr().wrapping_add(record_of(ahead)));
+            }
+            let mut index = home_slot(word(&self.arena, record_of(slot)), slots);
             while self.slots[index] != EMPTY_SLOT {
-                index = (index + 1) & mask;
+                index = next_slot(index, slots);
             }
             self.slots[index] = slot;
         }
@@ -492,12 +541,15 @@ impl NodeMap {
     /// Copies the live records into a fresh arena and rebuilds the table around them.
     fn compact(&mut self) {
         let mut arena = arena_with_capacity((self.arena.len() - self.garbage) * 5 / 4);
-        for slot in self.slots.iter_mut().filter(|slot| **slot > REMOVED_SLOT) {
-            let record = ((*slot >> TAG_BITS) - 1) as usize;
-            let length = u32::from_le_bytes(self.arena[record + 32..record + 36].try_into().expect("4 bytes")) as usize;
+        for index in 0..self.slots.len() {
+            let slot = self.slots[index];
+            if slot <= REMOVED_SLOT {
+                continue;
+            }
+            let (start, length) = self.record_position(slot);
             let moved = arena.len();
-            arena.extend_from_slice(&self.arena[record..record + RECORD_HEADER + length]);
-            *slot = ((moved as u64 + 1) << TAG_BITS) | (*slot & TAG_MASK);
+            arena.extend_from_slice(&self.arena[record_of(slot)..start + length]);
+            self.slots[index] = ((moved as u64 + 1) << RECORD_SHIFT) | (slot & ((1 << RECORD_SHIFT) - 1));
         }
         self.arena = arena;
         self.garbage = 0;
@@ -505,6 +557,44 @@ impl NodeMap {
         let slots = self.slots.len();
         self.resize(slots);
     }
+}
+
+/// Slots for a table of `nodes` entries (see `REBUILT_LOAD`).
+fn table_size(nodes: usize) -> usize {
+    (nodes * REBUILT_LOAD.1 / REBUILT_LOAD.0).max(8) + 1
+}
+
+/// The home slot of a hash whose first eight bytes are `word`, in a table of `slots`: the word
+/// scaled to the table (any size, not only powers of two, so that it fits the live count).
+#[inline(always)]
+fn home_slot(word: u64, slots: usize) -> usize {
+    ((u128::from(word) * slots as u128) >> 64) as usize
+}
+
+#[inline(always)]
+fn next_slot(index: usize, slots: usize) -> usize {
+    if index + 1 == slots {
+        0
+    } else {
+        index + 1
+    }
+}
+
+/// Offset in the arena of the record an occupied slot points to.
+#[inline(always)]
+fn record_of(slot: u64) -> usize {
+    ((slot >> RECORD_SHIFT) - 1) as usize
+}
+
+#[inline(always)]
+fn slot_value(record: usize, length: usize, hash: &Hash) -> u64 {
+    ((record as u64 + 1) << RECORD_SHIFT) | ((length.min(LONG) as u64) << TAG_BITS) | tag_of(hash)
+}
+
+/// Arena bytes of a record with `length` bytes of data.
+#[inline(always)]
+fn record_size(length: usize) -> usize {
+    length + if length >= LONG { LONG_HEADER } else { HASH_LENGTH }
 }
 
 fn no_free_records() -> Vec<usize> {
@@ -617,8 +707,38 @@ mod tests {
         map.insert(hash(9999), &[1; 200]);
         map.remove(&hash(9999));
         map.insert(hash(9998), &[2; 200]);
-        assert_eq!(map.arena.len(), arena + 2 * (RECORD_HEADER + 200));
+        assert_eq!(map.arena.len(), arena + 2 * record_size(200));
         assert_eq!(map.get(&hash(9998)), Some(&[2u8; 200][..]));
+    }
+
+    #[test]
+    fn long_records_keep_their_length_in_the_arena() {
+        let mut map = NodeMap::with_capacity(4);
+        let sizes = [0usize, 1, 65, 128, 254, 255, 256, 300, 70_000];
+        for (i, &size) in sizes.iter().enumerate() {
+            map.insert(hash(i as u32), &vec![i as u8; size]);
+        }
+        map.remove(&hash(0));
+        map.insert(hash(1), &[9; 400]);
+        for (i, &size) in sizes.iter().enumerate().skip(2) {
+            assert_eq!(map.get(&hash(i as u32)), Some(&vec![i as u8; size][..]), "{size} bytes");
+        }
+        assert_eq!(map.get(&hash(1)), Some(&[9u8; 400][..]));
+        assert_eq!(map.get(&hash(0)), None);
+        let mut records = Vec::new();
+        map.for_each_record(|hash, data| {
+            records.extend_from_slice(hash);
+            records.extend_from_slice(&(data.len() as u32).to_le_bytes());
+            records.extend_from_slice(data);
+        });
+        let loaded = NodeMap::from_records(records, map.len()).expect("valid records");
+        for i in 1..sizes.len() as u32 {
+            assert_eq!(loaded.get(&hash(i)), map.get(&hash(i)), "node {i}");
+        }
+        let mut compacted = loaded;
+        compacted.compact();
+        assert_eq!(compacted.get(&hash(8)), Some(&vec![8u8; 70_000][..]));
+        assert_eq!(compacted.get(&hash(4)), Some(&[4u8; 254][..]));
     }
 
     #[test]

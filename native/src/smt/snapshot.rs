@@ -7,9 +7,10 @@
 //! ```
 //!
 //! Integers are little-endian. `meta` is the caller's stamp (which root and which commit the
-//! snapshot belongs to), opaque here. The records are the map's own (hash, data length u32,
-//! data), so loading one is reading it into the arena and indexing the hashes it carries: no
-//! node is hashed again. The checksum is SHA-256 of everything before it; a file that fails it,
+//! snapshot belongs to), opaque here. Each record is a node's hash, its data length (u32) and
+//! its data; loading them is reading them into the buffer that becomes the map's arena, closing
+//! up the length fields the arena does not keep, and indexing the hashes they carry: no node is
+//! hashed again. The checksum is SHA-256 of everything before it; a file that fails it,
 //! or that does not parse into exactly the announced nodes, is refused whole.
 
 use super::node_map::NodeMap;
@@ -21,6 +22,8 @@ use std::path::Path;
 pub const MAGIC: &[u8; 8] = b"BSMTSNP1";
 const HEADER_LENGTH: usize = 28;
 const CHECKSUM_LENGTH: usize = 32;
+/// A record's bytes before its data in the file: hash, data length (u32).
+const RECORD_HEADER: usize = 36;
 /// A stamp is a few dozen bytes; anything much larger is a damaged length field.
 const MAX_META_LENGTH: usize = 1 << 16;
 
@@ -31,7 +34,7 @@ pub fn write(map: &NodeMap, path: &Path, meta: &[u8]) -> io::Result<()> {
         return Err(io::Error::new(io::ErrorKind::InvalidInput, "snapshot stamp too long"));
     }
     let mut records_length = 0u64;
-    map.for_each_record(|record| records_length += record.len() as u64);
+    map.for_each_record(|_, data| records_length += (RECORD_HEADER + data.len()) as u64);
     let mut header = Vec::with_capacity(HEADER_LENGTH + meta.len());
     header.extend_from_slice(MAGIC);
     header.extend_from_slice(&(meta.len() as u32).to_le_bytes());
@@ -48,10 +51,15 @@ pub fn write(map: &NodeMap, path: &Path, meta: &[u8]) -> io::Result<()> {
     hasher.update(&header);
     out.write_all(&header)?;
     let mut failure = None;
-    map.for_each_record(|record| {
+    let mut record = Vec::with_capacity(RECORD_HEADER + 256);
+    map.for_each_record(|hash, data| {
         if failure.is_none() {
-            hasher.update(record);
-            failure = out.write_all(record).err();
+            record.clear();
+            record.extend_from_slice(hash);
+            record.extend_from_slice(&(data.len() as u32).to_le_bytes());
+            record.extend_from_slice(data);
+            hasher.update(&record);
+            failure = out.write_all(&record).err();
         }
     });
     if let Some(error) = failure {
@@ -180,7 +188,11 @@ mod tests {
         let mut records = Vec::new();
         let mut map = NodeMap::with_capacity(4);
         map.insert([1u8; 32], b"one");
-        map.for_each_record(|record| records.extend_from_slice(record));
+        map.for_each_record(|hash, data| {
+            records.extend_from_slice(hash);
+            records.extend_from_slice(&(data.len() as u32).to_le_bytes());
+            records.extend_from_slice(data);
+        });
         assert!(NodeMap::from_records(records.clone(), 2).is_err(), "fewer nodes than announced");
         let mut twice = records.clone();
         twice.extend_from_slice(&records);

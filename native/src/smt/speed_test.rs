@@ -210,3 +210,58 @@ fn long_and_short_leaves_hash_as_the_formula_says() {
         assert_eq!(&out.write_data[out.write_ends[1] as usize..], &[&[1u8][..], &first, &second].concat()[..]);
     }
 }
+
+/// Memory of a 1,000,000-leaf state tree (38-byte keys, 32-byte values) after nine blocks of
+/// 5,000 changed and 5,000 new keys, as the smt-store bench leaves it, and where it goes:
+/// `cargo test --release tree_memory_breakdown -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn tree_memory_breakdown() {
+    const KEY: usize = 38;
+    let leaves = 1_000_000;
+    let mut keys = pseudo_random(leaves * KEY, 1);
+    let mut store = NodeStore::new();
+    let mut root = EMPTY_HASH;
+    let apply = |store: &mut NodeStore, keys: &[u8], values: &[u8], root: &mut super::Hash| {
+        let ends: Vec<usize> = (1..=keys.len() / KEY).map(|i| i * 32).collect();
+        let batch = SortedBatch::new(KEY, keys, values, &ends);
+        let out = update(&mut StoreSource(&store.nodes), &mut NodeMap::with_capacity(16), &batch, root).unwrap();
+        store.apply(
+            &FlatWriteSet {
+                write_hashes: &out.write_hashes,
+                write_data: &out.write_data,
+                write_ends: &out.write_ends,
+                removed: &out.removed,
+            },
+            true,
+        );
+        *root = out.root;
+    };
+    for chunk in 0..4 {
+        let part = &keys[chunk * 250_000 * KEY..(chunk + 1) * 250_000 * KEY];
+        apply(&mut store, part, &pseudo_random(250_000 * 32, 100 + chunk as u64), &mut root);
+    }
+    for b in 0..9u64 {
+        let picks = pseudo_random(5000 * 4, 10 + b);
+        let count = keys.len() / KEY;
+        let mut batch_keys = Vec::with_capacity(10000 * KEY);
+        for i in 0..5000 {
+            let pick = u32::from_le_bytes(picks[i * 4..i * 4 + 4].try_into().unwrap()) as usize % count;
+            batch_keys.extend_from_slice(&keys[pick * KEY..pick * KEY + KEY]);
+        }
+        let fresh = pseudo_random(5000 * KEY, 20 + b);
+        batch_keys.extend_from_slice(&fresh);
+        keys.extend_from_slice(&fresh);
+        apply(&mut store, &batch_keys, &pseudo_random(10000 * 32, 30 + b), &mut root);
+    }
+    let entries = keys.len() / KEY;
+    let total = store.nodes.arena_bytes();
+    let (slots, used, lengths, garbage, free) = store.nodes.breakdown();
+    println!("root {} entries {entries} nodes {}", hex(&root[..8]), store.nodes.len());
+    println!("total {total} B = {:.1} B/entry", total as f64 / entries as f64);
+    println!("slots {slots} ({used} used): {:.1} B/entry", (slots * 8) as f64 / entries as f64);
+    for (length, count) in lengths {
+        println!("records of {length} B data: {count}, {:.1} B/entry", (count * (length + 32)) as f64 / entries as f64);
+    }
+    println!("garbage {:.1} B/entry (free-listed {:.1})", garbage as f64 / entries as f64, free as f64 / entries as f64);
+}
