@@ -9,7 +9,7 @@
  * chain.
  *
  * Needs the reference tools (`npm run test:interop`; skipped with the reason otherwise). lisk-sdk
- * 6.1.0 and @liskhq/lisk-framework-chain-connector-plugin 0.2.0 are installed into LISK_PEER_APP
+ * 6.1.0 and @liskhq/lisk-framework-chain-connector-plugin 0.2.0 are installed into LISK_APP
  * when missing (app-interop.js loads the plugin; this test gives lisk no connector settings). Each node has
  * its own address: lisk-sdk 127.0.0.142, Basalt 127.0.0.143 (one pair at a time).
  */
@@ -27,7 +27,11 @@ import { CLI_MAIN, ROOT, stopProcess, waitFor } from '../support/node-process.js
 const runFile = promisify(execFile);
 const LISK_HOST = '127.0.0.142';
 const BASALT_HOST = '127.0.0.143';
-const LISK_APP = process.env.LISK_PEER_APP ?? '/tmp/lisk-peer';
+/**
+ * Its own install folder: the other interop files install lisk-sdk into lisk-peer's default folder
+ * through start.sh, possibly at the same time, and two npm installs must not share one folder.
+ */
+const LISK_APP = process.env.LISK_CONNECTOR_APP ?? '/tmp/lisk-connector-app';
 const APP_INTEROP = join(LISK_PEER, 'interop', 'app-interop.js');
 const CONNECTOR_PACKAGE = join(LISK_APP, 'node_modules', '@liskhq', 'lisk-framework-chain-connector-plugin');
 
@@ -41,6 +45,8 @@ if (reason !== undefined) process.stdout.write(`chain connector interop test ski
 async function installLiskInterop(): Promise<void> {
   const npmInstall = (spec: string) => runFile('npm', ['install', '--no-audit', '--no-fund', spec], { cwd: LISK_APP, timeout: 600_000 });
   mkdirSync(LISK_APP, { recursive: true });
+  // npm installs into the nearest folder with a package.json: make it this one.
+  if (!existsSync(join(LISK_APP, 'package.json'))) writeFileSync(join(LISK_APP, 'package.json'), '{"private":true}\n');
   if (!existsSync(join(LISK_APP, 'node_modules', 'lisk-sdk'))) await npmInstall('lisk-sdk@6.1.0');
   if (!existsSync(join(LISK_APP, 'node_modules', '@liskhq', 'lisk-db', 'lib', 'smt.js'))) {
     await runFile(join(LISK_PEER, 'install-shim.sh'), [LISK_APP], { timeout: 120_000 });
