@@ -30,7 +30,8 @@ export function interopGenesisBlock(chain: InteropChainName): Block {
   return Block.fromBytes(readFileSync(join(interopChainDir(chain), 'genesis_block.blob')));
 }
 
-function ndjsonLines<T>(chain: InteropChainName, file: string): T[] {
+/** The lines of one of the chain's ndjson files, parsed. */
+export function interopNdjson<T>(chain: InteropChainName, file: string): T[] {
   return readFileSync(join(interopChainDir(chain), file), 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
@@ -38,14 +39,14 @@ function ndjsonLines<T>(chain: InteropChainName, file: string): T[] {
 }
 
 export function interopBlockLines(chain: InteropChainName): DevBlockLine[] {
-  return ndjsonLines<DevBlockLine>(chain, 'blocks.ndjson');
+  return interopNdjson<DevBlockLine>(chain, 'blocks.ndjson');
 }
 
 export type RecordedEvent = Record<string, unknown>;
 
 export function interopEventsByHeight(chain: InteropChainName): Map<number, RecordedEvent[]> {
   const result = new Map<number, RecordedEvent[]>();
-  for (const { height, events } of ndjsonLines<{ height: number; events: RecordedEvent[] }>(chain, 'events.ndjson')) {
+  for (const { height, events } of interopNdjson<{ height: number; events: RecordedEvent[] }>(chain, 'events.ndjson')) {
     result.set(height, events);
   }
   return result;

@@ -14,6 +14,7 @@ import { decodeLisk32 } from '../../src/crypto/lisk32.js';
 import { crossChainUpdateParamsSchema } from '../../src/modules/interoperability/schemas.js';
 import type { CcuParams, ValidatorsData } from '../../src/plugins/chain-connector/ccu-builder.js';
 import { fixturePath } from './fixtures.js';
+import { interopChainDir, interopNdjson } from './interop-chain.js';
 
 export const INTEROP_DEV_DIR = fixturePath('chains/interop-dev');
 export type InteropDevSide = 'mainchain' | 'sidechain';
@@ -31,23 +32,16 @@ export interface RecordedChain {
   readonly finalState: { chainConnector: { method: string; result: unknown }[] };
 }
 
-function lines<T>(file: string): T[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as T);
-}
-
 const json = <T>(file: string) => JSON.parse(readFileSync(file, 'utf8')) as T;
 
 export function loadRecordedChain(side: InteropDevSide): RecordedChain {
-  const dir = join(INTEROP_DEV_DIR, side);
+  const dir = interopChainDir(side);
   const blocks = new Map<number, Block>();
-  for (const { height, blockHex } of lines<{ height: number; blockHex: string }>(join(dir, 'blocks.ndjson'))) {
+  for (const { height, blockHex } of interopNdjson<{ height: number; blockHex: string }>(side, 'blocks.ndjson')) {
     blocks.set(height, Block.fromBytes(Buffer.from(blockHex, 'hex')));
   }
   const events = new Map<number, EventProps[]>();
-  for (const line of lines<{ height: number; events: Record<string, unknown>[] }>(join(dir, 'events.ndjson'))) {
+  for (const line of interopNdjson<{ height: number; events: Record<string, unknown>[] }>(side, 'events.ndjson')) {
     events.set(
       line.height,
       line.events.map((event) => ({

@@ -3,35 +3,26 @@
  * its blocks, recorded events, and its module state before chosen heights, rebuilt by replaying
  * the chain with openChain, so that cross-chain update tests run on the real CCUs and states.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Block } from '../../src/chain/block.js';
 import type { EventJSON } from '../../src/chain/event.js';
 import type { Transaction } from '../../src/chain/transaction.js';
 import { codec } from '../../src/codec/index.js';
-import { loadChainConfig } from '../../src/config/lisk-config.js';
 import { crossChainUpdateParamsSchema, type CrossChainUpdateParams } from '../../src/modules/interoperability/index.js';
 import type { Command } from '../../src/modules/base/index.js';
 import { openChain } from '../../src/node.js';
 import { MemoryState } from '../../src/state/memory-state.js';
-import { fixturePath } from './fixtures.js';
-
-const DIR = fixturePath('chains/interop-dev/mainchain');
+import { interopChainConfig, interopEventsByHeight, interopGenesisBlock, interopNdjson } from './interop-chain.js';
 
 const blockHexes = new Map<number, string>(
-  readFileSync(join(DIR, 'blocks.ndjson'), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => {
-      const { height, blockHex } = JSON.parse(line) as { height: number; blockHex: string };
-      return [height, blockHex];
-    }),
+  interopNdjson<{ height: number; blockHex: string }>('mainchain', 'blocks.ndjson').map(({ height, blockHex }) => [height, blockHex]),
 );
 
 /** The chain's config (genesis and module sections). */
 export function interopMainchainConfig() {
-  return loadChainConfig(join(DIR, 'config.json'));
+  return interopChainConfig('mainchain');
 }
 
 export function interopBlock(height: number): Block {
@@ -40,12 +31,13 @@ export function interopBlock(height: number): Block {
   return Block.fromBytes(Buffer.from(hex, 'hex'));
 }
 
+let recordedEventsByHeight: Map<number, unknown[]> | undefined;
+
 export function recordedEvents(height: number): EventJSON[] {
-  for (const line of readFileSync(join(DIR, 'events.ndjson'), 'utf8').split('\n')) {
-    if (!line.startsWith(`{"height":${height},`)) continue;
-    return (JSON.parse(line) as { events: EventJSON[] }).events;
-  }
-  throw new Error(`No recorded events at ${height}.`);
+  recordedEventsByHeight ??= interopEventsByHeight('mainchain');
+  const events = recordedEventsByHeight.get(height);
+  if (events === undefined) throw new Error(`No recorded events at ${height}.`);
+  return events as unknown as EventJSON[];
 }
 
 /** The cross-chain update transaction of block `height` and its decoded params. */
@@ -67,7 +59,7 @@ export async function mainchainStatesBefore(
   const chain = await openChain({
     dataPath,
     config: interopMainchainConfig(),
-    genesisBlock: Block.fromBytes(readFileSync(join(DIR, 'genesis_block.blob'))),
+    genesisBlock: interopGenesisBlock('mainchain'),
   });
   const states = new Map<number, MemoryState>();
   try {

@@ -4,13 +4,13 @@
  * given height with values taken from the chain's own events; block headers; workload
  * transactions with their decoded params; and the events lisk-sdk emitted per transaction.
  */
-import { readFileSync } from 'node:fs';
 import { Transaction } from '../../../../src/chain/transaction.js';
 import { codec, type Schema } from '../../../../src/codec/index.js';
 import type { CrossChainCommand, CrossChainMethod, InteroperableModule, ModuleStore } from '../../../../src/modules/base/index.js';
 import type { InteroperableModuleRegistry } from '../../../../src/modules/interoperability/state-recovery.js';
-import { MemoryState } from '../../../../src/state/memory-state.js';
-import { fixturePath, hex } from '../../../support/fixtures.js';
+import type { MemoryState } from '../../../../src/state/memory-state.js';
+import { hex } from '../../../support/fixtures.js';
+import { interopNdjson, interopTipState } from '../../../support/interop-chain.js';
 import { ModuleHarness } from '../../../support/module-harness.js';
 
 export type Side = 'mainchain' | 'sidechain';
@@ -29,9 +29,6 @@ export interface FixtureEvent {
   topics: string[];
 }
 
-interface KvFile {
-  entries: [string, string][];
-}
 interface BlockLine {
   height: number;
   blockJson: { header: { timestamp: number }; transactions: { id: string }[] };
@@ -44,33 +41,19 @@ interface WorkloadLine {
   pool: { accepted: boolean; error?: { message: string } };
 }
 
-const dir = (side: Side) => `chains/interop-dev/${side}`;
-
-function readLines<T>(side: Side, file: string): T[] {
-  return readFileSync(fixturePath(`${dir(side)}/${file}`), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as T);
-}
-
 const cache = new Map<string, unknown>();
 function cached<T>(key: string, load: () => T): T {
   if (!cache.has(key)) cache.set(key, load());
   return cache.get(key) as T;
 }
 
-const blocks = (side: Side) => cached(`${side}:blocks`, () => readLines<BlockLine>(side, 'blocks.ndjson'));
+const blocks = (side: Side) => cached(`${side}:blocks`, () => interopNdjson<BlockLine>(side, 'blocks.ndjson'));
 const eventLines = (side: Side) =>
-  cached(`${side}:events`, () => readLines<{ height: number; events: FixtureEvent[] }>(side, 'events.ndjson'));
-const workload = (side: Side) => cached(`${side}:workload`, () => readLines<WorkloadLine>(side, 'workload.ndjson'));
+  cached(`${side}:events`, () => interopNdjson<{ height: number; events: FixtureEvent[] }>(side, 'events.ndjson'));
+const workload = (side: Side) => cached(`${side}:workload`, () => interopNdjson<WorkloadLine>(side, 'workload.ndjson'));
 
 /** Every key/value of the chain's state at the tip (height 240). */
-export function tipState(side: Side): MemoryState {
-  const file = JSON.parse(readFileSync(fixturePath(`${dir(side)}/final_state_kv.json`), 'utf8')) as KvFile;
-  const state = new MemoryState();
-  for (const [key, value] of file.entries) state.put(hex(key), hex(value));
-  return state;
-}
+export { interopTipState as tipState };
 
 /** Puts raw bytes (as a chain event or the tip state shows them) under `key` of `store`. */
 export function putRaw(state: MemoryState, store: ModuleStore<object>, key: Buffer, value: Buffer | string | undefined): void {
