@@ -8,29 +8,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Logger } from '../../src/logger.js';
 import { openChain } from '../../src/node.js';
 import { stateTreeSnapshotPath } from '../../src/state/state-tree-snapshot.js';
 import { runBasalt } from '../support/cli.js';
+import { type LogLine, recordingLogger } from '../support/recording-logger.js';
 import { DEV_CHAIN_DIR, devChainConfig, devFinalState, devGenesisBlock, devReplayArgs } from '../support/dev-chain.js';
-
-interface LogLine {
-  level: 'info' | 'warn';
-  message: string;
-}
-
-function capturingLogger(lines: LogLine[]): Logger {
-  const ignore = (): void => undefined;
-  const logger: Logger = {
-    trace: ignore,
-    debug: ignore,
-    info: (_fields, message) => lines.push({ level: 'info', message: message ?? '' }),
-    warn: (_fields, message) => lines.push({ level: 'warn', message: message ?? '' }),
-    error: ignore,
-    child: () => logger,
-  };
-  return logger;
-}
 
 describe('state tree snapshot across node restarts', () => {
   let workDir: string;
@@ -42,13 +24,13 @@ describe('state tree snapshot across node restarts', () => {
   afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
   /** Opens and closes the chain as a running node does; returns what it logged about the tree. */
-  async function restart(): Promise<LogLine[]> {
+  async function restart(): Promise<{ level: string; message: string }[]> {
     const lines: LogLine[] = [];
     const chain = await openChain({
       dataPath,
       config: devChainConfig(),
       genesisBlock: devGenesisBlock(),
-      logger: capturingLogger(lines),
+      logger: recordingLogger(lines),
       saveStateTreeOnClose: true,
     });
     try {
@@ -56,7 +38,7 @@ describe('state tree snapshot across node restarts', () => {
     } finally {
       await chain.close();
     }
-    return lines.filter((line) => line.message.startsWith('State tree'));
+    return lines.map(({ level, message }) => ({ level, message: message ?? '' })).filter((line) => line.message.startsWith('State tree'));
   }
 
   it('is adopted after a clean shutdown, invalidated by new blocks, and refused when damaged', async () => {

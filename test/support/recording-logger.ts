@@ -3,7 +3,7 @@ import type { Logger } from '../../src/logger.js';
 
 export interface LogLine {
   level: string;
-  fields: object;
+  fields: Record<string, unknown>;
   message: string | undefined;
 }
 
@@ -11,7 +11,7 @@ export function recordingLogger(lines: LogLine[] = []): Logger {
   const at =
     (level: string) =>
     (fields: object, message?: string): void =>
-      void lines.push({ level, fields, message });
+      void lines.push({ level, fields: fields as Record<string, unknown>, message });
   const logger: Logger = {
     trace: at('trace'),
     debug: at('debug'),

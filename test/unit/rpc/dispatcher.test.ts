@@ -2,31 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger, type Logger } from '../../../src/logger.js';
 import { RpcDispatcher } from '../../../src/rpc/dispatcher.js';
 import type { RpcSession } from '../../../src/rpc/session.js';
+import { type LogLine, recordingLogger } from '../../support/recording-logger.js';
 import { INTERNAL_SECRET, buildTestRegistry } from './test-methods.js';
-
-interface Logged {
-  level: string;
-  fields: Record<string, unknown>;
-  message?: string;
-}
-
-function recordingLogger(): { logger: Logger; logged: Logged[] } {
-  const logged: Logged[] = [];
-  const at =
-    (level: string) =>
-    (fields: object, message?: string): void => {
-      logged.push({ level, fields: fields as Record<string, unknown>, message });
-    };
-  const logger: Logger = {
-    trace: at('trace'),
-    debug: at('debug'),
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
-    child: () => logger,
-  };
-  return { logger, logged };
-}
 
 function dispatcher(allowedMethods: string[] = [], maxBatchSize = 100, logger: Logger = silentLogger): RpcDispatcher {
   return new RpcDispatcher(buildTestRegistry(), { allowedMethods, maxBatchSize, logger });
@@ -161,7 +138,8 @@ describe('RpcDispatcher: method errors', () => {
   it.each(['test_crash', 'test_crashAsync', 'test_bigint'])(
     'answers -32603 "Internal error." for %s, logs the error, and never shows the message or a stack',
     async (method) => {
-      const { logger, logged } = recordingLogger();
+      const logged: LogLine[] = [];
+      const logger = recordingLogger(logged);
       const d = dispatcher([], 100, logger);
       const text = (await d.handle(call(method, undefined, 'i'))) as string;
       expect(text).toBe('{"jsonrpc":"2.0","id":"i","error":{"code":-32603,"message":"Internal error."}}');
@@ -176,7 +154,8 @@ describe('RpcDispatcher: method errors', () => {
   );
 
   it('logs nothing for ordinary client errors', async () => {
-    const { logger, logged } = recordingLogger();
+    const logged: LogLine[] = [];
+    const logger = recordingLogger(logged);
     const d = dispatcher([], 100, logger);
     for (const body of ['{', call('x_y'), call('test_secret'), call('test_sum', {}), call('test_missing')]) await d.handle(body);
     expect(logged).toEqual([]);
