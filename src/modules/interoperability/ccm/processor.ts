@@ -23,22 +23,9 @@ import type { CrossChainUpdateParams } from '../ccu/params.js';
 import { CcmProcessedCode, CcmProcessedResult, CcmStatusCode, CROSS_CHAIN_COMMAND_SIDECHAIN_TERMINATED } from './codes.js';
 import type { CrossChainRegistry } from './registry.js';
 import { sidechainTerminatedCCMParamsSchema } from './sidechain-terminated.js';
+import { restore, type Snapshot, snapshot } from './snapshot.js';
 
 type Hook = 'beforeCrossChainCommandExecute' | 'afterCrossChainCommandExecute';
-
-interface Snapshot {
-  readonly events: number;
-  readonly state: number;
-}
-
-function snapshot(ctx: CrossChainMessageContext): Snapshot {
-  return { events: ctx.events.snapshot(), state: ctx.state.snapshot() };
-}
-
-function restore(ctx: CrossChainMessageContext, to: Snapshot): void {
-  ctx.events.restore(to.events);
-  ctx.state.restore(to.state);
-}
 
 /** Encoded size of a message, the basis of its return fee. */
 function ccmSize(ccm: CrossChainMessage): number {

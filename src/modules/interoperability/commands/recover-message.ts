@@ -25,11 +25,11 @@ import {
   type CrossChainCommand,
   type CrossChainMessageContext,
   type CrossChainMethod,
-  type MethodContext,
   type VerificationResult,
 } from '../../base/index.js';
 import { CcmProcessedCode, CcmProcessedResult, CcmStatusCode, CONTEXT_STORE_KEY_CCM_PROCESSING } from '../ccm/codes.js';
 import { crossChainMessageContext } from '../ccm/context.js';
+import { restore, snapshot } from '../ccm/snapshot.js';
 import { CCM_STATUS_OK } from '../constants.js';
 import { ccmProcessedEvent, invalidRMTVerificationEvent } from '../events.js';
 import { isLive } from '../liveness.js';
@@ -50,16 +50,6 @@ export interface MessageRecoveryParams {
   /** LIP 0031 node indexes of the messages' leaves in the outbox tree. */
   idxs: number[];
   siblingHashes: Buffer[];
-}
-
-/** Marks the state and events of `context`; the returned function undoes everything written since. */
-function checkpoint(context: MethodContext): () => void {
-  const events = context.events.snapshot();
-  const state = context.state.snapshot();
-  return () => {
-    context.events.restore(events);
-    context.state.restore(state);
-  };
 }
 
 /** LIP 0031: a node index without its leading 1 bit is the leaf's position in its layer. */
@@ -180,24 +170,24 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
       }
     }
 
-    const restoreBase = checkpoint(context);
+    const base = snapshot(context);
 
     try {
       for (const method of methods) await method.beforeCrossChainCommandExecute?.(context);
     } catch (error) {
-      restoreBase();
+      restore(context, base);
       context.logger.debug({ err: error, module: recovered.module }, 'Recovered message failed beforeCrossChainCommandExecute');
       return discard(CcmProcessedCode.INVALID_CCM_BEFORE_CCC_EXECUTION_EXCEPTION);
     }
 
     if (failure === undefined && command !== undefined) {
-      const restoreExec = checkpoint(context);
+      const execution = snapshot(context);
       try {
         const params = codec.decode(command.schema, recovered.params);
         await command.execute({ ...context, params });
         RecoverMessageCommand.logProcessed(context, recovered, CcmProcessedResult.APPLIED, CcmProcessedCode.SUCCESS);
       } catch {
-        restoreExec();
+        restore(context, execution);
         RecoverMessageCommand.logProcessed(context, recovered, CcmProcessedResult.DISCARDED, CcmProcessedCode.FAILED_CCM);
       }
     }
@@ -205,7 +195,7 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
     try {
       for (const method of methods) await method.afterCrossChainCommandExecute?.(context);
     } catch (error) {
-      restoreBase();
+      restore(context, base);
       context.logger.debug({ err: error, module: recovered.module }, 'Recovered message failed afterCrossChainCommandExecute');
       return discard(CcmProcessedCode.INVALID_CCM_AFTER_CCC_EXECUTION_EXCEPTION);
     }
@@ -232,11 +222,11 @@ export class RecoverMessageCommand implements Command<MessageRecoveryParams> {
       return recovered;
     }
 
-    const restoreBase = checkpoint(context);
+    const base = snapshot(context);
     try {
       for (const method of methods) await method.beforeCrossChainMessageForwarding?.({ ...context, ccmFailed: false });
     } catch (error) {
-      restoreBase();
+      restore(context, base);
       context.logger.debug({ err: error, module: recovered.module }, 'Recovered message failed beforeCrossChainMessageForwarding');
       RecoverMessageCommand.logProcessed(
         context,
