@@ -6,29 +6,60 @@
  * no store: whatever the node spends beyond this is the cost of being a node.
  *
  * Usage: node --import tsx bench/lib/ceiling-server.ts PORT ANSWERS.json
- *   ANSWERS.json: {"<method>": "<the node's JSON answer>", ...}. Prints "ready <port>" once
- *   listening (PORT 0: a free port the OS chose).
+ *   ANSWERS.json: {"<method>": "<the node's JSON answer>" | ["<answer at height 0>", ...], ...}.
+ *   A method with a list of answers is answered by the request's `"height":` (the digits after
+ *   it, read straight from the bytes: no JSON parsing either), so random-height loads get the
+ *   node's bytes for each height. Prints "ready <port>" once listening (PORT 0: a free port the
+ *   OS chose).
  */
 import { readFileSync } from 'node:fs';
 import uWS from 'uWebSockets.js';
 
+/** A pre-serialized answer split around its id, so each reply carries the request's id, as a real one must. */
+interface Framed {
+  readonly head: string;
+  readonly tail: string;
+}
+
 const [portArg, answersFile] = process.argv.slice(2);
 if (portArg === undefined || answersFile === undefined) throw new Error('Usage: ceiling-server.ts PORT ANSWERS.json');
-const answers = Object.entries(JSON.parse(readFileSync(answersFile, 'utf8')) as Record<string, string>).map(([method, json]) => {
-  // The answer split around its id so each reply carries the request's id, as a real one must.
+
+function framed(json: string): Framed {
   const idAt = json.indexOf('"id":') + 5;
   const idEnd = json.indexOf(',', idAt);
-  return { method: Buffer.from(`"${method}"`), head: json.slice(0, idAt), tail: json.slice(idEnd) };
-});
+  return { head: json.slice(0, idAt), tail: json.slice(idEnd) };
+}
+
+const answers = Object.entries(JSON.parse(readFileSync(answersFile, 'utf8')) as Record<string, string | string[]>).map(
+  ([method, json]) => ({
+    method: Buffer.from(`"${method}"`),
+    byHeight: Array.isArray(json) ? json.map(framed) : undefined,
+    one: Array.isArray(json) ? framed(json[0]!) : framed(json),
+  }),
+);
 
 const ID = Buffer.from('"id":');
+const HEIGHT = Buffer.from('"height":');
+
+/** The unsigned integer written at `at` in `request` (digits only; stops at the first other byte). */
+function numberAt(request: Buffer, at: number): { value: number; end: number } {
+  let value = 0;
+  let end = at;
+  for (; end < request.length && request[end]! >= 0x30 && request[end]! <= 0x39; end++) value = value * 10 + request[end]! - 0x30;
+  return { value, end };
+}
 
 function reply(request: Buffer): string {
   const answer = answers.find((a) => request.includes(a.method)) ?? answers[0]!;
+  let chosen = answer.one;
+  if (answer.byHeight !== undefined) {
+    const at = request.indexOf(HEIGHT);
+    if (at >= 0) chosen = answer.byHeight[numberAt(request, at + HEIGHT.length).value] ?? chosen;
+  }
   const idAt = request.indexOf(ID) + ID.length;
   let idEnd = idAt;
   while (idEnd < request.length && request[idEnd] !== 0x2c && request[idEnd] !== 0x7d) idEnd++;
-  return answer.head + request.toString('latin1', idAt, idEnd) + answer.tail;
+  return chosen.head + request.toString('latin1', idAt, idEnd) + chosen.tail;
 }
 
 uWS

@@ -14,7 +14,7 @@
  * node serves after its sync (random heights over HTTP, code and caches cold) are reported apart.
  * Skipped, with the reason, without lisk-sdk 6.1 or taskset.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stopProcess } from '../../test/support/node-process.js';
@@ -23,6 +23,7 @@ import { devAccounts, devTransfersHex, DEV_TOKEN_ID } from '../lib/dev-transfers
 import type { Measurement } from '../lib/figure.js';
 import { findLiskPeer } from '../lib/lisk-peer.js';
 import { hasTaskset, hasWrk, pinProcessTree, runLoad, type LoadResult } from '../lib/load-run.js';
+import { blockByHeightBodies, randomHeights, rpcBody as body, writeBodies } from '../lib/rpc-bodies.js';
 import { rpcText } from '../lib/rpc-node.js';
 import type { Suite } from '../lib/suite.js';
 import {
@@ -72,8 +73,6 @@ const LISK_HEAD = 'lisk-sdk 6.1 (JS storage stand-in) ';
 const BASALT_SYNC: Follower = { head: '', tail: ', Basalt from Basalt (lisk suite, one round)' };
 const LISK_SYNC: Follower = { head: LISK_HEAD, tail: ', from Basalt (lisk suite, one round)' };
 
-const body = (method: string, params?: unknown) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
-
 /**
  * The `result` of a JSON-RPC answer as the node wrote it (byte for byte). Both nodes put
  * `result` last; only the envelope's key order differs (Basalt: jsonrpc, id; lisk-sdk: id, jsonrpc).
@@ -93,17 +92,6 @@ async function sameResult(a: Contender, b: Contender, method: string, params?: u
   if (left !== right)
     throw new Error(`${what}: the nodes disagree.\n${a.label}: ${left.slice(0, 400)}\n${b.label}: ${right.slice(0, 400)}`);
   return left;
-}
-
-/** A deterministic pseudo-random sequence (xorshift32), so every run loads the same heights. */
-function randomHeights(count: number, maxHeight: number): number[] {
-  let x = 0x9e3779b9;
-  return Array.from({ length: count }, () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) % (maxHeight + 1);
-  });
 }
 
 interface ReadTarget {
@@ -282,15 +270,11 @@ export const liskSuite: Suite = {
         `lisk: finalized height ${finalized} on both; equal results for ${sample.size} heights, the last block, ${accounts.length} balances and nonces, ${accounts.length} posted transfers`,
       );
 
-      const file = (name: string, lines: readonly string[]): string => {
-        const path = join(work, `${name}.txt`);
-        writeFileSync(path, `${lines.join('\n')}\n`);
-        return path;
-      };
+      const file = (name: string, lines: readonly string[]): string => writeBodies(join(work, `${name}.txt`), lines);
       const reads: ReadTarget[] = [
         {
           name: `chain_getBlockByHeight, random heights 0-${tipHeight}`,
-          bodies: heights.map((height) => body('chain_getBlockByHeight', { height })),
+          bodies: blockByHeightBodies(heights),
         },
         ...[DEV_BUSIEST_HEIGHT, hot].map((height) => ({
           name: `chain_getBlockByHeight, hot height ${height} (${transactionsAt(height)} tx, ${height <= finalized ? '' : 'not '}finalized)`,
