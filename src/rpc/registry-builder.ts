@@ -101,6 +101,7 @@ export function buildRegistry(options: BuildRegistryOptions): BuiltRegistry {
     ...createAppEndpoints(registry),
   ];
   for (const method of methods) registry.register(method);
+  registry.addWarmUp(chain.warmUp);
   registerDiscover(registry, options.nodeInfo.version);
   for (const event of options.events ?? NODE_EVENTS) registry.registerEvent(event);
   return {

@@ -38,11 +38,19 @@ const EVENT_NAME = /^[\x21-\x7e]{1,128}$/;
 /** Names outside `<namespace>_<name>` that a method may be registered under. */
 const RESERVED_NAMES = ['rpc.discover'] as const;
 
+/**
+ * Work that readies the methods' answers once the server listens (filling a cache, say): started
+ * by RpcServer.start, given where to report a failure, and stopped through the function it
+ * returns before the server stops.
+ */
+export type RpcWarmUp = (onError: (error: unknown) => void) => () => void;
+
 /** The set of methods and events the node serves; names are unique. */
 export class RpcRegistry {
   private readonly methods = new Map<string, RpcMethod>();
   private readonly reserved = new Map<string, RpcMethod>();
   private readonly events = new Set<string>();
+  private readonly warmUps: RpcWarmUp[] = [];
   private sortedMethodNames: string[] | undefined;
 
   /**
@@ -94,6 +102,19 @@ export class RpcRegistry {
   methodNames(): string[] {
     this.sortedMethodNames ??= [...this.methods.keys()].sort();
     return this.sortedMethodNames.slice();
+  }
+
+  /** Adds work for RpcServer.start to begin once it listens (see RpcWarmUp). */
+  addWarmUp(warmUp: RpcWarmUp): void {
+    this.warmUps.push(warmUp);
+  }
+
+  /** Starts every warm-up; returns the function that stops them all. */
+  startWarmUps(onError: (error: unknown) => void): () => void {
+    const stops = this.warmUps.map((warmUp) => warmUp(onError));
+    return () => {
+      for (const stop of stops) stop();
+    };
   }
 
   /** Every registered event name, sorted (a fresh array). */

@@ -36,9 +36,15 @@ export class RpcServer {
   private boundPort: number;
   private state: ServerState = 'new';
   private readiness: ReadinessProbe | undefined;
+  private stopWarmUps: (() => void) | undefined;
 
   /** Checks the options (InvalidParamsError names a bad one); nothing is bound until `start`. */
-  constructor(options: RpcServerOptions, registry: RpcRegistry, logger: Logger, observer?: RpcObserver) {
+  constructor(
+    options: RpcServerOptions,
+    private readonly registry: RpcRegistry,
+    logger: Logger,
+    observer?: RpcObserver,
+  ) {
     this.options = resolveRpcServerOptions(options);
     this.logger = logger.child({ component: 'rpc' });
     this.boundPort = this.options.port;
@@ -115,6 +121,7 @@ export class RpcServer {
     }
     this.state = 'running';
     this.logger.info({ modes, host: this.options.host, port: this.boundPort }, 'RPC server listening');
+    this.stopWarmUps = this.registry.startWarmUps((error) => this.logger.debug({ err: error }, 'RPC warm-up stopped early'));
   }
 
   /** Closes every socket and listener; resolves when all transports have stopped. */
@@ -124,6 +131,8 @@ export class RpcServer {
       return;
     }
     this.state = 'stopped';
+    this.stopWarmUps?.();
+    this.stopWarmUps = undefined;
     await this.release();
   }
 

@@ -171,6 +171,20 @@ export class ChainJsonReader {
     if (height <= finalizedHeight) this.blocks.set(height, json);
   }
 
+  /**
+   * Builds and keeps the JSON of the stored block at `height` unless a cache holds it already, as
+   * a request for it would (the warm-up at start, block-json-warm-up.ts).
+   */
+  warmBlockJson(height: number): void {
+    if (this.blocks.has(height) || this.unfinalizedBlocks.has(height)) return;
+    this.storedBlockJson(height);
+  }
+
+  /** Characters of block JSON the caches hold (finalized and not). */
+  get cachedBlockChars(): number {
+    return this.blocks.chars + this.unfinalizedBlocks.chars;
+  }
+
   dropEventsUpTo(height: number): void {
     this.events.deleteWhere((cachedHeight) => cachedHeight <= height);
   }

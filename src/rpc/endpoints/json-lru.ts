@@ -40,6 +40,11 @@ export class JsonLru<K, V> {
     return slot.value;
   }
 
+  /** Whether `key` is cached; unlike `get`, it does not count as a use. */
+  has(key: K): boolean {
+    return this.entries.has(key);
+  }
+
   /** Caches `value` under `key`, evicting the least recently used entries beyond the bound. */
   set(key: K, value: V): void {
     const chars = this.charsOf(value);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidParamsError } from '../../../src/errors.js';
+import { silentLogger, type Logger } from '../../../src/logger.js';
 import { RpcRegistry, type RpcMethod } from '../../../src/rpc/registry.js';
+import { RpcServer } from '../../../src/rpc/server.js';
 
 const m = (namespace: string, name: string, extra: Partial<RpcMethod> = {}): RpcMethod => ({
   namespace,
@@ -80,5 +82,26 @@ describe('RpcRegistry', () => {
     expect(() => registry.registerEvent('app_ready')).toThrow(new InvalidParamsError('RPC event app_ready is already registered.'));
     for (const bad of ['', 'a b', 'a\nb', 'x'.repeat(129)]) expect(() => registry.registerEvent(bad)).toThrow(InvalidParamsError);
     expect(registry.eventNames()).toHaveLength(3);
+  });
+});
+
+describe('RpcServer warm-ups', () => {
+  it('starts the registry warm-ups once it listens and stops them when it stops', async () => {
+    const registry = new RpcRegistry();
+    const events: string[] = [];
+    registry.addWarmUp((onError) => {
+      events.push('started');
+      onError(new Error('reported'));
+      return () => events.push('stopped');
+    });
+    const logged: unknown[] = [];
+    const logger = { ...silentLogger, child: () => ({ ...silentLogger, debug: (fields: unknown) => logged.push(fields) }) } as Logger;
+    const server = new RpcServer({ modes: ['http'], host: '127.0.0.1', port: 0, allowedMethods: [] }, registry, logger);
+    expect(events).toEqual([]);
+    await server.start();
+    expect(events).toEqual(['started']);
+    expect(logged).toHaveLength(1);
+    await server.stop();
+    expect(events).toEqual(['started', 'stopped']);
   });
 });
