@@ -68,6 +68,11 @@ export class ChainJsonReader {
   private readonly events: HeightJsonCache;
   private readonly transactions: JsonLru<string, TransactionEntry>;
   private readonly tip = new TipJsonCache();
+  /**
+   * The highest finalized height read so far. Finality only grows, so a height at or below it is
+   * final without another read (a hit on a recent block must not pay for one).
+   */
+  private knownFinalized = -1;
 
   constructor(
     private readonly store: ChainReader,
@@ -84,8 +89,27 @@ export class ChainJsonReader {
     // A cached height is finalized, hence stored: the hot path skips the bound reads.
     const cached = this.blocks.get(height);
     if (cached !== undefined) return cached;
+    // A recent block whose entry is still stored is within the chain's bounds: its one ID-index
+    // read vouches for it, and the bound reads (tip, genesis) can wait for a miss.
+    const recent = this.recentBlockJson(height);
+    if (recent !== undefined) return recent;
     this.requireStoredHeight(height);
     return this.storedBlockJson(height);
+  }
+
+  /**
+   * The cached JSON of the block above the finalized height at `height` while that block is still
+   * stored; moved to the finalized cache once its height is known to be final (same bytes: same
+   * block).
+   */
+  private recentBlockJson(height: number): string | undefined {
+    const entry = this.unfinalizedBlocks.get(height);
+    if (entry === undefined || !isStillStored(this.store, entry.block)) return undefined;
+    if (height <= this.knownFinalized) {
+      this.unfinalizedBlocks.delete(height);
+      this.blocks.set(height, entry.json);
+    }
+    return entry.json;
   }
 
   /** chain_getLastBlock: the tip's JSON, built once per tip. */
@@ -233,13 +257,10 @@ export class ChainJsonReader {
 
   /** JSON of a block known to be stored; finalized blocks are served from and kept in the cache. */
   private storedBlockJson(height: number): string {
-    const cached = this.blocks.get(height);
+    const cached = this.blocks.get(height) ?? this.recentBlockJson(height);
     if (cached !== undefined) return cached;
-    const finalized = height <= this.store.finalizedHeight();
-    if (!finalized) {
-      const entry = this.unfinalizedBlocks.get(height);
-      if (entry !== undefined && isStillStored(this.store, entry.block)) return entry.json;
-    }
+    this.knownFinalized = this.store.finalizedHeight();
+    const finalized = height <= this.knownFinalized;
     const block = this.store.getBlockByHeight(height);
     const json = blockJsonText(block);
     // Only finalized blocks are immutable: a block above them can still be reverted and replaced,
