@@ -85,15 +85,18 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** `basalt start` on a data directory holding the replayed dev chain; resolves once it answers. */
-export function startDevChainNode(dataPath: string): Promise<Server> {
+/**
+ * `basalt start` on a data directory holding the replayed dev chain (and, when `tipHeight` says
+ * so, blocks forged on top of it); resolves once it answers at that tip.
+ */
+export function startDevChainNode(dataPath: string, tipHeight = 420): Promise<Server> {
   // RPC port 0: the node binds a free port and logs it ("Node started").
   const node = startBasaltNode(['--data-path', dataPath, '--config', DEV_CONFIG_FILE, '--genesis', DEV_GENESIS_FILE]);
   return serverWhenReady(
     node.child,
     node.output,
     async () => (await node.ports(1_000)).rpc,
-    async (port) => (await rpcText(port, 'system_getNodeInfo')).includes('"height":420'),
+    async (port) => (await rpcText(port, 'system_getNodeInfo')).includes(`"height":${tipHeight},`),
   );
 }
 

@@ -26,6 +26,9 @@ import { blockByHeightBodies, randomHeights, rpcBody as body, writeBodies } from
 import { replayDevChain, rpcText, startCeiling, startDevChainNode, type Server } from '../lib/rpc-node.js';
 import type { Suite } from '../lib/suite.js';
 import { cpuBetween, threadCpu, type ThreadCpu } from '../lib/thread-cpu.js';
+import { produceTransferBlocks } from '../lib/transfer-chain.js';
+import { DEV_CONFIG_FILE } from '../lib/dev-chain.js';
+import { loadChainConfig } from '../../src/config/lisk-config.js';
 
 const CONNECTIONS = 64;
 const WS_SOCKETS = 4;
@@ -76,9 +79,9 @@ function randomBodies(): string[] {
 }
 
 /** The node's chain_getBlockByHeight answer for every height, in height order (what the ceiling sends back). */
-async function answersByHeight(port: number): Promise<string[]> {
+async function answersByHeight(port: number, tip = DEV_TIP): Promise<string[]> {
   const answers: string[] = [];
-  for (let height = 0; height <= DEV_TIP; height++) {
+  for (let height = 0; height <= tip; height++) {
     const answer = await rpcText(port, 'chain_getBlockByHeight', { height });
     if (!answer.includes('"result"')) throw new Error(`chain_getBlockByHeight ${height} answered ${answer.slice(0, 200)}`);
     answers.push(answer);
@@ -86,8 +89,19 @@ async function answersByHeight(port: number): Promise<string[]> {
   return answers;
 }
 
+/**
+ * A load's result with the main-thread CPU time the server spent per request (µs), when it was
+ * read: on a busy machine the one figure a neighbour barely moves (it takes the core, not this).
+ */
+type Timed = LoadResult & { readonly mainUsPerRequest?: number };
+
+/** `r` with the server's main-thread CPU per request between two readings. */
+function timed(r: LoadResult, cpu: ThreadCpu | undefined): Timed {
+  return cpu === undefined || r.requests === 0 ? r : { ...r, mainUsPerRequest: (cpu.mainMs * 1000) / r.requests };
+}
+
 /** The round with more requests/s; its latencies come with it. */
-function best(a: LoadResult, b: LoadResult): LoadResult {
+function best<T extends LoadResult>(a: T, b: T): T {
   return a.requestsPerSecond >= b.requestsPerSecond ? a : b;
 }
 
@@ -151,8 +165,8 @@ function checked(r: LoadResult, what: string): LoadResult {
 function pairRows(
   name: string,
   topName: string,
-  ours: LoadResult,
-  top: LoadResult,
+  ours: Timed,
+  top: Timed,
   pinned: boolean,
   progress: (line: string) => void,
   checkTarget = false,
@@ -160,6 +174,17 @@ function pairRows(
   progress(`${name}: ${describe(ours)}`);
   progress(`${topName}: ${describe(top)}`);
   const rows: Measurement[] = [{ name, value: ours.requestsPerSecond, unit: 'req/s', baseline: topName }];
+  if (pinned && checkTarget && ours.mainUsPerRequest !== undefined && top.mainUsPerRequest !== undefined) {
+    // The ratio of these rows (ceiling / node) is what the requests/s ratio would be if the
+    // server's main thread had the core to itself: the same comparison, free of the neighbours.
+    const cpuName = `${name}, main-thread CPU per request`;
+    const topCpuName = `${topName}, main-thread CPU per request`;
+    progress(
+      `${name}: main-thread CPU per request ${ours.mainUsPerRequest.toFixed(1)} µs, ceiling ${top.mainUsPerRequest.toFixed(1)} µs (${(top.mainUsPerRequest / ours.mainUsPerRequest).toFixed(2)}x)`,
+    );
+    rows.push({ name: cpuName, value: ours.mainUsPerRequest, unit: 'µs/op', baseline: topCpuName });
+    rows.push({ name: topCpuName, value: top.mainUsPerRequest, unit: 'µs/op' });
+  }
   if (pinned && checkTarget) {
     const ratio = ours.requestsPerSecond / top.requestsPerSecond;
     const p99Ratio = ours.p99Ms / top.p99Ms;
@@ -196,6 +221,100 @@ function loadOf(transport: 'http' | 'ws', bodiesFile: string, seconds: number, p
     cpus: pinned ? '1' : undefined,
     countErrors,
   };
+}
+
+interface PairSettings {
+  readonly pinned: boolean;
+  readonly seconds: number;
+  /** Seconds of load on each server before the measured rounds (pinned runs only; 0: none). */
+  readonly warmupSeconds: number;
+  readonly rounds: number;
+  readonly httpClient: string;
+  /** Row name's tail (` (unpinned)`). */
+  readonly suffix: string;
+}
+
+/**
+ * One target over one transport on the node and the ceiling: a short load on each, then
+ * interleaved rounds (node, ceiling, …), each side keeping its best; the rows of pairRows.
+ */
+async function measuredPair(
+  node: Server,
+  ceiling: Server,
+  target: Target,
+  bodiesFile: string,
+  transport: 'http' | 'ws',
+  settings: PairSettings,
+  progress: (line: string) => void,
+): Promise<Measurement[]> {
+  const { pinned, seconds } = settings;
+  // A read's answer is checked once before the runs; scanning every body in wrk's Lua would make
+  // wrk, not the server, the limit. Posted transactions can be refused: count.
+  const options = loadOf(transport, bodiesFile, seconds, pinned, transport === 'ws' || target.method === 'txpool_postTransaction');
+  const load = (server: Server, secs: number) => runLoad({ ...options, port: server.port, seconds: secs });
+  if (settings.warmupSeconds > 0 && pinned) {
+    await load(node, settings.warmupSeconds);
+    await load(ceiling, settings.warmupSeconds);
+  }
+  const measured = async (server: Server): Promise<Timed> => {
+    const before = threadCpu(server.pid);
+    const r = checked(await load(server, seconds), `${target.name} over ${transport}`);
+    return timed(r, cpuBetween(before, threadCpu(server.pid)));
+  };
+  let ours = await measured(node);
+  let top = await measured(ceiling);
+  for (let round = 1; round < settings.rounds; round++) {
+    ours = best(ours, await measured(node));
+    top = best(top, await measured(ceiling));
+  }
+  const label = `rpc ${transport}${transport === 'http' ? settings.httpClient : ''}`;
+  return pairRows(
+    `${label} ${target.name}${settings.suffix}`,
+    `${label} uWS ceiling, ${target.ceiling}${settings.suffix}`,
+    ours,
+    top,
+    pinned,
+    progress,
+    target.method === 'chain_getBlockByHeight',
+  );
+}
+
+/**
+ * Random heights over the dev chain plus `count` full transfer blocks forged on it by its own
+ * validators (lib/transfer-chain.ts: 94-95 transfers, about 40 KB of JSON each, above the
+ * finalized height), on a node of their own against a ceiling holding its answers.
+ */
+async function transferChainRows(
+  work: string,
+  count: number,
+  settings: PairSettings,
+  servers: Server[],
+  progress: (line: string) => void,
+): Promise<Measurement[]> {
+  progress(`rpc-load: forging ${count} full transfer blocks on the dev chain`);
+  const dataPath = join(work, 'transfers');
+  await produceTransferBlocks(dataPath, loadChainConfig(DEV_CONFIG_FILE), count);
+  const tip = DEV_TIP + count;
+  const node = await startDevChainNode(dataPath, tip);
+  servers.push(node);
+  const answersFile = join(work, 'transfer-answers.json');
+  writeAnswers(answersFile, await answersByHeight(node.port, tip), {});
+  const ceiling = await startCeiling(answersFile);
+  servers.push(ceiling);
+  for (const s of [node, ceiling]) pinProcess(s.pid, settings.pinned ? '0' : '0-1');
+  const name = `chain_getBlockByHeight, random heights 0-${tip} (${count} full transfer blocks above ${DEV_TIP})`;
+  const target: Target = {
+    method: 'chain_getBlockByHeight',
+    name,
+    ceiling: `${name} answers`,
+    bodies: blockByHeightBodies(randomHeights(RANDOM_HEIGHTS, tip)),
+  };
+  const file = writeBodies(join(work, 'transfer-random-heights.txt'), target.bodies);
+  const rows: Measurement[] = [];
+  for (const transport of ['http', 'ws'] as const)
+    rows.push(...(await measuredPair(node, ceiling, target, file, transport, settings, progress)));
+  for (const s of [node, ceiling]) await s.stop();
+  return rows;
 }
 
 /**
@@ -253,14 +372,14 @@ async function coldStartRows(
     // loading their modules, V8 compiling) takes the pinned core from the main thread.
     if (nodeCpu !== undefined && ceilingCpu !== undefined)
       progress(
-        `rpc-load: ${transport}${suffix}: CPU ms main thread / other threads: node ${nodeCpu.mainMs} / ${nodeCpu.otherMs} (${perRequest(nodeCpu, ours)}), ceiling ${ceilingCpu.mainMs} / ${ceilingCpu.otherMs} (${perRequest(ceilingCpu, top)})`,
+        `rpc-load: ${transport}${suffix}: CPU ms main thread / other threads: node ${nodeCpu.mainMs} / ${nodeCpu.otherMs}, ceiling ${ceilingCpu.mainMs} / ${ceilingCpu.otherMs}`,
       );
     rows.push(
       ...pairRows(
         `${label} ${RANDOM_TARGET}${suffix}`,
         `${label} uWS ceiling, ${RANDOM_TARGET} answers${suffix}`,
-        ours,
-        top,
+        timed(ours, nodeCpu),
+        timed(top, ceilingCpu),
         pinned,
         progress,
         true,
@@ -268,10 +387,6 @@ async function coldStartRows(
     );
   }
   return { rows, node: node!, byHeight: byHeight! };
-}
-
-function perRequest(cpu: ThreadCpu, r: LoadResult): string {
-  return `${((cpu.mainMs * 1000) / r.requests).toFixed(1)} µs of main thread per request`;
 }
 
 /** The ceiling's answers: chain_getBlockByHeight by height, and one answer per other method. */
@@ -325,38 +440,19 @@ export const rpcLoadSuite: Suite = {
 
       const postTarget = list.findIndex((t) => t.method === 'txpool_postTransaction');
       results.push(...(await firstPass(node, files[postTarget]!, list[postTarget]!.bodies.length, pinnings[0]!, progress)));
+      const settings = (pinned: boolean): PairSettings => ({
+        pinned,
+        seconds,
+        warmupSeconds,
+        rounds: pinned ? pinnedRounds : 1,
+        httpClient,
+        suffix: pinned ? '' : ' (unpinned)',
+      });
       for (const pinned of pinnings) {
         for (const s of [node, ceiling]) pinProcess(s.pid, pinned ? '0' : '0-1');
-        const suffix = pinned ? '' : ' (unpinned)';
         for (const [i, target] of list.entries()) {
           for (const transport of ['http', 'ws'] as const) {
-            // A read's answer is checked once above; scanning every body in wrk's Lua would make
-            // wrk, not the server, the limit. Posted transactions can be refused: count.
-            const options = loadOf(transport, files[i]!, seconds, pinned, transport === 'ws' || target.method === 'txpool_postTransaction');
-            const load = (server: Server, secs: number) => runLoad({ ...options, port: server.port, seconds: secs });
-            if (warmupSeconds > 0 && pinned) {
-              await load(node, warmupSeconds);
-              await load(ceiling, warmupSeconds);
-            }
-            const measured = async (server: Server) => checked(await load(server, seconds), `${target.name} over ${transport}`);
-            let ours = await measured(node);
-            let top = await measured(ceiling);
-            for (let round = 1; round < (pinned ? pinnedRounds : 1); round++) {
-              ours = best(ours, await measured(node));
-              top = best(top, await measured(ceiling));
-            }
-            const label = `rpc ${transport}${transport === 'http' ? httpClient : ''}`;
-            results.push(
-              ...pairRows(
-                `${label} ${target.name}${suffix}`,
-                `${label} uWS ceiling, ${target.ceiling}${suffix}`,
-                ours,
-                top,
-                pinned,
-                progress,
-                target.method === 'chain_getBlockByHeight',
-              ),
-            );
+            results.push(...(await measuredPair(node, ceiling, target, files[i]!, transport, settings(pinned), progress)));
           }
         }
       }
@@ -364,6 +460,9 @@ export const rpcLoadSuite: Suite = {
       progress(
         `rpc-load: txpool_postTransaction: after the first pass (all ${list[postTarget]!.bodies.length} new), every request re-posted a transfer the pool holds; the pool has ${info.result.unconfirmedTransactions}`,
       );
+      for (const s of [node, ceiling]) await s.stop();
+      const transferBlocks = options.quick ? 6 : 30;
+      results.push(...(await transferChainRows(work, transferBlocks, settings(pinnings[0]!), servers, progress)));
       return results;
     } finally {
       for (const s of servers) await s.stop();
