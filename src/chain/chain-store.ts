@@ -19,6 +19,12 @@ const GENESIS_HEIGHT_KEY = Buffer.from('genesisHeight');
 /** Heights are uint32 (header field 3). */
 const MAX_HEIGHT = 0xffff_ffff;
 
+/**
+ * Blocks deleted so far in this process, per environment, whichever ChainStore over it deleted
+ * them (see `ChainStore.blockDeletions`).
+ */
+const deletionsByEnv = new WeakMap<RootDatabase, { count: number }>();
+
 function heightKey(height: number): Buffer {
   const key = Buffer.alloc(4);
   key.writeUInt32BE(height);
@@ -47,6 +53,7 @@ export class ChainStore {
   private readonly assets: Database<Buffer, Buffer>;
   private readonly events: Database<Buffer, Buffer>;
   private readonly meta: Database<Buffer, Buffer>;
+  private readonly deletions: { count: number };
 
   constructor(env: RootDatabase) {
     const open = (name: string): Database<Buffer, Buffer> =>
@@ -58,6 +65,23 @@ export class ChainStore {
     this.assets = open('chain.assets');
     this.events = open('chain.events');
     this.meta = open('chain.meta');
+    let deletions = deletionsByEnv.get(env);
+    if (deletions === undefined) {
+      deletions = { count: 0 };
+      deletionsByEnv.set(env, deletions);
+    }
+    this.deletions = deletions;
+  }
+
+  /**
+   * How many blocks this process has deleted from the store (reverts), counted as each deletion
+   * starts, whether or not its transaction then commits. While the count is the one seen when a
+   * block was read, that block is still stored: a reader's cache can trust its entries without a
+   * read of the ID index per hit. Blocks are only deleted through `deleteTipBlock`, by the one
+   * process that holds the data directory.
+   */
+  get blockDeletions(): number {
+    return this.deletions.count;
   }
 
   /** Whether any block (the genesis block at least) is stored. */
@@ -104,6 +128,7 @@ export class ChainStore {
   deleteTipBlock(): Block {
     const height = this.tipHeight();
     if (height === this.genesisHeight()) throw new StoreError('The genesis block cannot be deleted.');
+    this.deletions.count += 1;
     const block = this.getBlockByHeight(height);
     const key = heightKey(height);
     this.headers.removeSync(key);

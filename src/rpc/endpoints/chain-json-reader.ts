@@ -34,6 +34,7 @@ export type ChainReader = Pick<
   | 'genesisHeight'
   | 'finalizedHeight'
   | 'getHeightById'
+  | 'blockDeletions'
   | 'getHeaderByHeight'
   | 'getBlockByHeight'
   | 'getTransaction'
@@ -117,9 +118,10 @@ export class ChainJsonReader {
     const tipHeight = this.store.tipHeight();
     const cached = this.tip.get(this.store, tipHeight);
     if (cached !== undefined) return cached;
+    const deletions = this.store.blockDeletions;
     const block = this.store.getBlockByHeight(tipHeight);
     const json = this.blocks.get(tipHeight) ?? blockJsonText(block);
-    this.tip.set({ id: block.header.id, height: tipHeight }, json);
+    this.tip.set({ id: block.header.id, height: tipHeight, deletions }, json);
     return json;
   }
 
@@ -242,9 +244,10 @@ export class ChainJsonReader {
     const height = this.store.tipHeight();
     const cached = this.tip.tip;
     if (cached !== undefined && cached.height === height && isStillStored(this.store, cached)) return cached;
+    const deletions = this.store.blockDeletions;
     const header = this.store.getHeaderByHeight(height);
     if (header === undefined) throw new StoreError(`Store inconsistency: the tip header at ${height} is missing.`);
-    return { id: header.id, height };
+    return { id: header.id, height, deletions };
   }
 
   /** NotFoundError naming the height and the chain's bounds unless `height` is stored. */
@@ -261,12 +264,13 @@ export class ChainJsonReader {
     if (cached !== undefined) return cached;
     this.knownFinalized = this.store.finalizedHeight();
     const finalized = height <= this.knownFinalized;
+    const deletions = this.store.blockDeletions;
     const block = this.store.getBlockByHeight(height);
     const json = blockJsonText(block);
     // Only finalized blocks are immutable: a block above them can still be reverted and replaced,
-    // so its entry names the block and is checked on every read.
+    // so its entry names the block and is checked on every read (by the deletion count first).
     if (finalized) this.blocks.set(height, json);
-    else this.unfinalizedBlocks.set(height, { json, block: { id: block.header.id, height } });
+    else this.unfinalizedBlocks.set(height, { json, block: { id: block.header.id, height, deletions } });
     return json;
   }
 }

@@ -8,7 +8,9 @@
  * stored at `height`" is one LMDB read (the ID index), and it vouches for the whole chain up to
  * `height`, since every block commits to its parent's ID: if it holds, nothing at or below
  * `height` was deleted since the entry was made (a block deleted and then stored again is the
- * same block, so its answers are still right).
+ * same block, so its answers are still right). Cheaper still, and as safe: the chain store counts
+ * the blocks it deletes, so while that count is the one an entry saw, no read is needed at all;
+ * it is a count kept where blocks are deleted, not an event a listener could miss.
  */
 import type { ChainStore } from '../../chain/chain-store.js';
 
@@ -16,10 +18,19 @@ import type { ChainStore } from '../../chain/chain-store.js';
 export interface BlockRef {
   readonly id: Buffer;
   readonly height: number;
+  /**
+   * The store's `blockDeletions` when the block was read on this thread: while that count is
+   * unchanged, no block was deleted since, and the ID index need not be read.
+   */
+  readonly deletions?: number;
 }
 
+/** What the check reads of the chain store. */
+export type StoredBlockCheck = Pick<ChainStore, 'getHeightById' | 'blockDeletions'>;
+
 /** Whether `ref` is still stored at its height: the chain up to it is unchanged. */
-export function isStillStored(store: Pick<ChainStore, 'getHeightById'>, ref: BlockRef): boolean {
+export function isStillStored(store: StoredBlockCheck, ref: BlockRef): boolean {
+  if (ref.deletions !== undefined && ref.deletions === store.blockDeletions) return true;
   return store.getHeightById(ref.id) === ref.height;
 }
 
@@ -32,7 +43,7 @@ export class TipJsonCache {
   private entry: { readonly tip: BlockRef; readonly json: string } | undefined;
 
   /** The cached JSON when the block it holds is the tip at `tipHeight`. */
-  get(store: Pick<ChainStore, 'getHeightById'>, tipHeight: number): string | undefined {
+  get(store: StoredBlockCheck, tipHeight: number): string | undefined {
     const entry = this.entry;
     if (entry === undefined || entry.tip.height !== tipHeight) return undefined;
     if (isStillStored(store, entry.tip)) return entry.json;

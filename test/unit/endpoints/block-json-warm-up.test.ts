@@ -4,7 +4,7 @@
  * configured number, and requests for them afterwards read nothing and get lisk-sdk's bytes; a
  * warm-up stopped before it ran reads nothing.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createChainEndpoints, type ChainReader } from '../../../src/rpc/endpoints/chain-endpoints.js';
 import type { GeneratorListBft } from '../../../src/rpc/endpoints/generator-list.js';
 import type { StateReader } from '../../../src/state/state-view.js';
@@ -56,6 +56,8 @@ describe('block JSON warm-up', () => {
     const chain = endpoints();
     const errors: unknown[] = [];
     chain.warmUp((error) => errors.push(error));
+    // Slices of 2 ms each: on a busy machine, one block per slice.
+    await vi.waitFor(() => expect(reads).toEqual([4, 3, 2, 1, 0]));
     await settle();
     expect(errors).toEqual([]);
     expect(reads).toEqual([4, 3, 2, 1, 0]);
@@ -68,6 +70,7 @@ describe('block JSON warm-up', () => {
 
   it('stops at the configured number of blocks', async () => {
     endpoints(2).warmUp(() => undefined);
+    await vi.waitFor(() => expect(reads).toEqual([4, 3]));
     await settle();
     expect(reads).toEqual([4, 3]);
   });

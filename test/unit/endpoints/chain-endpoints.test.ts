@@ -38,6 +38,9 @@ function countingReader(store: ChainReader, reads: Map<number, number>): ChainRe
     genesisHeight: () => store.genesisHeight(),
     finalizedHeight: () => store.finalizedHeight(),
     getHeightById: (id) => store.getHeightById(id),
+    get blockDeletions() {
+      return store.blockDeletions;
+    },
     getHeaderByHeight: (height) => store.getHeaderByHeight(height),
     getTransaction: (id) => store.getTransaction(id),
     getEvents: (height) => store.getEvents(height),

@@ -19,6 +19,8 @@ const blockText = (height: number) => JSON.stringify(line(height).blockJson);
 
 interface Reads {
   blocks: number[];
+  /** Reads of the ID index (the still-stored check). */
+  ids: number;
   transactions: number;
   events: number[];
 }
@@ -29,7 +31,13 @@ function countingReader(store: ChainReader, reads: Reads): ChainReader {
     tipHeight: () => store.tipHeight(),
     genesisHeight: () => store.genesisHeight(),
     finalizedHeight: () => store.finalizedHeight(),
-    getHeightById: (id) => store.getHeightById(id),
+    getHeightById: (id) => {
+      reads.ids += 1;
+      return store.getHeightById(id);
+    },
+    get blockDeletions() {
+      return store.blockDeletions;
+    },
     getHeaderByHeight: (height) => store.getHeaderByHeight(height),
     getBlockByHeight: (height) => {
       reads.blocks.push(height);
@@ -53,7 +61,7 @@ describe('chain endpoint caches', () => {
 
   beforeEach(() => {
     temp = tempChainStore(lines, FINALIZED);
-    reads = { blocks: [], transactions: 0, events: [] };
+    reads = { blocks: [], ids: 0, transactions: 0, events: [] };
     const { methods } = createChainEndpoints({
       chainStore: countingReader(temp.store, reads),
       bft: {} as GeneratorListBft,
@@ -98,6 +106,26 @@ describe('chain endpoint caches', () => {
     // The same block stored again at 4 is the same answer.
     store(4);
     expect(await lastBlockText()).toBe(blockText(4));
+  });
+
+  it('serves a cached block above the finalized height without an ID read until a block is deleted', async () => {
+    const blockAt = async (height: number) => (await call('chain_getBlockByHeight', { height })).resultText;
+    expect(await blockAt(3)).toBe(blockText(3));
+    const idsAfterBuild = reads.ids;
+    for (let i = 0; i < 3; i += 1) expect(await blockAt(3)).toBe(blockText(3));
+    expect(reads.ids).toBe(idsAfterBuild);
+    expect(reads.blocks).toEqual([3]);
+
+    deleteTip(); // 4: block 3 stays, which one ID read confirms
+    expect(await blockAt(3)).toBe(blockText(3));
+    expect(reads.ids).toBe(idsAfterBuild + 1);
+    expect(reads.blocks).toEqual([3]);
+
+    deleteTip(); // 3
+    const gone = await call('chain_getBlockByHeight', { height: 3 });
+    expect(gone.error).toEqual({ code: -32001, message: 'No block at height 3 (the tip is at 2).' });
+    store(3);
+    expect(await blockAt(3)).toBe(blockText(3));
   });
 
   it('serves transactions by ID from the cache, never after their block was deleted', async () => {
