@@ -100,6 +100,9 @@ export class ChainProcessor {
   private commitGates: Promise<void>[] = [];
   private readonly storeWriteFailedListeners: ((error: StoreWriteError) => void)[] = [];
   private storeWriteFailure: StoreWriteError | undefined;
+  /** Blocks announced by `verifyAhead`, and the index of the next one expected. */
+  private upcoming: readonly Block[] = [];
+  private upcomingNext = 0;
   private readonly writer: TipWriter = {
     processBlock: (block) => this.applyBlock(block),
     revertTip: (keepIn) => this.revertTip(keepIn),
@@ -163,6 +166,41 @@ export class ChainProcessor {
     this.commitGates.push(gate);
   }
 
+  /**
+   * Says that `blocks` are about to be applied, in this order (a batch fetched from a peer, the
+   * next lines of a replayed file): the signatures of the first ones go to the signature verifier
+   * now, and as each is applied those of the blocks after it follow, a bounded number at a time
+   * (BlockExecutor.planSignatures), so a block's checks run while the blocks before it execute
+   * and commit. Only a hint: a block applied that is not the next one announced, a rejected block
+   * or a deleted tip forgets the rest; results and errors are those of applying the blocks alone.
+   */
+  verifyAhead(blocks: readonly Block[]): void {
+    this.upcoming = blocks;
+    this.upcomingNext = 0;
+    void this.options.executor.planSignatures(blocks, this.options.stateDb.moduleReader);
+  }
+
+  /** Before `block` executes: plans the signatures of the announced blocks that follow it. */
+  private planAhead(block: Block): void {
+    const { upcoming } = this;
+    if (upcoming.length === 0) return;
+    const index = upcoming.findIndex((next, i) => i >= this.upcomingNext && next.header.id.equals(block.header.id));
+    if (index < 0) {
+      this.forgetUpcoming();
+      return;
+    }
+    this.upcomingNext = index + 1;
+    void this.options.executor.planSignatures(upcoming.slice(index), this.options.stateDb.moduleReader);
+    if (this.upcomingNext === upcoming.length) this.upcoming = [];
+  }
+
+  private forgetUpcoming(): void {
+    if (this.upcoming.length === 0) return;
+    this.upcoming = [];
+    this.upcomingNext = 0;
+    this.options.executor.dropSignaturePlans();
+  }
+
   tipHeader(): BlockHeader {
     const { chainStore } = this.options;
     const header = chainStore.getHeaderByHeight(chainStore.tipHeight());
@@ -199,6 +237,16 @@ export class ChainProcessor {
   }
 
   private async applyBlock(block: Block): Promise<ProcessedBlock> {
+    this.planAhead(block);
+    try {
+      return await this.applyPlannedBlock(block);
+    } catch (error) {
+      this.forgetUpcoming();
+      throw error;
+    }
+  }
+
+  private async applyPlannedBlock(block: Block): Promise<ProcessedBlock> {
     const { chainStore, stateDb, executor, bft, genesisConfig } = this.options;
     const { header } = block;
     const timed = this.options.onBlockTimed;
@@ -293,6 +341,7 @@ export class ChainProcessor {
       throw error;
     }
     this.tipChanges += 1;
+    this.forgetUpcoming();
     return deleted;
   }
 
