@@ -81,10 +81,7 @@ export class BlockSynchronization implements SyncMechanism {
       if (end >= 0) blocks.splice(end + 1);
       try {
         for (const block of blocks) chain.validate(block);
-        for (const block of blocks) {
-          if (stopping()) return;
-          await chain.apply(block);
-        }
+        if (!(await chain.applyInOrder(blocks, stopping))) return;
       } catch (error) {
         logger.warn({ err: error, peerId }, 'A block fetched from the peer failed');
         throw new SyncBlockProcessingError(error);
