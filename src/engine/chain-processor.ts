@@ -236,17 +236,17 @@ export class ChainProcessor {
     return this.withTipLock((writer) => writer.processBlock(block));
   }
 
+  /** applyOnTip; a block that fails ends what verifyAhead announced (the rest will not come). */
   private async applyBlock(block: Block): Promise<ProcessedBlock> {
-    this.planAhead(block);
     try {
-      return await this.applyPlannedBlock(block);
+      return await this.applyOnTip(block);
     } catch (error) {
       this.forgetUpcoming();
       throw error;
     }
   }
 
-  private async applyPlannedBlock(block: Block): Promise<ProcessedBlock> {
+  private async applyOnTip(block: Block): Promise<ProcessedBlock> {
     const { chainStore, stateDb, executor, bft, genesisConfig } = this.options;
     const { header } = block;
     const timed = this.options.onBlockTimed;
@@ -260,6 +260,8 @@ export class ChainProcessor {
     const finalizedHeader = chainStore.getHeaderByHeight(finalizedBefore) as BlockHeader;
     const maxRemovalHeight = Math.max(finalizedHeader.aggregateCommit.height, genesisConfig.minimumCertifyHeight - 1);
     const verified = timed === undefined ? 0 : performance.now();
+    // After the checks against the tip, so that the aggregate commit's check is queued first.
+    this.planAhead(block);
     let executed: ExecutedBlock;
     try {
       executed = await executor.execute(block, stateDb.moduleReader, stateDb.engineReader, maxRemovalHeight);
