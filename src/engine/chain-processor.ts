@@ -172,7 +172,8 @@ export class ChainProcessor {
    * now, and as each is applied those of the blocks after it follow, a bounded number at a time
    * (BlockExecutor.planSignatures), so a block's checks run while the blocks before it execute
    * and commit. Only a hint: a block applied that is not the next one announced, a rejected block
-   * or a deleted tip forgets the rest; results and errors are those of applying the blocks alone.
+   * or a deleted tip forgets the rest, and so does `verifyAhead([])`; results and errors are those
+   * of applying the blocks alone.
    */
   verifyAhead(blocks: readonly Block[]): void {
     this.upcoming = blocks;

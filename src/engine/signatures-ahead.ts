@@ -94,10 +94,6 @@ export class SignaturePlans {
     const kept = new Set(keep.map(keyOf));
     for (const key of this.plans.keys()) if (!kept.has(key)) this.plans.delete(key);
   }
-
-  get size(): number {
-    return this.plans.size;
-  }
 }
 
 /** A block's ID names its transactions (through the transaction root), hence its checks. */
