@@ -181,18 +181,22 @@ export class ChainProcessor {
     void this.options.executor.planSignatures(blocks, this.options.stateDb.moduleReader);
   }
 
-  /** Before `block` executes: plans the signatures of the announced blocks that follow it. */
-  private planAhead(block: Block): void {
+  /**
+   * Before `block` executes: plans the signatures of the announced blocks that follow it. True
+   * when `block` was announced.
+   */
+  private planAhead(block: Block): boolean {
     const { upcoming } = this;
-    if (upcoming.length === 0) return;
+    if (upcoming.length === 0) return false;
     const index = upcoming.findIndex((next, i) => i >= this.upcomingNext && next.header.id.equals(block.header.id));
     if (index < 0) {
       this.forgetUpcoming();
-      return;
+      return false;
     }
     this.upcomingNext = index + 1;
     void this.options.executor.planSignatures(upcoming.slice(index), this.options.stateDb.moduleReader);
     if (this.upcomingNext === upcoming.length) this.upcoming = [];
+    return true;
   }
 
   private forgetUpcoming(): void {
@@ -262,7 +266,7 @@ export class ChainProcessor {
     const maxRemovalHeight = Math.max(finalizedHeader.aggregateCommit.height, genesisConfig.minimumCertifyHeight - 1);
     const verified = timed === undefined ? 0 : performance.now();
     // After the checks against the tip, so that the aggregate commit's check is queued first.
-    this.planAhead(block);
+    if (this.planAhead(block)) await yieldToEventLoop();
     let executed: ExecutedBlock;
     try {
       executed = await executor.execute(block, stateDb.moduleReader, stateDb.engineReader, maxRemovalHeight);
@@ -477,4 +481,14 @@ export class ChainProcessor {
     }
     return { stateUpdate: update, encodedEvents };
   }
+}
+
+/**
+ * Lets the event loop run the messages waiting for it before the next block executes. Applying a
+ * block that waits for nothing never leaves the microtask queue, and the worker pool's answers and
+ * its hand-out of queued tasks arrive as messages: without this turn, the checks of the next
+ * blocks would sit answered, or unsent, until a block happened to wait for a worker.
+ */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
