@@ -10,7 +10,7 @@ import type { StateReader } from '../state/state-view.js';
 import type { Bft } from './consensus/bft/bft.js';
 import { selectTransactionsForBlock, StateMachineInclusion } from './txpool/block-selection.js';
 import type { ProcessableTransactions } from './txpool/transaction-pool.js';
-import { verifySignaturesAhead } from './signatures-ahead.js';
+import { SignaturePlans, verifySignaturesAhead } from './signatures-ahead.js';
 import { type StateMachine, TransactionExecutionResult, type BlockExecution } from './state-machine/state-machine.js';
 
 export interface NextValidatorsUpdate {
@@ -73,23 +73,37 @@ export interface BlockWorkAhead {
 }
 
 /**
+ * Blocks whose signatures may be verified ahead of their execution: one is enough when blocks
+ * come faster than they apply (the verifier checks the next block's 100-odd signatures while this
+ * one executes and commits); a second one absorbs a block that happens to take longer.
+ */
+export const DEFAULT_SIGNATURES_AHEAD = 2;
+
+/**
  * Executes blocks against overlays of the committed module and engine state, in lisk-sdk's order
  * (consensus.ts _executeBlock / _executeGenesisBlock): BFT update, module hooks, transactions,
  * module hooks, new BFT parameters. Nothing is written to the database here.
  */
 export class BlockExecutor {
+  private readonly signaturePlans: SignaturePlans | undefined;
+
   /**
    * `signatureVerifier`, when given, checks the signatures of a block's transactions in one batch
    * (the worker pool by default in a node) while they execute (see `execute`); without it each
    * transaction's signatures are checked on this thread as it is verified. The results are the
-   * same. `workAhead`, when given, runs before each block (BlockWorkAhead).
+   * same. `workAhead`, when given, runs before each block (BlockWorkAhead). `signaturesAhead`:
+   * how many blocks after the one executing may have their signatures in the verifier at once
+   * (planSignatures).
    */
   constructor(
     private readonly stateMachine: StateMachine,
     private readonly bft: Bft,
     private readonly signatureVerifier?: SignatureVerifier,
     private readonly workAhead?: BlockWorkAhead,
-  ) {}
+    signaturesAhead = DEFAULT_SIGNATURES_AHEAD,
+  ) {
+    this.signaturePlans = signatureVerifier && new SignaturePlans(stateMachine, signatureVerifier, signaturesAhead);
+  }
 
   async executeGenesis(block: Block, moduleBase: StateReader, engineBase: StateReader): Promise<ExecutedBlock> {
     const work = { transactions: block.transactions, assets: block.assets, moduleState: moduleBase };
@@ -102,7 +116,9 @@ export class BlockExecutor {
    * check taken as good meanwhile; blocks are valid nearly always, and then the result is the one
    * in-order checking gives. If a check fails, the block executes again from the start with the
    * real answers, so the error is exactly the in-order one (lisk-sdk reports the first failing
-   * transaction, whichever way it fails). Work ahead (BlockWorkAhead) is ready before it starts.
+   * transaction, whichever way it fails). A block whose checks were planned ahead
+   * (planSignatures) uses the plan: its answers when they are in, else the same optimistic run
+   * against them. Work ahead (BlockWorkAhead) is ready before it starts.
    */
   async execute(block: Block, moduleBase: StateReader, engineBase: StateReader, maxRemovalHeight: number): Promise<ExecutedBlock> {
     const work = { transactions: block.transactions, assets: block.assets, moduleState: moduleBase };
@@ -146,11 +162,17 @@ export class BlockExecutor {
   ): Promise<ExecutedBlock> {
     const verifier = this.signatureVerifier;
     if (verifier === undefined) return this.executeOnce(block, moduleBase, engineBase, maxRemovalHeight, async () => undefined);
+    const plan = this.signaturePlans?.take(block);
     let allVerified: Promise<boolean> | undefined;
     const optimistic = async (transactions: readonly Transaction[], state: StateReader): Promise<VerifiedSignatures | undefined> => {
       if (transactions.length === 0) return undefined;
-      const checks = this.stateMachine.signatureChecks(transactions, state);
-      allVerified = verifier.verifyEd25519(checks).then((answers) => answers.every((answer) => answer));
+      // Planned ahead and already answered: the real answers, nothing left to wait for.
+      const answered = plan?.verifiedNow();
+      if (answered !== undefined) return answered;
+      const checks = plan?.checks ?? this.stateMachine.signatureChecks(transactions, state);
+      const answers =
+        plan !== undefined ? plan.answers.then((settled) => settled ?? verifier.verifyEd25519(checks)) : verifier.verifyEd25519(checks);
+      allVerified = answers.then((settled) => settled.every((answer) => answer));
       // Awaited below on every path; a rejection must not go unheard before that.
       allVerified.catch(() => undefined);
       return VerifiedSignatureSet.fromAnswers(
@@ -164,9 +186,33 @@ export class BlockExecutor {
     } catch (error) {
       if (allVerified === undefined || (await allVerified)) throw error;
     }
-    return this.executeOnce(block, moduleBase, engineBase, maxRemovalHeight, (transactions, state) =>
-      verifySignaturesAhead(this.stateMachine, verifier, transactions, state),
+    // A check failed: again, with the real answers (the plan's when it has them).
+    return this.executeOnce(
+      block,
+      moduleBase,
+      engineBase,
+      maxRemovalHeight,
+      async (transactions, state) => plan?.verifiedNow() ?? verifySignaturesAhead(this.stateMachine, verifier, transactions, state),
     );
+  }
+
+  /**
+   * Starts verifying the signatures of `blocks[0]` (the block about to execute) and of the next
+   * ones, expected to be applied after it in that order (SignaturePlans), planned against `state`
+   * (the committed state); plans of any other block are dropped. Nothing happens without a
+   * signature verifier. Settles when the planned answers are in (callers need not wait for it).
+   */
+  async planSignatures(blocks: readonly Block[], state: StateReader): Promise<void> {
+    const plans = this.signaturePlans;
+    if (plans === undefined) return;
+    const planned = blocks.slice(0, plans.limit + 1);
+    plans.retainOnly(planned);
+    await Promise.all(planned.map((block) => plans.plan(block, state)?.answers));
+  }
+
+  /** Drops every signature plan (the blocks they were for will not be applied next). */
+  dropSignaturePlans(): void {
+    this.signaturePlans?.retainOnly([]);
   }
 
   private async executeOnce(

@@ -100,6 +100,9 @@ export class ChainProcessor {
   private commitGates: Promise<void>[] = [];
   private readonly storeWriteFailedListeners: ((error: StoreWriteError) => void)[] = [];
   private storeWriteFailure: StoreWriteError | undefined;
+  /** Blocks announced by `verifyAhead`, and the index of the next one expected. */
+  private upcoming: readonly Block[] = [];
+  private upcomingNext = 0;
   private readonly writer: TipWriter = {
     processBlock: (block) => this.applyBlock(block),
     revertTip: (keepIn) => this.revertTip(keepIn),
@@ -163,6 +166,46 @@ export class ChainProcessor {
     this.commitGates.push(gate);
   }
 
+  /**
+   * Says that `blocks` are about to be applied, in this order (a batch fetched from a peer, the
+   * next lines of a replayed file): the signatures of the first ones go to the signature verifier
+   * now, and as each is applied those of the blocks after it follow, a bounded number at a time
+   * (BlockExecutor.planSignatures), so a block's checks run while the blocks before it execute
+   * and commit. Only a hint: a block applied that is not the next one announced, a rejected block
+   * or a deleted tip forgets the rest, and so does `verifyAhead([])`; results and errors are those
+   * of applying the blocks alone.
+   */
+  verifyAhead(blocks: readonly Block[]): void {
+    this.upcoming = blocks;
+    this.upcomingNext = 0;
+    void this.options.executor.planSignatures(blocks, this.options.stateDb.moduleReader);
+  }
+
+  /**
+   * Before `block` executes: plans the signatures of the announced blocks that follow it. True
+   * when `block` was announced.
+   */
+  private planAhead(block: Block): boolean {
+    const { upcoming } = this;
+    if (upcoming.length === 0) return false;
+    const index = upcoming.findIndex((next, i) => i >= this.upcomingNext && next.header.id.equals(block.header.id));
+    if (index < 0) {
+      this.forgetUpcoming();
+      return false;
+    }
+    this.upcomingNext = index + 1;
+    void this.options.executor.planSignatures(upcoming.slice(index), this.options.stateDb.moduleReader);
+    if (this.upcomingNext === upcoming.length) this.upcoming = [];
+    return true;
+  }
+
+  private forgetUpcoming(): void {
+    if (this.upcoming.length === 0) return;
+    this.upcoming = [];
+    this.upcomingNext = 0;
+    this.options.executor.dropSignaturePlans();
+  }
+
   tipHeader(): BlockHeader {
     const { chainStore } = this.options;
     const header = chainStore.getHeaderByHeight(chainStore.tipHeight());
@@ -198,7 +241,17 @@ export class ChainProcessor {
     return this.withTipLock((writer) => writer.processBlock(block));
   }
 
+  /** applyOnTip; a block that fails ends what verifyAhead announced (the rest will not come). */
   private async applyBlock(block: Block): Promise<ProcessedBlock> {
+    try {
+      return await this.applyOnTip(block);
+    } catch (error) {
+      this.forgetUpcoming();
+      throw error;
+    }
+  }
+
+  private async applyOnTip(block: Block): Promise<ProcessedBlock> {
     const { chainStore, stateDb, executor, bft, genesisConfig } = this.options;
     const { header } = block;
     const timed = this.options.onBlockTimed;
@@ -212,6 +265,8 @@ export class ChainProcessor {
     const finalizedHeader = chainStore.getHeaderByHeight(finalizedBefore) as BlockHeader;
     const maxRemovalHeight = Math.max(finalizedHeader.aggregateCommit.height, genesisConfig.minimumCertifyHeight - 1);
     const verified = timed === undefined ? 0 : performance.now();
+    // After the checks against the tip, so that the aggregate commit's check is queued first.
+    if (this.planAhead(block)) await yieldToEventLoop();
     let executed: ExecutedBlock;
     try {
       executed = await executor.execute(block, stateDb.moduleReader, stateDb.engineReader, maxRemovalHeight);
@@ -293,6 +348,7 @@ export class ChainProcessor {
       throw error;
     }
     this.tipChanges += 1;
+    this.forgetUpcoming();
     return deleted;
   }
 
@@ -425,4 +481,14 @@ export class ChainProcessor {
     }
     return { stateUpdate: update, encodedEvents };
   }
+}
+
+/**
+ * Lets the event loop run the messages waiting for it before the next block executes. Applying a
+ * block that waits for nothing never leaves the microtask queue, and the worker pool's answers and
+ * its hand-out of queued tasks arrive as messages: without this turn, the checks of the next
+ * blocks would sit answered, or unsent, until a block happened to wait for a worker.
+ */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -4,11 +4,13 @@
  *
  * Planning the checks ahead, against the state before the transactions run, is only an
  * optimisation: a transaction whose sender's keys change on the way (a multisignature
- * registration earlier in the same block) finds its checks missing from the set and verifies them
- * itself, so results and error messages never depend on the plan.
+ * registration earlier in the same block, or in a block applied in between) finds its checks
+ * missing from the set and verifies them itself, so results and error messages never depend on
+ * the plan.
  */
+import type { Block } from '../chain/block.js';
 import type { Transaction } from '../chain/transaction.js';
-import { VerifiedSignatureSet, type SignatureVerifier, type VerifiedSignatures } from '../crypto/signature-verifier.js';
+import { VerifiedSignatureSet, type Ed25519Check, type SignatureVerifier, type VerifiedSignatures } from '../crypto/signature-verifier.js';
 import type { StateReader } from '../state/state-view.js';
 import type { StateMachine } from './state-machine/state-machine.js';
 
@@ -22,4 +24,79 @@ export async function verifySignaturesAhead(
   if (verifier === undefined || transactions.length === 0) return undefined;
   const checks = stateMachine.signatureChecks(transactions, state);
   return VerifiedSignatureSet.fromAnswers(checks, await verifier.verifyEd25519(checks));
+}
+
+/** The signature checks of one block's transactions, sent to the verifier before the block executes. */
+export class SignaturePlan {
+  /** The answers once they are in; undefined while the verifier works (or if it failed). */
+  private settled: boolean[] | undefined;
+  /** Resolves with the answers, or undefined if the verifier failed (then the plan is not used). */
+  readonly answers: Promise<boolean[] | undefined>;
+
+  constructor(
+    readonly checks: readonly Ed25519Check[],
+    answers: Promise<boolean[]>,
+  ) {
+    this.answers = answers.then(
+      (settled) => {
+        this.settled = settled;
+        return settled;
+      },
+      () => undefined,
+    );
+  }
+
+  /** The checks that verified, if the answers are already in. */
+  verifiedNow(): VerifiedSignatures | undefined {
+    return this.settled && VerifiedSignatureSet.fromAnswers(this.checks, this.settled);
+  }
+}
+
+/**
+ * Signature plans of blocks about to be applied (sync's batches, a replayed file): each block's
+ * checks go to the verifier (the pool, at consensus priority) while the blocks before it execute
+ * and commit, so its own execution rarely waits for them. The owner plans at most `limit` blocks
+ * past the one executing, and drops the plans of blocks that will not come next (`retainOnly`).
+ */
+export class SignaturePlans {
+  private readonly plans = new Map<string, SignaturePlan>();
+
+  constructor(
+    private readonly stateMachine: StateMachine,
+    private readonly verifier: SignatureVerifier,
+    readonly limit: number,
+  ) {}
+
+  /**
+   * Starts verifying the checks of `block`'s transactions, planned against `state`, unless already
+   * planned; returns its plan (none for a block without transactions).
+   */
+  plan(block: Block, state: StateReader): SignaturePlan | undefined {
+    const key = keyOf(block);
+    const planned = this.plans.get(key);
+    if (planned !== undefined || block.transactions.length === 0) return planned;
+    const checks = this.stateMachine.signatureChecks(block.transactions, state);
+    const plan = new SignaturePlan(checks, this.verifier.verifyEd25519(checks));
+    this.plans.set(key, plan);
+    return plan;
+  }
+
+  /** The plan of `block`, removed from the set. */
+  take(block: Block): SignaturePlan | undefined {
+    const key = keyOf(block);
+    const plan = this.plans.get(key);
+    if (plan !== undefined) this.plans.delete(key);
+    return plan;
+  }
+
+  /** Drops the plans of every block but `keep`'s. */
+  retainOnly(keep: readonly Block[]): void {
+    const kept = new Set(keep.map(keyOf));
+    for (const key of this.plans.keys()) if (!kept.has(key)) this.plans.delete(key);
+  }
+}
+
+/** A block's ID names its transactions (through the transaction root), hence its checks. */
+function keyOf(block: Block): string {
+  return block.header.id.toString('latin1');
 }

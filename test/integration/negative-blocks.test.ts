@@ -34,6 +34,7 @@ import type { ProcessableTransactions } from '../../src/engine/txpool/transactio
 import { InvalidBlockError, type BlockRejectionReason } from '../../src/errors.js';
 import { registerMultisignatureParamsSchema, multisigRegMsgSchema } from '../../src/modules/auth/schemas.js';
 import { createBlockExecutor, createChainForger, offThreadWork, openChain, type OpenChain } from '../../src/node.js';
+import type { StateReader } from '../../src/state/state-view.js';
 import { WorkerPool } from '../../src/workers/index.js';
 import {
   devValidatorAccounts,
@@ -646,6 +647,21 @@ describe('bad blocks are refused with a typed error and leave the store unchange
         failedVerification(forged, `Failed to validate signature '${hex(forgedSignature)}' for transaction with id '${hex(forged.id)}'`),
       );
     });
+
+    it('refuses a block announced ahead (ChainProcessor.verifyAhead) exactly as one that was not', async () => {
+      const forged = multisigTransfer(multisigNonce, [mandatoryMember, stranger, undefined]);
+      const refused = replacing(1, forged);
+      const message = failedVerification(
+        forged,
+        `Failed to validate signature '${hex(forged.signatures[1] as Buffer)}' for transaction with id '${hex(forged.id)}'`,
+      );
+      chain.processor.verifyAhead([refused, valid]);
+      await expectRefused(refused, 'transaction-failed-verification', message);
+      // A block announced behind others that never come.
+      chain.processor.verifyAhead([valid, refused]);
+      await expectRefused(refused, 'transaction-failed-verification', message);
+      chain.processor.verifyAhead([]);
+    });
   });
 
   describe('assets (state machine verifyAssets)', () => {
@@ -729,13 +745,20 @@ describe('bad blocks are refused with a typed error and leave the store unchange
       );
     const groupSigners = () => [mandatory, ...optional.map((member) => (member === group ? member : undefined))];
 
+    const maxRemovalHeight = (): number => {
+      const finalized = chain.chainStore.getHeaderByHeight(chain.chainStore.finalizedHeight()) as BlockHeader;
+      return Math.max(finalized.aggregateCommit.height, config.genesis.minimumCertifyHeight - 1);
+    };
+
     /** What executing `transactions` in V's place gives: the events, or the refusal. */
     async function outcome(transactions: Transaction[], executor: BlockExecutor) {
-      const block = withTransactions(valid, transactions, signer, chainID);
-      const finalized = chain.chainStore.getHeaderByHeight(chain.chainStore.finalizedHeight()) as BlockHeader;
-      const maxRemovalHeight = Math.max(finalized.aggregateCommit.height, config.genesis.minimumCertifyHeight - 1);
+      return outcomeOn(withTransactions(valid, transactions, signer, chainID), executor, chain.stateDb);
+    }
+
+    /** What executing `block` on `base` (the committed states, or another block's overlays) gives. */
+    async function outcomeOn(block: Block, executor: BlockExecutor, base: { moduleReader: StateReader; engineReader: StateReader }) {
       try {
-        const executed = await executor.execute(block, chain.stateDb.moduleReader, chain.stateDb.engineReader, maxRemovalHeight);
+        const executed = await executor.execute(block, base.moduleReader, base.engineReader, maxRemovalHeight());
         return {
           events: executed.events.map(eventToJSON),
           changes: executed.moduleState.changes().length,
@@ -747,14 +770,12 @@ describe('bad blocks are refused with a typed error and leave the store unchange
       }
     }
 
-    it("gives the main thread's events and errors when a registration earlier in the block changes who must sign", async () => {
-      const pooled = createBlockExecutor(chain, offThreadWork(workers as WorkerPool, { minPoolSet: 1 }).signatureVerifier);
-      const plain = createBlockExecutor(chain);
+    function keyChangeCases(): Transaction[][] {
       const nonce = nonceOf(group.address);
       const corrupted = transfer(nonce + 1n, groupSigners());
       const badSignature = Buffer.from(corrupted.signatures[0] as Buffer);
       badSignature[9] = (badSignature[9] as number) ^ 0x20;
-      const cases: Transaction[][] = [
+      return [
         // Valid: planned against the single-signature account, the transfer's checks were not in the batch.
         [registration(nonce), transfer(nonce + 1n, groupSigners())],
         // The mandatory member's signature is bad: found by the transaction's own check.
@@ -764,6 +785,12 @@ describe('bad blocks are refused with a typed error and leave the store unchange
         // Before the registration G alone signs; after it, it no longer can.
         [transfer(nonce, [group]), registration(nonce + 1n), transfer(nonce + 2n, [group])],
       ];
+    }
+
+    it("gives the main thread's events and errors when a registration earlier in the block changes who must sign", async () => {
+      const pooled = createBlockExecutor(chain, offThreadWork(workers as WorkerPool, { minPoolSet: 1 }).signatureVerifier);
+      const plain = createBlockExecutor(chain);
+      const cases = keyChangeCases();
       const outcomes = [];
       for (const transactions of cases) {
         const expected = await outcome(transactions, plain);
@@ -777,6 +804,42 @@ describe('bad blocks are refused with a typed error and leave the store unchange
         'transaction-failed-verification',
       ]);
       expect(outcomes[1]).toMatchObject({ message: expect.stringContaining('Failed to validate signature') });
+      expect(snapshotStore(chain)).toEqual(before);
+    });
+
+    it('gives the same events and errors when the signatures were planned ahead, answered before execution or not', async () => {
+      const ahead = createBlockExecutor(chain, offThreadWork(workers as WorkerPool, { minPoolSet: 1 }).signatureVerifier);
+      const plain = createBlockExecutor(chain);
+      for (const transactions of keyChangeCases()) {
+        const block = withTransactions(valid, transactions, signer, chainID);
+        const expected = await outcome(transactions, plain);
+        await ahead.planSignatures([block], chain.stateDb.moduleReader);
+        expect(await outcome(transactions, ahead)).toEqual(expected);
+        void ahead.planSignatures([block], chain.stateDb.moduleReader);
+        expect(await outcome(transactions, ahead)).toEqual(expected);
+      }
+      expect(snapshotStore(chain)).toEqual(before);
+    });
+
+    it('gives the same events and errors when a block is planned against the state before an earlier block changed the keys', async () => {
+      const ahead = createBlockExecutor(chain, offThreadWork(workers as WorkerPool, { minPoolSet: 1 }).signatureVerifier);
+      const plain = createBlockExecutor(chain);
+      const nonce = nonceOf(group.address);
+      const first = withTransactions(valid, [registration(nonce)], signer, chainID);
+      const kinds = [];
+      for (const signers of [groupSigners(), [group]]) {
+        // G alone signs validly for the account as it is before `first`, not after.
+        const second = withTransactions(valid, [transfer(nonce + 1n, signers)], signer, chainID);
+        const results = [];
+        for (const executor of [plain, ahead]) {
+          await executor.planSignatures([first, second], chain.stateDb.moduleReader);
+          const afterFirst = await executor.execute(first, chain.stateDb.moduleReader, chain.stateDb.engineReader, maxRemovalHeight());
+          results.push(await outcomeOn(second, executor, { moduleReader: afterFirst.moduleState, engineReader: afterFirst.engineState }));
+        }
+        expect(results[1]).toEqual(results[0]);
+        kinds.push('refused' in (results[0] as object) ? 'refused' : 'executed');
+      }
+      expect(kinds).toEqual(['executed', 'refused']);
       expect(snapshotStore(chain)).toEqual(before);
     });
   });

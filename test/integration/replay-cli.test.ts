@@ -62,6 +62,23 @@ describe('basalt blockchain:replay', () => {
     expect(finalLine.stateRoot).toBe(Block.fromBytes(Buffer.from(last.blockHex, 'hex')).header.stateRoot.toString('hex'));
   });
 
+  it('reads lines ahead but reports a bad line only in its turn, after applying the blocks before it', async () => {
+    const path = join(workDir, 'garbage.ndjson');
+    const good = lines.map((line) => JSON.stringify({ height: line.height, blockHex: line.blockHex }));
+    writeFileSync(path, [...good.slice(0, 4), 'not json', ...good.slice(4)].join('\n'));
+    const dataPath = join(workDir, 'garbage');
+
+    const result = await replay(path, dataPath);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('Line 5 of the blocks file is not JSON.');
+    const chain = await openChain({ dataPath, config: devChainConfig(), genesisBlock: devGenesisBlock() });
+    try {
+      expect(chain.processor.tipHeader().id.toString('hex')).toBe(lines[3]?.id);
+    } finally {
+      await chain.close();
+    }
+  });
+
   it('answers a missing flag with exit 1 and the usage text', async () => {
     const result = await runBasalt(['blockchain:replay', 'x.ndjson']);
     expect(result.code).toBe(1);

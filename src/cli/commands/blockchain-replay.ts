@@ -2,6 +2,7 @@ import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Block } from '../../chain/block.js';
 import { loadChainConfig } from '../../config/lisk-config.js';
+import { DEFAULT_SIGNATURES_AHEAD } from '../../engine/block-executor.js';
 import { InvalidBlockError } from '../../errors.js';
 import { assembleNode } from '../../node.js';
 import { EXIT_CHAIN_MISMATCH, EXIT_OK, UsageError, type CliCommand, type CliIO } from '../command.js';
@@ -64,8 +65,7 @@ export const replayCommand: CliCommand = {
     try {
       const startHeight = chain.processor.tipHeader().height;
       const progress = new ProgressReporter(io.stderr, 'blocks');
-      for await (const { lineNumber, line } of readLines(blocksFile)) {
-        const block = parseBlockLine(line, lineNumber);
+      for await (const { block, upcoming } of readBlocksAhead(blocksFile, READ_AHEAD)) {
         const { height } = block.header;
         if (height <= startHeight) {
           const stored = chain.chainStore.getHeaderByHeight(height);
@@ -78,6 +78,8 @@ export const replayCommand: CliCommand = {
           }
           continue;
         }
+        // The next lines' signatures are verified while this block executes and commits.
+        chain.processor.verifyAhead([block, ...upcoming]);
         try {
           await chain.processor.processBlock(block);
         } catch (error) {
@@ -99,6 +101,48 @@ export const replayCommand: CliCommand = {
 function mismatch(io: CliIO, height: number, what: string): number {
   io.stderr.write(`\nMismatch at height ${height}: ${what}\n`);
   return EXIT_CHAIN_MISMATCH;
+}
+
+/**
+ * Lines read ahead of the block being applied, for their signatures to be checked meanwhile: as
+ * many as the executor verifies ahead at once; the rest of the file stays on disk.
+ */
+const READ_AHEAD = DEFAULT_SIGNATURES_AHEAD;
+
+/**
+ * The file's blocks in order, each with the blocks of the next lines already parsed (up to
+ * `ahead`). A line that does not parse ends the look-ahead there, and its error is thrown only
+ * when its turn comes, after every block before it was handed out, as reading line by line does.
+ */
+async function* readBlocksAhead(file: string, ahead: number): AsyncGenerator<{ block: Block; upcoming: Block[] }> {
+  const window: (() => Block)[] = [];
+  const parsed = (lineNumber: number, line: string): (() => Block) => {
+    try {
+      const block = parseBlockLine(line, lineNumber);
+      return () => block;
+    } catch (error) {
+      return () => {
+        throw error;
+      };
+    }
+  };
+  const handOut = (): { block: Block; upcoming: Block[] } => {
+    const block = (window.shift() as () => Block)();
+    const upcoming: Block[] = [];
+    for (const next of window) {
+      try {
+        upcoming.push(next());
+      } catch {
+        break;
+      }
+    }
+    return { block, upcoming };
+  };
+  for await (const { lineNumber, line } of readLines(file)) {
+    window.push(parsed(lineNumber, line));
+    if (window.length > ahead) yield handOut();
+  }
+  while (window.length > 0) yield handOut();
 }
 
 async function* readLines(file: string): AsyncGenerator<{ lineNumber: number; line: string }> {

@@ -67,24 +67,30 @@ export class BlockSynchronization implements SyncMechanism {
     const { chain, requests, logger, stopping } = context;
     let failures = 0;
     let lastFetched = fromId;
+    let prefetched: Promise<Block[]> | undefined;
     while (failures < MAX_FAILED_FETCHES) {
       let blocks: Block[];
       try {
-        blocks = await requests.blocksAbove(peerId, lastFetched);
+        blocks = await (prefetched ?? requests.blocksAbove(peerId, lastFetched));
       } catch (error) {
         if (error instanceof SyncStopError) throw error;
         failures += 1;
         continue;
+      } finally {
+        prefetched = undefined;
       }
       lastFetched = (blocks[blocks.length - 1] as Block).header.id;
       const end = blocks.findIndex((block) => block.header.id.equals(toId));
       if (end >= 0) blocks.splice(end + 1);
+      else {
+        // The next batch is the one above this one's last block whatever happens to this one: it
+        // is asked for now and travels while this one applies. If this one fails it is dropped.
+        prefetched = requests.blocksAbove(peerId, lastFetched);
+        prefetched.catch(() => undefined);
+      }
       try {
         for (const block of blocks) chain.validate(block);
-        for (const block of blocks) {
-          if (stopping()) return;
-          await chain.apply(block);
-        }
+        if (!(await chain.applyInOrder(blocks, stopping))) return;
       } catch (error) {
         logger.warn({ err: error, peerId }, 'A block fetched from the peer failed');
         throw new SyncBlockProcessingError(error);

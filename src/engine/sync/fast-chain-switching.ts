@@ -46,10 +46,7 @@ export class FastChainSwitching implements SyncMechanism {
     logger.info({ commonHeight: common.height, blocks: blocks.length }, 'Switching chain');
     chain.deleteAbove(common.height, true);
     try {
-      for (const block of blocks) {
-        if (context.stopping()) return;
-        await chain.apply(block);
-      }
+      if (!(await chain.applyInOrder(blocks, context.stopping))) return;
       logger.info({ height: chain.tip().height, commonHeight: common.height }, 'Switched chains');
     } catch (error) {
       logger.warn({ err: error, peerId }, 'A block of the other chain failed; restoring ours');

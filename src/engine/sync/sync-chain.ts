@@ -75,6 +75,25 @@ export class SyncChain {
     this.listener.blockApplied?.(processed);
   }
 
+  /**
+   * Applies `blocks` in order, each as `apply` does, until one fails (it throws) or `stopping`
+   * says to stop (false). The signatures of the blocks after the one applying are verified
+   * meanwhile (ChainProcessor.verifyAhead); what is not applied leaves nothing behind.
+   */
+  async applyInOrder(blocks: readonly Block[], stopping: () => boolean = () => false): Promise<boolean> {
+    const { processor } = this.parts;
+    processor.verifyAhead(blocks);
+    try {
+      for (const block of blocks) {
+        if (stopping()) return false;
+        await this.apply(block);
+      }
+      return true;
+    } finally {
+      processor.verifyAhead([]);
+    }
+  }
+
   /** Deletes blocks until the tip is at `height`; with `keep`, each is kept as a temp block. */
   deleteAbove(height: number, keep: boolean): void {
     const { tempBlocks } = this.parts;
@@ -95,7 +114,7 @@ export class SyncChain {
 
   /** Applies the temp blocks, lowest first, on the tip they were deleted from, then forgets them. */
   async restoreTempBlocks(): Promise<void> {
-    for (const block of this.tempBlocks().reverse()) await this.apply(block);
+    await this.applyInOrder(this.tempBlocks().reverse());
     this.clearTempBlocks();
   }
 }

@@ -45,13 +45,25 @@ export function updatePrevotesPrecommits(votes: BftVotes, parametersAt: Paramete
   const voter = votes.activeValidatorsVoteInfo.find((v) => v.address.equals(newest.generatorAddress));
   if (!voter) return;
 
+  // The window spans hundreds of heights but a handful of parameter sets (parametersAt hands out
+  // one object per set): the generator is looked up once per set, not once per height.
+  const weights = new Map<BftParameters, bigint>();
+  const generatorWeight = (parameters: BftParameters): bigint => {
+    let weight = weights.get(parameters);
+    if (weight === undefined) {
+      weight = weightOf(parameters, newest.generatorAddress, newest.height);
+      weights.set(parameters, weight);
+    }
+    return weight;
+  };
+
   const minPrecommitHeight = Math.max(voter.minActiveHeight, heightNotPrevoted(votes) + 1, voter.largestHeightPrecommit + 1);
   let precommitted = false;
   for (const info of votes.blockBFTInfos) {
     if (info.height < minPrecommitHeight) break;
     const parameters = parametersAt(info.height);
     if (info.prevoteWeight >= parameters.prevoteThreshold) {
-      info.precommitWeight += weightOf(parameters, newest.generatorAddress, newest.height);
+      info.precommitWeight += generatorWeight(parameters);
       if (!precommitted) {
         voter.largestHeightPrecommit = info.height;
         precommitted = true;
@@ -62,7 +74,7 @@ export function updatePrevotesPrecommits(votes: BftVotes, parametersAt: Paramete
   const minPrevoteHeight = Math.max(newest.maxHeightGenerated + 1, voter.minActiveHeight);
   for (const info of votes.blockBFTInfos) {
     if (info.height < minPrevoteHeight) break;
-    info.prevoteWeight += weightOf(parametersAt(info.height), newest.generatorAddress, newest.height);
+    info.prevoteWeight += generatorWeight(parametersAt(info.height));
   }
 }
 
