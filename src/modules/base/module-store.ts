@@ -1,5 +1,6 @@
 import { codec, type Schema } from '../../codec/index.js';
 import { NotFoundError } from '../../errors.js';
+import { OverlayState } from '../../state/overlay-state.js';
 import type { IterateOptions, StateReader, StateWriter } from '../../state/state-view.js';
 import { computeStorePrefix, computeSubstorePrefix } from './store-prefix.js';
 
@@ -30,7 +31,11 @@ export class ModuleStore<T extends object> {
   }
 
   stateKey(key: Buffer): Buffer {
-    return Buffer.concat([this.prefix, key]);
+    const { prefix } = this;
+    const stateKey = Buffer.allocUnsafe(prefix.length + key.length);
+    stateKey.set(prefix, 0);
+    stateKey.set(key, prefix.length);
+    return stateKey;
   }
 
   get(state: StateReader, key: Buffer): T | undefined {
@@ -52,7 +57,11 @@ export class ModuleStore<T extends object> {
   }
 
   set(state: StateWriter, key: Buffer, value: T): void {
-    state.set(this.stateKey(key), codec.encode(this.schema, value));
+    const stateKey = this.stateKey(key);
+    const encoded = codec.encode(this.schema, value);
+    // Both buffers are new and go nowhere else: an overlay may keep them without copying.
+    if (state instanceof OverlayState) state.setOwned(stateKey, encoded);
+    else state.set(stateKey, encoded);
   }
 
   del(state: StateWriter, key: Buffer): void {
