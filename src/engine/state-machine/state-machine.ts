@@ -54,6 +54,14 @@ export interface BlockExecution {
   readonly setNextValidators: SetNextValidators;
 }
 
+/**
+ * Hooks and commands are synchronous nearly always; awaiting their plain results anyway would
+ * cost a microtask turn each, several per transaction. Only promises are awaited.
+ */
+function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
+}
+
 export function transactionTopic(transactionID: Buffer): Buffer {
   return Buffer.concat([TOPIC_TRANSACTION_PREFIX, transactionID]);
 }
@@ -165,7 +173,8 @@ export class StateMachine {
       if (!onlyCommand) {
         for (const module of this.modules) {
           if (!module.verifyTransaction) continue;
-          const result = await module.verifyTransaction(context);
+          const answer = module.verifyTransaction(context);
+          const result = isThenable(answer) ? await answer : answer;
           if (result.status !== VerifyStatus.OK) return result;
         }
       }
@@ -174,7 +183,7 @@ export class StateMachine {
       if (command.verify) {
         // A literal, not `{ ...context, params }`: a spread plus one more property leaves V8's fast
         // object-clone path and costs about a microsecond per transaction.
-        const result = await command.verify({
+        const answer = command.verify({
           state,
           contextStore,
           chainID: this.chainID,
@@ -184,6 +193,7 @@ export class StateMachine {
           verifiedSignatures,
           params,
         });
+        const result = isThenable(answer) ? await answer : answer;
         if (result.status !== VerifyStatus.OK) return result;
       }
       return { status: VerifyStatus.OK };
@@ -201,7 +211,8 @@ export class StateMachine {
       const run = module[hook];
       if (!run) continue;
       try {
-        await run.call(module, context);
+        const done = run.call(module, context);
+        if (isThenable(done)) await done;
       } catch (error) {
         this.logger.debug({ err: error, module: module.name }, `${hook} failed`);
         return false;
@@ -240,7 +251,7 @@ export class StateMachine {
     const commandStateBefore = execution.state.snapshot();
     try {
       const params = this.decodeParams(command, transaction);
-      await command.execute({
+      const done = command.execute({
         state: context.state,
         events,
         contextStore: context.contextStore,
@@ -251,6 +262,7 @@ export class StateMachine {
         transaction,
         params,
       });
+      if (isThenable(done)) await done;
     } catch (error) {
       if (error instanceof ExecutionPanicError) {
         // Nothing of the transaction stays behind; the caller decides about the block.
