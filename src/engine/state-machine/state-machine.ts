@@ -1,5 +1,5 @@
 import { standardEventDataSchema } from '../../chain/schemas.js';
-import { codec, validate } from '../../codec/index.js';
+import { codec, validate, type Schema } from '../../codec/index.js';
 import type { Ed25519Check, VerifiedSignatures } from '../../crypto/signature-verifier.js';
 import type { Logger } from '../../logger.js';
 import {
@@ -74,6 +74,8 @@ export function transactionTopic(transactionID: Buffer): Buffer {
  */
 export class StateMachine {
   private readonly commands = new Map<string, Command<unknown>>();
+  /** The command schema each transaction's params were last validated against. */
+  private readonly validParams = new WeakMap<ExecutionTransaction, Schema>();
 
   constructor(
     readonly modules: readonly Module[],
@@ -295,7 +297,13 @@ export class StateMachine {
 
   private decodeParams(command: Command<unknown>, transaction: ExecutionTransaction): unknown {
     const params = codec.decode<Record<string, unknown>>(command.schema, transaction.params);
-    validate(command.schema, params);
+    // Verification and execution both decode the params (each gets its own object, as in
+    // lisk-sdk); the values only depend on the transaction's bytes, so once they passed the
+    // schema for this transaction they pass again.
+    if (this.validParams.get(transaction) !== command.schema) {
+      validate(command.schema, params);
+      this.validParams.set(transaction, command.schema);
+    }
     return params;
   }
 
