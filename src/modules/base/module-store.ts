@@ -5,6 +5,17 @@ import type { IterateOptions, StateReader, StateWriter } from '../../state/state
 import { computeStorePrefix, computeSubstorePrefix } from './store-prefix.js';
 
 /**
+ * `first ‖ second` as a new Buffer, without Buffer.concat's list handling: state keys are built
+ * on every store access of every transaction.
+ */
+export function joinKey(first: Uint8Array, second: Uint8Array): Buffer {
+  const key = Buffer.allocUnsafe(first.length + second.length);
+  key.set(first, 0);
+  key.set(second, first.length);
+  return key;
+}
+
+/**
  * One substore of a module (lisk-sdk BaseStore): a key space under
  * `storePrefix(module) ‖ substorePrefix(index)` whose values are encoded with one schema.
  * Keys passed in and returned are relative to that prefix.
@@ -31,11 +42,7 @@ export class ModuleStore<T extends object> {
   }
 
   stateKey(key: Buffer): Buffer {
-    const { prefix } = this;
-    const stateKey = Buffer.allocUnsafe(prefix.length + key.length);
-    stateKey.set(prefix, 0);
-    stateKey.set(key, prefix.length);
-    return stateKey;
+    return joinKey(this.prefix, key);
   }
 
   get(state: StateReader, key: Buffer): T | undefined {
