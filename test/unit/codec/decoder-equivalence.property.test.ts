@@ -8,11 +8,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileDecoder } from '../../../src/codec/decoder.js';
 import type { Schema } from '../../../src/codec/index.js';
-import { buildLayout } from '../../../src/codec/layout.js';
 import { schemaArbitrary, valueArbitrary } from './support/arbitraries.js';
 import { referenceEncode } from './support/reference-encoder.js';
 import type { Faults } from './support/reference-encoder.js';
-import { repositorySchemas } from './support/repository-schemas.js';
+import { perSchema, repositorySchemas } from './support/repository-schemas.js';
 
 const RUNS = 400;
 
@@ -31,17 +30,7 @@ interface Decoders {
   view: (bytes: Uint8Array) => unknown;
 }
 
-const decoderCache = new WeakMap<Schema, Decoders>();
-
-function decoders(schema: Schema): Decoders {
-  let entry = decoderCache.get(schema);
-  if (entry === undefined) {
-    const layout = buildLayout(schema);
-    entry = { copy: compileDecoder(layout), view: compileDecoder(layout, 'view') };
-    decoderCache.set(schema, entry);
-  }
-  return entry;
-}
+const decoders = perSchema((layout): Decoders => ({ copy: compileDecoder(layout), view: compileDecoder(layout, 'view') }));
 
 /** Every Buffer in a decoded value, in traversal order. */
 function buffersOf(value: unknown, into: Buffer[] = []): Buffer[] {

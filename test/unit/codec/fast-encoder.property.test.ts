@@ -9,10 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { compileEncoder } from '../../../src/codec/encoder.js';
 import { compileFastEncoder, type FastEncoder } from '../../../src/codec/fast-encoder.js';
 import { codec, type Schema } from '../../../src/codec/index.js';
-import { buildLayout } from '../../../src/codec/layout.js';
 import { EncodeError } from '../../../src/errors.js';
 import { schemaArbitrary, valueArbitrary } from './support/arbitraries.js';
-import { repositorySchemas } from './support/repository-schemas.js';
+import { perSchema, repositorySchemas } from './support/repository-schemas.js';
 
 const RUNS = 400;
 
@@ -21,17 +20,7 @@ interface Encoders {
   general: (value: object) => Buffer;
 }
 
-const encoderCache = new WeakMap<Schema, Encoders>();
-
-function encoders(schema: Schema): Encoders {
-  let entry = encoderCache.get(schema);
-  if (entry === undefined) {
-    const layout = buildLayout(schema);
-    entry = { fast: compileFastEncoder(layout), general: compileEncoder(layout) };
-    encoderCache.set(schema, entry);
-  }
-  return entry;
-}
+const encoders = perSchema((layout): Encoders => ({ fast: compileFastEncoder(layout), general: compileEncoder(layout) }));
 
 /** Counts how often the fast path answered, so that a fast path that always declines fails. */
 const answered = { fast: 0, total: 0 };

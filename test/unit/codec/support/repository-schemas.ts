@@ -4,6 +4,7 @@
  */
 import * as chainSchemas from '../../../../src/chain/schemas.js';
 import type { Schema } from '../../../../src/codec/index.js';
+import { buildLayout, type ObjectLayout } from '../../../../src/codec/layout.js';
 import { validateSchema } from '../../../../src/codec/validate-schema.js';
 import * as bftSchemas from '../../../../src/engine/consensus/bft/schemas.js';
 import * as legacyChainSchemas from '../../../../src/legacy-chain/schemas.js';
@@ -49,3 +50,16 @@ export const repositorySchemas: [string, Schema][] = Object.entries({
     .filter((entry): entry is [string, Schema] => isSchema(entry[1]))
     .map(([name, schema]): [string, Schema] => [`${room}.${name}`, schema]),
 );
+
+/** `build(layout)` once per schema object (a WeakMap memo): the tests compile each variant once. */
+export function perSchema<T>(build: (layout: ObjectLayout) => T): (schema: Schema) => T {
+  const cache = new WeakMap<Schema, T>();
+  return (schema) => {
+    let entry = cache.get(schema);
+    if (entry === undefined) {
+      entry = build(buildLayout(schema));
+      cache.set(schema, entry);
+    }
+    return entry;
+  };
+}
