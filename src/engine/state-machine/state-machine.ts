@@ -73,7 +73,8 @@ export function transactionTopic(transactionID: Buffer): Buffer {
  * `commandExecutionResult` event.
  */
 export class StateMachine {
-  private readonly commands = new Map<string, Command<unknown>>();
+  /** Commands by module name, then command name (no joined string to build per lookup). */
+  private readonly commands = new Map<string, Map<string, Command<unknown>>>();
   /** The command schema each transaction's params were last validated against. */
   private readonly validParams = new WeakMap<ExecutionTransaction, Schema>();
 
@@ -86,7 +87,9 @@ export class StateMachine {
     for (const module of modules) {
       if (names.has(module.name)) throw new InvariantError(`Module ${module.name} is registered twice.`);
       names.add(module.name);
-      for (const command of module.commands) this.commands.set(`${module.name}:${command.name}`, command);
+      const commands = new Map<string, Command<unknown>>();
+      for (const command of module.commands) commands.set(command.name, command);
+      this.commands.set(module.name, commands);
     }
   }
 
@@ -289,7 +292,7 @@ export class StateMachine {
   }
 
   private command(transaction: ExecutionTransaction): Command<unknown> {
-    const command = this.commands.get(`${transaction.module}:${transaction.command}`);
+    const command = this.commands.get(transaction.module)?.get(transaction.command);
     if (command) return command;
     if (!this.getModule(transaction.module)) throw new ExecutionError(`Module ${transaction.module} is not registered.`);
     throw new ExecutionError(`Module ${transaction.module} does not have command ${transaction.command} registered.`);
