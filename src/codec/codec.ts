@@ -8,6 +8,7 @@
 import type { Schema } from './types.js';
 import { compileDecoder } from './decoder.js';
 import { compileEncoder } from './encoder.js';
+import { compileFastEncoder } from './fast-encoder.js';
 import { compileFromJson } from './from-json.js';
 import { type ObjectLayout, buildLayout } from './layout.js';
 import { compileToJson } from './to-json.js';
@@ -30,8 +31,12 @@ function compiled(schema: Schema): CompiledSchema {
   if (entry === undefined) {
     validateSchema(schema);
     const layout = buildLayout(schema);
+    const fast = compileFastEncoder(layout);
+    const general = compileEncoder(layout);
     entry = {
-      encode: compileEncoder(layout),
+      // The fast encoder takes the plain values; the general one gives every other value its
+      // bytes or its EncodeError (fast-encoder.ts).
+      encode: (value) => fast(value) ?? general(value),
       decode: compileDecoder(layout),
       decodeViews: undefined,
       layout,

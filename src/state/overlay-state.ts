@@ -14,9 +14,24 @@ interface Entry {
 
 interface JournalRecord {
   readonly id: string;
-  /** The entry as it was before the write (undefined: the key had no overlay entry yet). */
-  readonly before: Entry | undefined;
+  /** The entry the write changed; undefined when the write created it. */
+  readonly entry: Entry | undefined;
+  /** `entry.value` before the write. */
+  readonly previous: Buffer | undefined;
 }
+
+type Latin1Slice = (this: Buffer, start: number, end: number) => string;
+
+/**
+ * Node's Buffer#latin1Slice, which `toString('latin1')` ends in after checking its arguments and
+ * looking up the encoding; keys are read twice per state access, so the direct call pays off.
+ * Not part of Node's documented API, hence the fallback.
+ */
+const latin1Slice = (Buffer.prototype as unknown as { latin1Slice?: Latin1Slice }).latin1Slice;
+
+/** The map key of a state key: one character per byte. */
+const idOf: (key: Buffer) => string =
+  typeof latin1Slice === 'function' ? (key) => latin1Slice.call(key, 0, key.length) : (key) => key.toString('latin1');
 
 /**
  * Write overlay over a persistent reader: every write of one block (or one dry run) lands here,
@@ -36,7 +51,7 @@ export class OverlayState implements StateWriter {
   constructor(private readonly base: StateReader) {}
 
   get(key: Buffer): Buffer | undefined {
-    const entry = this.entries.get(key.toString('latin1'));
+    const entry = this.entries.get(idOf(key));
     return entry ? entry.value : this.base.get(key);
   }
 
@@ -45,11 +60,19 @@ export class OverlayState implements StateWriter {
   }
 
   set(key: Buffer, value: Buffer): void {
-    this.write(key, Buffer.from(value));
+    this.write(key, Buffer.from(value), false);
+  }
+
+  /**
+   * `set` for buffers the caller made for this call and never touches again (a module store's
+   * freshly built key and encoded value): they are kept as they are, without `set`'s copies.
+   */
+  setOwned(key: Buffer, value: Buffer): void {
+    this.write(key, value, true);
   }
 
   del(key: Buffer): void {
-    this.write(key, undefined);
+    this.write(key, undefined, false);
   }
 
   snapshot(): number {
@@ -60,10 +83,12 @@ export class OverlayState implements StateWriter {
     if (!Number.isInteger(id) || id < 0 || id > this.journal.length) {
       throw new RangeError(`Unknown state snapshot ${id}`);
     }
+    // Undone newest first, so an entry a write created is only deleted once every later write
+    // to it is undone, and an entry a write changed is still the one in the map.
     while (this.journal.length > id) {
       const record = this.journal.pop() as JournalRecord;
-      if (record.before === undefined) this.entries.delete(record.id);
-      else this.entries.set(record.id, record.before);
+      if (record.entry === undefined) this.entries.delete(record.id);
+      else record.entry.value = record.previous;
     }
   }
 
@@ -97,11 +122,15 @@ export class OverlayState implements StateWriter {
     return result.sort((a, b) => a.key.compare(b.key));
   }
 
-  private write(key: Buffer, value: Buffer | undefined): void {
-    const id = key.toString('latin1');
-    const before = this.entries.get(id);
-    this.journal.push({ id, before: before && { key: before.key, value: before.value } });
-    if (before) before.value = value;
-    else this.entries.set(id, { key: Buffer.from(key), value });
+  private write(key: Buffer, value: Buffer | undefined, ownedKey: boolean): void {
+    const id = idOf(key);
+    const entry = this.entries.get(id);
+    if (entry !== undefined) {
+      this.journal.push({ id, entry, previous: entry.value });
+      entry.value = value;
+    } else {
+      this.journal.push({ id, entry: undefined, previous: undefined });
+      this.entries.set(id, { key: ownedKey ? key : Buffer.from(key), value });
+    }
   }
 }

@@ -89,8 +89,11 @@ export class AuthModule implements Module {
   beforeCommandExecute(context: TransactionExecuteContext): void {
     const { transaction } = context;
     const address = transaction.senderAddress();
+    // getOrDefault hands out a fresh object (decoded or default): updating it in place is safe,
+    // and cheaper than a spread copy with a changed property.
     const account = this.accounts.getOrDefault(context.state, address);
-    this.accounts.set(context.state, address, { ...account, nonce: account.nonce + 1n });
+    account.nonce += 1n;
+    this.accounts.set(context.state, address, account);
   }
 }
 

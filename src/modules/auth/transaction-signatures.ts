@@ -4,7 +4,7 @@
  * signing digest H("LSK_TX_" ‖ chainID ‖ signingBytes) is computed once per transaction and
  * every signature is checked against it directly (libsodium strict verification).
  */
-import { MESSAGE_TAG_TRANSACTION, taggedDigest, verifyDigest, type Ed25519Check, type VerifiedSignatures } from '../../crypto/index.js';
+import { MESSAGE_TAG_TRANSACTION, sha256, verifyDigest, type Ed25519Check, type VerifiedSignatures } from '../../crypto/index.js';
 import type { ExecutionTransaction } from '../base/index.js';
 import type { AuthAccount } from './stores.js';
 
@@ -63,9 +63,25 @@ export function planTransactionSignatures(transaction: ExecutionTransaction, acc
   return { checks };
 }
 
-/** The signing digest every signer of `transaction` signs on chain `chainID` (LIP 0068). */
+const TRANSACTION_TAG = Buffer.from(MESSAGE_TAG_TRANSACTION, 'utf8');
+
+/**
+ * The last digest computed per transaction object. A block's transactions are planned for the
+ * batch verifier and then verified one by one, so each digest is asked for at least twice;
+ * transactions are immutable, so a digest stays right for as long as its chain ID is the same.
+ */
+const signingDigests = new WeakMap<ExecutionTransaction, { readonly chainID: Buffer; readonly digest: Buffer }>();
+
+/**
+ * The signing digest every signer of `transaction` signs on chain `chainID` (LIP 0068):
+ * H(tag ‖ chainID ‖ signing bytes), hashed in one call (the native SHA-256 when it is loaded).
+ */
 export function transactionSigningDigest(transaction: ExecutionTransaction, chainID: Buffer): Buffer {
-  return taggedDigest(MESSAGE_TAG_TRANSACTION, chainID, transaction.signingBytes());
+  const kept = signingDigests.get(transaction);
+  if (kept?.chainID.equals(chainID)) return kept.digest;
+  const digest = sha256(Buffer.concat([TRANSACTION_TAG, chainID, transaction.signingBytes()]));
+  signingDigests.set(transaction, { chainID: Buffer.from(chainID), digest });
+  return digest;
 }
 
 /** lisk-sdk's message for a signature that does not verify. */

@@ -1,7 +1,19 @@
 import { codec, type Schema } from '../../codec/index.js';
 import { NotFoundError } from '../../errors.js';
+import { OverlayState } from '../../state/overlay-state.js';
 import type { IterateOptions, StateReader, StateWriter } from '../../state/state-view.js';
 import { computeStorePrefix, computeSubstorePrefix } from './store-prefix.js';
+
+/**
+ * `first ‖ second` as a new Buffer, without Buffer.concat's list handling: state keys are built
+ * on every store access of every transaction.
+ */
+export function joinKey(first: Uint8Array, second: Uint8Array): Buffer {
+  const key = Buffer.allocUnsafe(first.length + second.length);
+  key.set(first, 0);
+  key.set(second, first.length);
+  return key;
+}
 
 /**
  * One substore of a module (lisk-sdk BaseStore): a key space under
@@ -30,7 +42,7 @@ export class ModuleStore<T extends object> {
   }
 
   stateKey(key: Buffer): Buffer {
-    return Buffer.concat([this.prefix, key]);
+    return joinKey(this.prefix, key);
   }
 
   get(state: StateReader, key: Buffer): T | undefined {
@@ -52,7 +64,11 @@ export class ModuleStore<T extends object> {
   }
 
   set(state: StateWriter, key: Buffer, value: T): void {
-    state.set(this.stateKey(key), codec.encode(this.schema, value));
+    const stateKey = this.stateKey(key);
+    const encoded = codec.encode(this.schema, value);
+    // Both buffers are new and go nowhere else: an overlay may keep them without copying.
+    if (state instanceof OverlayState) state.setOwned(stateKey, encoded);
+    else state.set(stateKey, encoded);
   }
 
   del(state: StateWriter, key: Buffer): void {

@@ -6,7 +6,7 @@
  * supportedTokens `chainID(4)` or the empty key, which means "every token is supported".
  */
 import { objectArrayField, objectSchema, type Schema } from '../../codec/index.js';
-import { ModuleStore } from '../base/index.js';
+import { joinKey, ModuleStore } from '../base/index.js';
 import { MAX_MODULE_NAME_LENGTH, MIN_MODULE_NAME_LENGTH, TOKEN_ID_LENGTH, TOKEN_MODULE_NAME } from './constants.js';
 
 export interface LockedBalance {
@@ -81,11 +81,11 @@ export const tokenStores = [userStore, supplyStore, escrowStore, supportedTokens
 export const ALL_SUPPORTED_TOKENS_KEY: Buffer = Buffer.alloc(0);
 
 export function userKey(address: Buffer, tokenID: Buffer): Buffer {
-  return Buffer.concat([address, tokenID]);
+  return joinKey(address, tokenID);
 }
 
 export function escrowKey(escrowChainID: Buffer, tokenID: Buffer): Buffer {
-  return Buffer.concat([escrowChainID, tokenID]);
+  return joinKey(escrowChainID, tokenID);
 }
 
 /**

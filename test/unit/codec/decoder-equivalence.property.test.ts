@@ -6,26 +6,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import * as chainSchemas from '../../../src/chain/schemas.js';
 import { compileDecoder } from '../../../src/codec/decoder.js';
 import type { Schema } from '../../../src/codec/index.js';
-import { buildLayout } from '../../../src/codec/layout.js';
-import { validateSchema } from '../../../src/codec/validate-schema.js';
-import * as bftSchemas from '../../../src/engine/consensus/bft/schemas.js';
-import * as legacyChainSchemas from '../../../src/legacy-chain/schemas.js';
-import * as authSchemas from '../../../src/modules/auth/schemas.js';
-import * as dynamicRewardSchemas from '../../../src/modules/dynamic-reward/schemas.js';
-import * as feeSchemas from '../../../src/modules/fee/schemas.js';
-import * as interoperabilitySchemas from '../../../src/modules/interoperability/schemas.js';
-import * as legacySchemas from '../../../src/modules/legacy/schemas.js';
-import * as posSchemas from '../../../src/modules/pos/schemas.js';
-import * as randomSchemas from '../../../src/modules/random/schemas.js';
-import * as tokenSchemas from '../../../src/modules/token/schemas.js';
-import * as validatorsSchemas from '../../../src/modules/validators/schemas.js';
-import * as p2pSchemas from '../../../src/p2p/schemas.js';
 import { schemaArbitrary, valueArbitrary } from './support/arbitraries.js';
 import { referenceEncode } from './support/reference-encoder.js';
 import type { Faults } from './support/reference-encoder.js';
+import { perSchema, repositorySchemas } from './support/repository-schemas.js';
 
 const RUNS = 400;
 
@@ -44,17 +30,7 @@ interface Decoders {
   view: (bytes: Uint8Array) => unknown;
 }
 
-const decoderCache = new WeakMap<Schema, Decoders>();
-
-function decoders(schema: Schema): Decoders {
-  let entry = decoderCache.get(schema);
-  if (entry === undefined) {
-    const layout = buildLayout(schema);
-    entry = { copy: compileDecoder(layout), view: compileDecoder(layout, 'view') };
-    decoderCache.set(schema, entry);
-  }
-  return entry;
-}
+const decoders = perSchema((layout): Decoders => ({ copy: compileDecoder(layout), view: compileDecoder(layout, 'view') }));
 
 /** Every Buffer in a decoded value, in traversal order. */
 function buffersOf(value: unknown, into: Buffer[] = []): Buffer[] {
@@ -79,38 +55,6 @@ function expectSameOutcome(schema: Schema, bytes: Uint8Array): void {
     }
   }
 }
-
-function isSchema(value: unknown): value is Schema {
-  if (typeof value !== 'object' || value === null) return false;
-  const candidate = value as Record<string, unknown>;
-  if (candidate.type !== 'object' || typeof candidate.properties !== 'object') return false;
-  try {
-    validateSchema(candidate as Schema);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const repositorySchemas: [string, Schema][] = Object.entries({
-  chain: chainSchemas,
-  bft: bftSchemas,
-  legacyChain: legacyChainSchemas,
-  auth: authSchemas,
-  dynamicReward: dynamicRewardSchemas,
-  fee: feeSchemas,
-  interoperability: interoperabilitySchemas,
-  legacy: legacySchemas,
-  pos: posSchemas,
-  random: randomSchemas,
-  token: tokenSchemas,
-  validators: validatorsSchemas,
-  p2p: p2pSchemas,
-}).flatMap(([room, exports]) =>
-  Object.entries(exports as Record<string, unknown>)
-    .filter((entry): entry is [string, Schema] => isSchema(entry[1]))
-    .map(([name, schema]): [string, Schema] => [`${room}.${name}`, schema]),
-);
 
 /** Input derived from a valid encoding: unchanged, bytes changed, cut and extended, or a fault injected. */
 const damage = fc.oneof(
