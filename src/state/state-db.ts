@@ -304,9 +304,11 @@ export class StateDb {
    * Resolves once the transaction whose settling is `flush` is visible to readers on this thread.
    * lmdb-js settles its promise only after the fsync that follows the commit; the transaction is
    * visible before that (the meta page is written, then the data flushed). So the diff the
-   * transaction stores, absent before it, is looked for: cheap polls on the event loop for the
-   * first milliseconds (a block of a hundred transactions commits in about one), then one a
-   * millisecond. Without a diff to look for, the flush is awaited.
+   * transaction stores, absent before it, is looked for: a poll on every event-loop turn for the
+   * first milliseconds (a block of a hundred transactions commits in about one; a poll costs a
+   * few microseconds), then on timers 1 to 4 ms apart (a timer costs tens of microseconds, and a
+   * block of 10,000 updates takes 100 ms or more). Without a diff to look for, the flush is
+   * awaited.
    */
   private async visible(flush: Promise<void>, diffKey: Buffer | undefined): Promise<void> {
     if (diffKey === undefined) return flush;
@@ -321,8 +323,10 @@ export class StateDb {
       },
     );
     const started = performance.now();
+    let timers = 0;
     for (;;) {
-      await (performance.now() - started < VISIBLE_SPIN_MS ? nextTurn() : oneMillisecond());
+      if (performance.now() - started < VISIBLE_SPIN_MS) await nextTurn();
+      else await sleep(Math.min(VISIBLE_MAX_POLL_MS, 2 ** (timers++ >> 1)));
       if (settled.outcome === 'failed') throw settled.failure;
       if (settled.outcome === 'done') return;
       this.env.resetReadTxn();
@@ -361,8 +365,10 @@ export class StateDb {
     const diff = encodeStateDiff(this.root(), moduleChanges, engineChanges);
     this.stage(update);
     const diffKey = heightKey(height);
+    // `transactionAsync` knows its transaction is visible when this diff appears; one already
+    // there (never, when blocks follow each other) could not tell it, and the flush is awaited.
+    this.committedDiffKey = this.diffs.doesExist(diffKey) ? undefined : diffKey;
     this.sink.put(this.diffs, diffKey, diff);
-    this.committedDiffKey = diffKey;
     for (const { key, value } of moduleChanges) this.write(this.values, key, value);
     for (const { key, value } of engineChanges) this.write(this.engine, key, value);
   }
@@ -441,15 +447,17 @@ function dropLegacyNodeTable(env: RootDatabase): void {
 
 const LEGACY_NODE_TABLE = 'state.smt';
 
-/** How long `visible` polls on every event-loop turn before it polls once a millisecond. */
-const VISIBLE_SPIN_MS = 3;
+/** How long `visible` polls on every event-loop turn before it polls on timers. */
+const VISIBLE_SPIN_MS = 2;
+/** The longest `visible` waits between two polls on timers. */
+const VISIBLE_MAX_POLL_MS = 4;
 
 function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-function oneMillisecond(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 1));
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
