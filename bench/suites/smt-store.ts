@@ -27,7 +27,7 @@
  * (60-65 ms: each lands on its own page of a 1,000,000-entry B-tree, which LMDB copies on write;
  * sorting the keys did not help) and the commit (about 30 ms of CPU), then 35-40 ms waiting for
  * the fsyncs. Committed synchronously on the main thread, as before, the block cost that thread
- * about 140 ms of CPU; now about 75 ms (A/B in alternating blocks, same process), and the fsync
+ * about 140 ms of CPU; now about 70 ms (A/B in alternating blocks, same process), and the fsync
  * no longer holds the next block back. The puts and the commit are LMDB's share and are the same
  * whatever the tree does.
  *
