@@ -304,11 +304,13 @@ export class StateDb {
    * Resolves once the transaction whose settling is `flush` is visible to readers on this thread.
    * lmdb-js settles its promise only after the fsync that follows the commit; the transaction is
    * visible before that (the meta page is written, then the data flushed). So the diff the
-   * transaction stores, absent before it, is looked for: a poll on every event-loop turn for the
-   * first milliseconds (a block of a hundred transactions commits in about one; a poll costs a
-   * few microseconds), then on timers 1 to 4 ms apart (a timer costs tens of microseconds, and a
-   * block of 10,000 updates takes 100 ms or more). Without a diff to look for, the flush is
-   * awaited.
+   * transaction stores, absent before it, is looked for. After one event-loop turn (lmdb-js ends
+   * the transaction in a task of its own), this thread sleeps in steps of 50 µs between looks for
+   * up to 2 ms: a block of a hundred transactions commits in about one, and sleeping leaves the
+   * core to LMDB's write thread and the worker pool, where polling on every turn spent it, while
+   * the event loop waits no longer than the synchronous commit used to hold it. After that, one
+   * look every 1 to 4 ms on timers (a block of 10,000 updates takes 100 ms or more). Without a
+   * diff to look for, the flush is awaited.
    */
   private async visible(flush: Promise<void>, diffKey: Buffer | undefined): Promise<void> {
     if (diffKey === undefined) return flush;
@@ -322,15 +324,21 @@ export class StateDb {
         settled.failure = error;
       },
     );
-    const started = performance.now();
+    const isVisible = (): boolean => {
+      this.env.resetReadTxn();
+      return this.diffs.doesExist(diffKey);
+    };
+    await nextTurn();
+    const sleepUntil = performance.now() + VISIBLE_SLEEP_MS;
+    while (settled.outcome === 'pending' && performance.now() < sleepUntil) {
+      if (isVisible()) return;
+      Atomics.wait(SLEEPER, 0, 0, VISIBLE_SLEEP_STEP_MS);
+    }
     let timers = 0;
     for (;;) {
-      if (performance.now() - started < VISIBLE_SPIN_MS) await nextTurn();
-      else await sleep(Math.min(VISIBLE_MAX_POLL_MS, 2 ** (timers++ >> 1)));
       if (settled.outcome === 'failed') throw settled.failure;
-      if (settled.outcome === 'done') return;
-      this.env.resetReadTxn();
-      if (this.diffs.getBinary(diffKey) !== undefined) return;
+      if (settled.outcome === 'done' || isVisible()) return;
+      await sleep(Math.min(VISIBLE_MAX_POLL_MS, 2 ** (timers++ >> 1)));
     }
   }
 
@@ -447,8 +455,11 @@ function dropLegacyNodeTable(env: RootDatabase): void {
 
 const LEGACY_NODE_TABLE = 'state.smt';
 
-/** How long `visible` polls on every event-loop turn before it polls on timers. */
-const VISIBLE_SPIN_MS = 2;
+/** How long `visible` sleeps between looks, blocking this thread, before it looks on timers. */
+const VISIBLE_SLEEP_MS = 2;
+const VISIBLE_SLEEP_STEP_MS = 0.05;
+/** What `visible` sleeps on (Atomics.wait with a timeout: nothing ever wakes it). */
+const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
 /** The longest `visible` waits between two polls on timers. */
 const VISIBLE_MAX_POLL_MS = 4;
 
