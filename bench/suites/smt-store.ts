@@ -3,22 +3,33 @@
  * node's options (CHAIN_ENV_OPTIONS: durable commits, an fsync per committed transaction), a
  * tree of 1,000,000 leaves, then blocks of 10,000 updates (5,000 existing keys, 5,000 new), each
  * one prepareUpdate (the SMT batch update on the in-memory tree) plus the commit of values and
- * the block's diff in one write transaction, as ChainProcessor does. Target: 60,000
- * updates/s including the LMDB commit. Last, the store is reopened twice: once rebuilding the tree
+ * the block's diff in one write transaction, as ChainProcessor does (StateDb.transactionAsync:
+ * LMDB's write thread does the puts, the commit and the fsync). Target: 60,000 updates/s
+ * including the LMDB commit. Last, the store is reopened twice: once rebuilding the tree
  * from the stored values (a start after a crash), then, after the tree snapshot a clean shutdown
  * writes, adopting the snapshot (a start after a clean shutdown; target 2 s). The memory row is
  * the native tree's bytes (records, garbage, table) per state entry after the blocks.
+ *
+ * Two ways of waiting for a block, alternating block by block: "durable commit (fsync per
+ * block)" is the node's: the next block starts once this one is committed and visible, which is
+ * what survives a killed process, and its fsync runs on the write thread meanwhile (one per
+ * block still); "each block awaited until flushed" also waits for that fsync, which is what
+ * survives a power loss (docs/architecture.md, "Durability of a committed block").
  *
  * Unlike the in-memory suites, the tree moves on with every block, so each block is timed once
  * and the median is reported. The tree is native when the addon is loaded (the node's choice,
  * made by src/native at import; BASALT_NATIVE=0 gives the TypeScript figure) and the row says so.
  *
- * Where a block of 10,000 updates spends its time (2-core machine, quiet, wall ≈ CPU unless
- * said): leaf keys and value hashes 4-5 ms (warm), the native tree update about 25 ms, the packed
- * diff 3 ms, the 10,000 value puts 60-65 ms (each lands on its own page of a 1,000,000-entry
- * B-tree, which LMDB copies on write; sorting the keys did not help), the LMDB commit about 30 ms
- * of CPU plus 35-40 ms waiting for the fsyncs, and applying the write set to the tree about 21 ms.
- * The puts and the commit are LMDB's share and are the same whatever the tree does.
+ * Where a block of 10,000 updates spends its time (2-core machine, thread CPU time): leaf keys
+ * and value hashes 4-5 ms (warm), the native tree update about 25 ms, the packed diff 3 ms,
+ * collecting and queueing the 10,000 writes for LMDB about 8 ms, and applying the write set to
+ * the tree about 21 ms on the main thread; on lmdb-js's write thread the 10,000 value puts
+ * (60-65 ms: each lands on its own page of a 1,000,000-entry B-tree, which LMDB copies on write;
+ * sorting the keys did not help) and the commit (about 30 ms of CPU), then 35-40 ms waiting for
+ * the fsyncs. Committed synchronously on the main thread, as before, the block cost that thread
+ * about 140 ms of CPU; now about 70 ms (A/B in alternating blocks, same process), and the fsync
+ * no longer holds the next block back. The puts and the commit are LMDB's share and are the same
+ * whatever the tree does.
  *
  * History: with the tree's nodes in LMDB keyed by hash this ran at ~1,500 updates/s: a block put
  * ~91,000 nodes and deleted ~79,000, each on a random page that LMDB copies on write (~30 µs per
@@ -62,12 +73,13 @@ export const smtStoreSuite: Suite = {
       const values = new Map<string, Buffer>();
       const keys: Buffer[] = [];
       let height = 0;
-      const applyBlock = (changes: StateChange[]): { prepareMs: number; totalMs: number } => {
+      const applyBlock = async (changes: StateChange[], untilFlushed = false): Promise<{ prepareMs: number; totalMs: number }> => {
         height += 1;
         const start = performance.now();
         const update = stateDb.prepareUpdate(changes);
         const prepared = performance.now();
-        stateDb.transaction(() => stateDb.commit(height, changes, [], update));
+        await stateDb.transactionAsync(() => stateDb.commit(height, changes, [], update));
+        if (untilFlushed) await stateDb.flushed();
         return { prepareMs: prepared - start, totalMs: performance.now() - start };
       };
       const change = (key: Buffer): StateChange => {
@@ -82,14 +94,17 @@ export const smtStoreSuite: Suite = {
         progress(`smt-store: building ${built.toLocaleString('en-US')}..${(built + BUILD_CHUNK).toLocaleString('en-US')} leaves in LMDB`);
         const fresh = randomStateKeys(BUILD_CHUNK);
         for (const key of fresh) keys.push(key);
-        applyBlock(fresh.map(change));
+        await applyBlock(fresh.map(change));
       }
       // The build chunks are not blocks a node would keep diffs of.
+      await stateDb.flushed();
       stateDb.transaction(() => stateDb.pruneDiffsUpTo(height));
       const buildS = (performance.now() - buildStart) / 1000;
 
-      const blocks = options.quick ? 4 : 9;
+      // One warm-up block, then as many of each way of waiting, alternating.
+      const blocks = options.quick ? 5 : 11;
       const totals: number[] = [];
+      const flushedTotals: number[] = [];
       const prepares: number[] = [];
       for (let i = 0; i < blocks; i++) {
         progress(`smt-store: block ${i + 1}/${blocks}, ${BATCH.toLocaleString('en-US')} updates`);
@@ -98,12 +113,14 @@ export const smtStoreSuite: Suite = {
         keys.push(...fresh);
         // Distinct keys, as a block's state diff has.
         const unique = [...new Map([...existing, ...fresh].map((key) => [key.toString('hex'), key])).values()];
-        const timing = applyBlock(unique.map(change));
+        const untilFlushed = i % 2 === 0;
+        const timing = await applyBlock(unique.map(change), untilFlushed);
         // The first block warms the LMDB page cache and the JIT; it is not counted.
         if (i === 0) continue;
-        totals.push(unique.length / timing.totalMs);
+        (untilFlushed ? flushedTotals : totals).push(unique.length / timing.totalMs);
         prepares.push(unique.length / timing.prepareMs);
       }
+      await stateDb.flushed();
       // Native memory of the tree as blocks leave it (garbage not yet compacted included).
       const treeBytes = stateDb.treeMemoryBytes();
       const committedRoot = stateDb.root();
@@ -132,6 +149,7 @@ export const smtStoreSuite: Suite = {
       const name = `smt-store ${tree} 10,000 updates into 1,000,000 leaves, StateDb over LMDB`;
       const results: Measurement[] = [
         { name: `${name}, with durable commit (fsync per block)`, value: median(totals) * 1000, unit: 'updates/s' },
+        { name: `${name}, each block awaited until flushed to disk`, value: median(flushedTotals) * 1000, unit: 'updates/s' },
         { name: `${name}, tree update only (in memory)`, value: median(prepares) * 1000, unit: 'updates/s' },
         { name: `smt-store ${tree} build 1,000,000 leaves in LMDB (${LEAVES / BUILD_CHUNK} commits)`, value: buildS, unit: 's' },
         { name: `smt-store ${tree} reopen 1,000,000 leaves (tree rebuilt from the values)`, value: rebuilt.seconds, unit: 's' },

@@ -39,10 +39,32 @@ function decodeList(bytes: Buffer): Buffer[] {
   return codec.decode<{ items: Buffer[] }>(bytesListSchema, bytes).items;
 }
 
+type Table = Database<Buffer, Buffer>;
+
+/**
+ * Where a block's writes go (StateDb's `WriteSink`, the same shape): by default straight into the
+ * write transaction open on this thread; the block path hands in the sink of its asynchronous
+ * transaction, so that the block, its events and its state are one LMDB transaction either way.
+ */
+export interface BlockWriteSink {
+  put(table: Table, key: Buffer, value: Buffer): void;
+  remove(table: Table, key: Buffer): void;
+}
+
+const WRITE_IN_OPEN_TRANSACTION: BlockWriteSink = {
+  put: (table, key, value) => {
+    table.putSync(key, value);
+  },
+  remove: (table, key) => {
+    table.removeSync(key);
+  },
+};
+
 /**
  * The chain store (blocks, height index, transactions, assets, events, finalized height) in named
  * databases of the node's one LMDB environment. Writes happen inside the caller's LMDB
- * transaction (`env.transactionSync`) so a block, its events and its state commit atomically.
+ * transaction (`env.transactionSync`, or the write set of StateDb.transactionAsync) so a block,
+ * its events and its state commit atomically.
  * Keys by height are big-endian, so appending blocks writes in ascending key order.
  */
 export class ChainStore {
@@ -106,22 +128,31 @@ export class ChainStore {
   }
 
   /**
-   * Writes a block with its events; call inside the environment's write transaction.
+   * Writes a block with its events; call inside the environment's write transaction, or hand in
+   * the sink of the transaction being built (`writes`).
    * `encodedEvents`: the events' encodings when the caller already has them (the event root
    * needed them), so that they are not encoded twice.
    */
-  saveBlock(block: Block, events: readonly EventProps[], finalizedHeight: number, encodedEvents?: readonly Buffer[]): void {
+  saveBlock(
+    block: Block,
+    events: readonly EventProps[],
+    finalizedHeight: number,
+    encodedEvents?: readonly Buffer[],
+    writes: BlockWriteSink = WRITE_IN_OPEN_TRANSACTION,
+  ): void {
     const { height } = block.header;
     const key = heightKey(height);
-    this.headers.putSync(key, block.header.bytes);
-    this.heightsById.putSync(block.header.id, key);
-    this.transactionIdsByHeight.putSync(key, encodeList(block.transactions.map((tx) => tx.id)));
-    for (const tx of block.transactions) this.transactions.putSync(tx.id, tx.bytes);
-    this.assets.putSync(key, encodeList(block.assets.encoded()));
-    this.events.putSync(key, encodeList(encodedEvents ?? events.map((event) => encodeEvent(event))));
-    if (this.isEmpty()) this.meta.putSync(GENESIS_HEIGHT_KEY, key);
-    this.meta.putSync(TIP_HEIGHT_KEY, key);
-    this.meta.putSync(FINALIZED_HEIGHT_KEY, heightKey(finalizedHeight));
+    // Read before anything is written: with a collecting sink, reads see the store before the block.
+    const first = this.isEmpty();
+    writes.put(this.headers, key, block.header.bytes);
+    writes.put(this.heightsById, block.header.id, key);
+    writes.put(this.transactionIdsByHeight, key, encodeList(block.transactions.map((tx) => tx.id)));
+    for (const tx of block.transactions) writes.put(this.transactions, tx.id, tx.bytes);
+    writes.put(this.assets, key, encodeList(block.assets.encoded()));
+    writes.put(this.events, key, encodeList(encodedEvents ?? events.map((event) => encodeEvent(event))));
+    if (first) writes.put(this.meta, GENESIS_HEIGHT_KEY, key);
+    writes.put(this.meta, TIP_HEIGHT_KEY, key);
+    writes.put(this.meta, FINALIZED_HEIGHT_KEY, heightKey(finalizedHeight));
   }
 
   /** Removes the tip block (a revert); call inside the environment's write transaction. */
@@ -141,14 +172,14 @@ export class ChainStore {
     return block;
   }
 
-  /** Drops stored events at and below `height` (system.keepEventsForHeights). */
-  deleteEventsUpTo(height: number): void {
+  /** Drops stored events at and below `height` (system.keepEventsForHeights); `writes` as in saveBlock. */
+  deleteEventsUpTo(height: number, writes: BlockWriteSink = WRITE_IN_OPEN_TRANSACTION): void {
     // A caller computing `tip - keepEventsForHeights` may pass a negative height: nothing to drop.
     if (height < 0) return;
     // Collect first: removing entries while a cursor walks the same range is not something to rely on.
     const range = height >= MAX_HEIGHT ? {} : { end: heightKey(height + 1) };
     const keys = [...this.events.getKeys(range)];
-    for (const key of keys) this.events.removeSync(key);
+    for (const key of keys) writes.remove(this.events, key);
   }
 
   getHeaderByHeight(height: number): BlockHeader | undefined {

@@ -9,7 +9,10 @@ export function chainEnvPath(dataPath: string): string {
 
 /**
  * No compression: values are already compact binary encodings. Durable commits are LMDB's
- * default and are kept, so a crash never loses a committed block.
+ * default and are kept, with lmdb-js's overlapping sync (its default on Linux): a transaction is
+ * visible once committed and flushed right after, so a killed process never loses a committed
+ * block and a power loss leaves the last flushed one (docs/architecture.md, "Durability of a
+ * committed block").
  *
  * `mapSize` is the address space reserved up front, not a limit on the store: lmdb-js's LMDB grows
  * the map when a write transaction needs more pages, so MDB_MAP_FULL does not occur, and a

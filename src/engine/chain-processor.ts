@@ -92,6 +92,8 @@ export class ChainProcessor {
   private lockTail: Promise<unknown> = Promise.resolve();
   /** Counts stored and deleted blocks: a block executed against an older tip is never committed. */
   private tipChanges = 0;
+  /** A block's transaction is being committed: the tip is about to move. */
+  private committing = false;
   /** Events are gone at and below this height (-1: none dropped since the store was opened). */
   private eventsPrunedUpTo = -1;
   private readonly eventsPrunedListeners: ((height: number) => void)[] = [];
@@ -293,13 +295,25 @@ export class ChainProcessor {
     const eventsPrunedUpTo = pruneUpTo > this.eventsPrunedUpTo ? pruneUpTo : undefined;
 
     const commitStarted = timed === undefined ? 0 : performance.now();
-    stateDb.transaction(() => {
-      stateDb.commit(header.height, executed.moduleState.changes(), executed.engineState.changes(), stateUpdate);
-      chainStore.saveBlock(block, executed.events, finalizedHeight, encodedEvents);
-      stateDb.pruneDiffsUpTo(finalizedHeight);
-      // lisk-sdk drops old events in a write after the block's; here they go in the block's own
-      // transaction, so a crash leaves either both or neither.
-      if (eventsPrunedUpTo !== undefined) chainStore.deleteEventsUpTo(eventsPrunedUpTo);
+    // LMDB's write thread commits the block: this thread is free meanwhile, and the tip moves
+    // once the block is visible to every reader (StateDb.transactionAsync). A revertTip in
+    // between is refused (`committing`).
+    this.committing = true;
+    try {
+      await stateDb.transactionAsync((writes) => {
+        stateDb.commit(header.height, executed.moduleState.changes(), executed.engineState.changes(), stateUpdate);
+        chainStore.saveBlock(block, executed.events, finalizedHeight, encodedEvents, writes);
+        stateDb.pruneDiffsUpTo(finalizedHeight);
+        // lisk-sdk drops old events in a write after the block's; here they go in the block's own
+        // transaction, so a crash leaves either both or neither.
+        if (eventsPrunedUpTo !== undefined) chainStore.deleteEventsUpTo(eventsPrunedUpTo, writes);
+      });
+    } finally {
+      this.committing = false;
+    }
+    // The fsync that follows may still fail (a disk error): the node stops on it as on a failed commit.
+    stateDb.flushed().catch((error: unknown) => {
+      if (error instanceof StoreWriteError) this.reportStoreWriteFailure(error);
     });
     this.tipChanges += 1;
     if (eventsPrunedUpTo !== undefined) {
@@ -324,11 +338,15 @@ export class ChainProcessor {
 
   /**
    * Deletes the tip block and restores the state before it (non-finalized blocks only). Not
-   * queued behind the tip lock (it is synchronous); a block executing meanwhile is refused. With
+   * queued behind the tip lock (it is synchronous); a block executing meanwhile is refused, and
+   * so is the revert itself while a block's transaction is being committed. With
    * `keepIn`, the deleted block is saved there atomically with its deletion (sync's temp blocks).
    */
   revertTip(keepIn?: TempBlockStore): Block {
     const { chainStore, stateDb } = this.options;
+    if (this.committing) {
+      throw new ConsensusError('A block is being committed on the tip; the tip cannot be reverted until it is stored.');
+    }
     const height = chainStore.tipHeight();
     if (height <= chainStore.finalizedHeight()) {
       throw new ConsensusError(`Block ${height} is finalized and cannot be reverted.`);

@@ -3,13 +3,14 @@ import { existsSync, rmSync } from 'node:fs';
 import type { Database, RootDatabase } from 'lmdb';
 import { EMPTY_HASH, type SmtProof } from '../merkle/index.js';
 import { LmdbReader } from './lmdb-reader.js';
+import { DIRECT_WRITES, StoreWrites, type WriteSink } from './store-writes.js';
 import { writeTransaction } from './write-transaction.js';
 import { decodeStateDiff, encodeStateDiff, type StoredDiff } from './state-diff.js';
 import type { StateChange } from './overlay-state.js';
 import { StateTree, type PreparedStateUpdate, type StateTreeUpdater } from './state-tree.js';
-import { InvariantError, StoreError } from '../errors.js';
+import { InvariantError, StoreError, StoreWriteError } from '../errors.js';
 
-export type { PreparedStateUpdate, StateTreeUpdater };
+export type { PreparedStateUpdate, StateTreeUpdater, WriteSink };
 
 const ROOT_KEY = Buffer.from('stateRoot');
 /**
@@ -18,6 +19,8 @@ const ROOT_KEY = Buffer.from('stateRoot');
  * its own transaction, so a snapshot on disk is trusted only if nothing changed after it.
  */
 const SNAPSHOT_KEY = Buffer.from('treeSnapshot');
+/** A key of `state.meta` that nothing writes (StateDb.afterFailedCommit removes it). */
+const NEVER_WRITTEN_KEY = Buffer.from('neverWritten');
 /** The database of the store's own records: the committed root and the snapshot stamp. */
 const META_DB = 'state.meta';
 
@@ -66,6 +69,12 @@ export class StateDb {
   /** The tree update of the block being written, applied once its transaction commits. */
   private pending: PreparedStateUpdate | undefined;
   private writing = false;
+  /** Where the writes of the open transaction go (`transaction`: straight in; `transactionAsync`: collected). */
+  private sink: WriteSink = DIRECT_WRITES;
+  /** The key of the diff `commit` wrote in the open transaction: present once that transaction is visible. */
+  private committedDiffKey: Buffer | undefined;
+  /** Settles when the last asynchronous transaction is flushed to disk (rejects with StoreWriteError if it failed). */
+  private lastFlush: Promise<void> = Promise.resolve();
 
   /** Where the tree came from at open: the snapshot, or the stored values (and why not the snapshot). */
   readonly treeOrigin: StateTreeOrigin;
@@ -208,35 +217,166 @@ export class StateDb {
    * write transaction, then moves the tree to the root it committed. If the transaction fails,
    * nothing changed, on disk or in memory; a failed commit throws StoreWriteError.
    */
-  transaction<T>(write: () => T): T {
-    if (this.writing) throw new InvariantError('StateDb.transaction does not nest.');
+  transaction<T>(write: (writes: WriteSink) => T): T {
+    if (this.writing) throw new InvariantError('StateDb.transaction does not nest, nor runs while an asynchronous one commits.');
     this.writing = true;
     try {
       const invalidates = this.snapshotRecorded;
       let result: T;
       try {
-        result = writeTransaction(this.env, write);
+        result = writeTransaction(this.env, () => write(DIRECT_WRITES));
       } catch (error) {
         // Rolled back: the stamp is still in the store, and the next write must remove it.
         this.snapshotRecorded = invalidates;
         throw error;
       }
-      if (this.pending !== undefined) this.tree.apply(this.pending);
-      if (invalidates && !this.snapshotRecorded && this.snapshotPath !== undefined) {
-        // The stamp is gone from the store: the file is stale now, and only costs disk.
-        rmSync(this.snapshotPath, { force: true });
-      }
+      this.committed(invalidates);
       return result;
     } finally {
-      this.pending = undefined;
-      this.writing = false;
+      this.endWrite();
+    }
+  }
+
+  /**
+   * `transaction` with the LMDB work on lmdb-js's write thread: `write` runs here and now, its
+   * writes (through the sink it is given, and through commit, revert and pruneDiffsUpTo) are
+   * collected, and only when it returned are they queued as one transaction. If `write` throws,
+   * nothing is queued. Resolves once the transaction is visible to every reader, and the tree has
+   * moved to the root it committed; the flush to disk may still be running then (`flushed`).
+   * A transaction that fails rejects with StoreWriteError, and nothing changed, on disk or in
+   * memory. Other writes (`transaction`, a second `transactionAsync`) are refused until it settles.
+   *
+   * Why "visible" and not "flushed": the commit is in the operating system's page cache and in
+   * LMDB's meta page once it is visible, so it survives the process being killed; a power loss
+   * before the flush ends takes the store back to the last flushed transaction, which is itself
+   * consistent (lmdb-js overlappingSync). Waiting for the fsync would only make the next block
+   * wait for the disk. docs/architecture.md ("Durability of a committed block") says more.
+   */
+  async transactionAsync<T>(write: (writes: WriteSink) => T): Promise<T> {
+    if (this.writing) throw new InvariantError('StateDb.transactionAsync does not nest, nor runs while another transaction commits.');
+    this.writing = true;
+    const invalidates = this.snapshotRecorded;
+    try {
+      const writes = new StoreWrites();
+      let result: T;
+      this.sink = writes;
+      try {
+        result = write(writes);
+      } catch (error) {
+        this.snapshotRecorded = invalidates;
+        throw error;
+      } finally {
+        this.sink = DIRECT_WRITES;
+      }
+      const commit = writes.issue(this.env);
+      const flush = commit.then(
+        () => undefined,
+        async (error: unknown) => {
+          this.afterFailedCommit();
+          throw new StoreWriteError(await lmdbCommitError(error));
+        },
+      );
+      // Whoever awaits `flushed` hears of a failure; nobody has to.
+      flush.catch(() => undefined);
+      this.lastFlush = flush;
+      try {
+        await this.visible(flush, this.committedDiffKey);
+      } catch (error) {
+        this.snapshotRecorded = invalidates;
+        throw error;
+      }
+      this.committed(invalidates);
+      return result;
+    } finally {
+      this.endWrite();
+    }
+  }
+
+  /**
+   * Settles when every transaction committed so far is flushed to disk; rejects with
+   * StoreWriteError when the last asynchronous one could not be committed or flushed.
+   */
+  flushed(): Promise<void> {
+    return this.lastFlush;
+  }
+
+  /**
+   * Resolves once the transaction whose settling is `flush` is visible to readers on this thread.
+   * lmdb-js settles its promise only after the fsync that follows the commit; the transaction is
+   * visible before that (the meta page is written, then the data flushed). So the diff the
+   * transaction stores, absent before it, is looked for. After one event-loop turn (lmdb-js ends
+   * the transaction in a task of its own), this thread sleeps in steps of 50 µs between looks for
+   * up to 2 ms: a block of a hundred transactions commits in about one, and sleeping leaves the
+   * core to LMDB's write thread and the worker pool, where polling on every turn spent it, while
+   * the event loop waits no longer than the synchronous commit used to hold it. After that, one
+   * look every 1 to 4 ms on timers (a block of 10,000 updates takes 100 ms or more). Without a
+   * diff to look for, the flush is awaited.
+   */
+  private async visible(flush: Promise<void>, diffKey: Buffer | undefined): Promise<void> {
+    if (diffKey === undefined) return flush;
+    const settled: { outcome: 'pending' | 'done' | 'failed'; failure?: unknown } = { outcome: 'pending' };
+    flush.then(
+      () => {
+        settled.outcome = 'done';
+      },
+      (error: unknown) => {
+        settled.outcome = 'failed';
+        settled.failure = error;
+      },
+    );
+    const isVisible = (): boolean => {
+      this.env.resetReadTxn();
+      return this.diffs.doesExist(diffKey);
+    };
+    await nextTurn();
+    const sleepUntil = performance.now() + VISIBLE_SLEEP_MS;
+    while (settled.outcome === 'pending' && performance.now() < sleepUntil) {
+      if (isVisible()) return;
+      Atomics.wait(SLEEPER, 0, 0, VISIBLE_SLEEP_STEP_MS);
+    }
+    let timers = 0;
+    for (;;) {
+      if (settled.outcome === 'failed') throw settled.failure;
+      if (settled.outcome === 'done' || isVisible()) return;
+      await sleep(Math.min(VISIBLE_MAX_POLL_MS, 2 ** (timers++ >> 1)));
+    }
+  }
+
+  /**
+   * lmdb-js never settles its flush promise for a transaction that failed, and closing the
+   * environment waits for that promise: a node stopping on the failure would hang in
+   * `env.close()`. A transaction that changes nothing (removing a key that is never written)
+   * needs no disk space, succeeds, and puts a settled flush promise in its place.
+   */
+  private afterFailedCommit(): void {
+    this.meta.remove(NEVER_WRITTEN_KEY).catch(() => undefined);
+  }
+
+  /** A transaction ended (committed or not): the next one may start. */
+  private endWrite(): void {
+    this.pending = undefined;
+    this.committedDiffKey = undefined;
+    this.writing = false;
+  }
+
+  /** After a transaction committed: the tree follows it, and a stale snapshot file goes. */
+  private committed(invalidates: boolean): void {
+    if (this.pending !== undefined) this.tree.apply(this.pending);
+    if (invalidates && !this.snapshotRecorded && this.snapshotPath !== undefined) {
+      // The stamp is gone from the store: the file is stale now, and only costs disk.
+      rmSync(this.snapshotPath, { force: true });
     }
   }
 
   /** Writes one block's state; call inside `transaction`. */
   commit(height: number, moduleChanges: readonly StateChange[], engineChanges: readonly StateChange[], update: PreparedStateUpdate): void {
-    this.diffs.putSync(heightKey(height), encodeStateDiff(this.root(), moduleChanges, engineChanges));
+    const diff = encodeStateDiff(this.root(), moduleChanges, engineChanges);
     this.stage(update);
+    const diffKey = heightKey(height);
+    // `transactionAsync` knows its transaction is visible when this diff appears; one already
+    // there (never, when blocks follow each other) could not tell it, and the flush is awaited.
+    this.committedDiffKey = this.diffs.doesExist(diffKey) ? undefined : diffKey;
+    this.sink.put(this.diffs, diffKey, diff);
     for (const { key, value } of moduleChanges) this.write(this.values, key, value);
     for (const { key, value } of engineChanges) this.write(this.engine, key, value);
   }
@@ -266,12 +406,14 @@ export class StateDb {
     this.stage(update);
     for (const change of diff.moduleChanges) this.write(this.values, change.key, change.existed ? change.previous : undefined);
     for (const change of diff.engineChanges) this.write(this.engine, change.key, change.existed ? change.previous : undefined);
-    this.diffs.removeSync(heightKey(height));
+    this.sink.remove(this.diffs, heightKey(height));
   }
 
   /** Finalized blocks can no longer be reverted: their diffs are dropped. */
   pruneDiffsUpTo(height: number): void {
-    for (const key of this.diffs.getKeys({ end: heightKey(height + 1) })) this.diffs.removeSync(key);
+    // Collected first: removing entries while a cursor walks the same range is not something to rely on.
+    const keys = [...this.diffs.getKeys({ end: heightKey(height + 1) })];
+    for (const key of keys) this.sink.remove(this.diffs, key);
   }
 
   private readDiff(height: number): StoredDiff {
@@ -286,16 +428,16 @@ export class StateDb {
     if (this.pending !== undefined) throw new InvariantError('One state update per transaction: a block was already written in this one.');
     if (!this.tree.root.equals(this.root())) throw new StoreError('Store inconsistency: the state tree is not at the committed root.');
     this.pending = update;
-    this.meta.putSync(ROOT_KEY, update.root);
+    this.sink.put(this.meta, ROOT_KEY, update.root);
     if (this.snapshotRecorded) {
-      this.meta.removeSync(SNAPSHOT_KEY);
+      this.sink.remove(this.meta, SNAPSHOT_KEY);
       this.snapshotRecorded = false;
     }
   }
 
   private write(db: Database<Buffer, Buffer>, key: Buffer, value: Buffer | undefined): void {
-    if (value === undefined) db.removeSync(key);
-    else db.putSync(key, value);
+    if (value === undefined) this.sink.remove(db, key);
+    else this.sink.put(db, key, value);
   }
 }
 
@@ -312,3 +454,45 @@ function dropLegacyNodeTable(env: RootDatabase): void {
 }
 
 const LEGACY_NODE_TABLE = 'state.smt';
+
+/** How long `visible` sleeps between looks, blocking this thread, before it looks on timers. */
+const VISIBLE_SLEEP_MS = 2;
+const VISIBLE_SLEEP_STEP_MS = 0.05;
+/** What `visible` sleeps on (Atomics.wait with a timeout: nothing ever wakes it). */
+const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
+/** The longest `visible` waits between two polls on timers. */
+const VISIBLE_MAX_POLL_MS = 4;
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * The error LMDB reported for a failed asynchronous commit: lmdb-js rejects the writes with a
+ * generic "Commit failed" whose `commitError` promise carries it (the synchronous path throws
+ * LMDB's error itself, and a StoreWriteError should say the same either way).
+ */
+async function lmdbCommitError(error: unknown): Promise<unknown> {
+  const detail = (error as { commitError?: Promise<unknown> } | undefined)?.commitError;
+  if (detail === undefined || typeof detail.then !== 'function') return error;
+  let timer: NodeJS.Timeout | undefined;
+  // lmdb-js rejects it right after the writes; never wait on it for long.
+  const late = new Promise<unknown>((resolve) => {
+    timer = setTimeout(() => resolve(error), 1000);
+  });
+  try {
+    return await Promise.race([
+      detail.then(
+        () => error,
+        (cause: unknown) => cause,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -177,7 +177,7 @@ describe('SIGKILL during block production', () => {
         // Every block stored after the kill: its generator had not signed that height (or above) before.
         for (let height = tipAtKill + 1; height <= grown; height += 1) {
           const generator = generatorAt.get(height) as string;
-          if ((signedAtKill.get(generator) ?? 0) >= height) doubleSigned += 1;
+          if ((signedAtKill.get(generator) ?? -1) >= height) doubleSigned += 1;
         }
         tip = grown;
         tips.push(grown);

@@ -130,6 +130,49 @@ describe('StateDb', () => {
     expect(stateDb.root().equals(rootOf(expected))).toBe(true);
   });
 
+  it('commits a block on the write thread: visible, tree moved and reopened the same, then flushed', async () => {
+    block([[stateKey(), Buffer.from('01', 'hex')]]);
+    const key = stateKey();
+    const changes: StateChange[] = [{ key, value: Buffer.from('02', 'hex'), previous: undefined }];
+    const update = stateDb.prepareUpdate(changes);
+    const pending = stateDb.transactionAsync(() => {
+      stateDb.commit(2, changes, [], update);
+      return 'stored';
+    });
+    // Nothing else writes while it commits, and nothing is visible before it resolves.
+    expect(() => stateDb.transaction(() => undefined)).toThrow(/does not nest/);
+    await expect(pending).resolves.toBe('stored');
+    expect(stateDb.moduleReader.get(key)?.toString('hex')).toBe('02');
+    expect(stateDb.root().equals(update.root)).toBe(true);
+    expect(stateDb.prove([smtKeyFromStateKey(key)]).queries[0]?.value.equals(smtValueFromStateValue(Buffer.from('02', 'hex')))).toBe(true);
+    await stateDb.flushed();
+    expected.set(key.toString('hex'), Buffer.from('02', 'hex'));
+    await reopen();
+    expect(stateDb.root().equals(rootOf(expected))).toBe(true);
+  });
+
+  it('queues nothing when the write of an asynchronous transaction throws half-way', async () => {
+    const key = stateKey();
+    block([[key, Buffer.from('01', 'hex')]]);
+    const before = stateDb.root();
+    const changes: StateChange[] = [{ key, value: Buffer.from('02', 'hex'), previous: Buffer.from('01', 'hex') }];
+    const update = stateDb.prepareUpdate(changes);
+    await expect(
+      stateDb.transactionAsync(() => {
+        stateDb.commit(2, changes, [], update);
+        throw new Error('a bug after the first writes');
+      }),
+    ).rejects.toThrow('a bug after the first writes');
+    await stateDb.flushed();
+    await env.flushed;
+    env.resetReadTxn();
+    expect(stateDb.root().equals(before)).toBe(true);
+    expect(stateDb.moduleReader.get(key)?.toString('hex')).toBe('01');
+    height = 1;
+    block([[stateKey(), Buffer.from('03', 'hex')]]);
+    expect(stateDb.root().equals(rootOf(expected))).toBe(true);
+  });
+
   it('reverts a block to the exact previous root and values', () => {
     const kept = stateKey();
     block([[kept, Buffer.from('aa', 'hex')]]);
