@@ -10,6 +10,7 @@ pub mod bls12_381;
 pub mod fresh_smt;
 pub mod sha256;
 pub mod smt;
+pub mod smt_output;
 
 #[cfg(not(test))]
 mod addon;
