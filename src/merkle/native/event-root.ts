@@ -19,7 +19,10 @@ import {
 import type { SmtEntry } from '../smt/types.js';
 import { freshSmtRoot } from './fresh-root.js';
 
-/** Events have at most 4 topics (lisk-sdk's event queue); with more the key index could overflow. */
+/**
+ * Events have at most 4 topics (lisk-chain `EVENT_MAX_TOPICS_PER_EVENT`, enforced by lisk-sdk's
+ * framework/src/state_machine/event_queue.ts); with more, a key's index word could overflow.
+ */
 const MAX_TOPICS = 4;
 
 /** Block eventRoot of prepared leaves (12-byte keys, else FormatError). */
