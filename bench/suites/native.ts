@@ -7,6 +7,7 @@
  *   the addon's `sha256Into` (caller's buffer, nothing allocated), its `sha256` (Buffer made by
  *   native code: the N-API allocation costs more than the hash) and `sha256Many` (1,024 hashes
  *   per call, time per hash).
+ * - A block's eventRoot (native-event-root.ts).
  * - SMT: one batch of 10,000 updates (5,000 existing keys, 5,000 new; 32-byte keys and values)
  *   into in-memory trees of 100,000 and 1,000,000 leaves. Baseline: SparseMerkleTree (TypeScript)
  *   over InMemorySmtNodeStore. Native rows: NativeSparseMerkleTree over the native node store
@@ -31,6 +32,7 @@ import type { NativeAddon } from '../../src/native/index.js';
 import type { Measurement } from '../lib/figure.js';
 import { interleavedMsPerOp } from '../lib/measure.js';
 import type { Suite } from '../lib/suite.js';
+import { eventRootRows } from './native-event-root.js';
 
 const HASHES_PER_CALL = 256;
 const MANY = 1024;
@@ -169,13 +171,14 @@ async function smtRows(addon: NativeAddon, leaves: number, progress: (line: stri
 
 export const nativeSuite: Suite = {
   name: 'native',
-  summary: 'native addon vs TypeScript: SHA-256 of 64 B, SMT 10,000 updates into 100,000 / 1,000,000 leaves',
+  summary: 'native addon vs TypeScript: SHA-256 of 64 B, a block eventRoot, SMT 10,000 updates into 100,000 / 1,000,000 leaves',
   async run(progress) {
     if (nativeAddon === undefined) {
       progress(`native: nothing to measure — ${nativeStatus}`);
       return [];
     }
     const results = await sha256Rows(nativeAddon, progress);
+    results.push(...(await eventRootRows(nativeAddon, progress)));
     for (const leaves of TREE_SIZES) results.push(...(await smtRows(nativeAddon, leaves, progress)));
     return results;
   },

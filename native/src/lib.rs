@@ -7,8 +7,10 @@
 //! node; the bindings (`napi`, `addon`) reference node's symbols and are left out of test builds.
 
 pub mod bls12_381;
+pub mod fresh_smt;
 pub mod sha256;
 pub mod smt;
+pub mod smt_output;
 
 #[cfg(not(test))]
 mod addon;

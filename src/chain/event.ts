@@ -1,5 +1,6 @@
 import { codec } from '../codec/index.js';
-import { sha256 } from '../crypto/index.js';
+import { computeEventRootOfEvents } from '../merkle/native/index.js';
+import { eventLeaves, type EventLeaf } from '../merkle/smt/index.js';
 import { eventSchema } from './schemas.js';
 
 export interface EventProps {
@@ -20,9 +21,6 @@ export interface EventJSON {
   topics: string[];
   height: number;
 }
-
-/** Bytes of H(topic) used in an event SMT key (LIP 0065). */
-const TOPIC_HASH_BYTES = 8;
 
 /** The `/block/event` encoding (LIP 0065); its hash is the event's SMT value. */
 export function encodeEvent(event: EventProps): Buffer {
@@ -50,14 +48,15 @@ export function eventToJSON(event: EventProps): EventJSON {
  * The event SMT leaves of one event (LIP 0065; docs/protocol/state-and-events.md): for each topic
  * t, key = H(topic)[0..8) ‖ uint32be((index << 2) + t), value = H(encoded event).
  */
-export function eventSmtLeaves(event: EventProps, encoded = encodeEvent(event)): { key: Buffer; value: Buffer }[] {
-  const value = sha256(encoded);
-  return event.topics.map((topic, topicIndex) => {
-    const key = Buffer.alloc(TOPIC_HASH_BYTES + 4);
-    sha256(topic).copy(key, 0, 0, TOPIC_HASH_BYTES);
-    // As lisk-chain: the index is shifted within 32 bits (an index above 2^30 - 1 is invalid
-    // anyway, but must not make this throw).
-    key.writeUInt32BE(((event.index << 2) >>> 0) + topicIndex, TOPIC_HASH_BYTES);
-    return { key, value };
-  });
+export function eventSmtLeaves(event: EventProps, encoded = encodeEvent(event)): EventLeaf[] {
+  return eventLeaves(event, encoded);
+}
+
+/**
+ * A block's eventRoot (LIP 0065): the root of the event tree of all `events`, whose encodings
+ * are `encoded` when the caller already has them. The same root as computeEventRoot over
+ * eventSmtLeaves of every event, in one native call when the addon is loaded.
+ */
+export function blockEventRoot(events: readonly EventProps[], encoded: readonly Uint8Array[] = events.map(encodeEvent)): Buffer {
+  return computeEventRootOfEvents(events, encoded);
 }

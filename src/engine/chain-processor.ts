@@ -2,11 +2,10 @@ import type { BlockHeader } from '../chain/block-header.js';
 import type { Block } from '../chain/block.js';
 import type { ChainStore } from '../chain/chain-store.js';
 import type { TempBlockStore } from '../chain/temp-block-store.js';
-import { encodeEvent, eventSmtLeaves, type EventProps } from '../chain/event.js';
+import { blockEventRoot, encodeEvent, type EventProps } from '../chain/event.js';
 import type { GenesisConfig } from '../config/genesis-config.js';
 import { ConsensusError, InvalidBlockError, StoreError, StoreWriteError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { computeEventRoot } from '../merkle/native/index.js';
 import type { StateDb } from '../state/state-db.js';
 import { verifyBlsCheck } from '../crypto/bls-batch.js';
 import type { SignatureVerifier } from '../crypto/signature-verifier.js';
@@ -481,7 +480,7 @@ export class ChainProcessor {
       );
     }
     const encodedEvents = executed.events.map(encodeEvent);
-    const eventRoot = computeEventRoot(executed.events.flatMap((event, i) => eventSmtLeaves(event, encodedEvents[i])));
+    const eventRoot = blockEventRoot(executed.events, encodedEvents);
     if (!header.eventRoot.equals(eventRoot)) {
       throw new InvalidBlockError(
         'event-root',

@@ -8,7 +8,7 @@
 import { BlockAssets } from '../chain/block-assets.js';
 import { BlockHeader } from '../chain/block-header.js';
 import { Block } from '../chain/block.js';
-import { eventSmtLeaves, type EventProps } from '../chain/event.js';
+import { blockEventRoot, type EventProps } from '../chain/event.js';
 import { codec } from '../codec/index.js';
 import type { GenesisConfig } from '../config/genesis-config.js';
 import { EMPTY_HASH } from '../crypto/index.js';
@@ -18,7 +18,7 @@ import { StateMachine } from '../engine/state-machine/state-machine.js';
 import { BasaltError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { smtKeyFromStateKey, smtValueFromStateValue, STATE_KEY_LENGTH } from '../merkle/index.js';
-import { computeEventRoot, createInMemoryNodeStore, createSparseMerkleTree } from '../merkle/native/index.js';
+import { createInMemoryNodeStore, createSparseMerkleTree } from '../merkle/native/index.js';
 import { createChainModules } from '../modules/chain-modules.js';
 import { MemoryState } from '../state/memory-state.js';
 import type { StateChange } from '../state/overlay-state.js';
@@ -116,7 +116,7 @@ export async function createGenesisBlock(input: CreateGenesisBlockInput): Promis
   }
   const header = unsigned.with({
     stateRoot: stateRootOf(executed.moduleState.changes()),
-    eventRoot: computeEventRoot(executed.events.flatMap((event) => eventSmtLeaves(event))),
+    eventRoot: blockEventRoot(executed.events),
     validatorsHash: bft.getParameters(executed.engineState, height + 1).validatorsHash,
   });
   const block = new Block(header, [], assets);

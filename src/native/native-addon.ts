@@ -104,6 +104,26 @@ export interface NativeAddon {
    * other bytes (including other lengths); TypeError only for arguments that are not bytes.
    */
   popVerify(publicKey: Uint8Array, proof: Uint8Array): boolean;
+  /**
+   * Root of an SMT built from nothing with these entries, flat (key i is `keys[i·keyLength, …)`,
+   * value i ends at `valueEnds[i]`): a repeated key keeps its last value, an empty value leaves
+   * its key out. RangeError when the arrays disagree.
+   */
+  smtRootOf(keys: Uint8Array, keyLength: number, values: Uint8Array, valueEnds: Uint32Array): Buffer;
+  /**
+   * Block eventRoot (LIP 0065) of flat events: encoding i ends at `eventEnds[i]`, topic j at
+   * `topicEnds[j]`; event i owns the topics up to `eventTopicEnds[i]` and its keys end with
+   * `indexWords[i]` (its index << 2) plus the topic's position. RangeError when the arrays
+   * disagree or an index word overflows 32 bits.
+   */
+  eventRoot(
+    encoded: Uint8Array,
+    eventEnds: Uint32Array,
+    topics: Uint8Array,
+    topicEnds: Uint32Array,
+    eventTopicEnds: Uint32Array,
+    indexWords: Uint32Array,
+  ): Buffer;
   /** How SHA-256 is computed: with the CPU's SHA extensions or the portable code. */
   readonly sha256Backend: 'sha-extensions' | 'portable';
   readonly napiVersion: number;
@@ -128,4 +148,6 @@ export const NATIVE_FUNCTIONS = [
   'nodeStoreWriteSnapshot',
   'nodeStoreReadSnapshot',
   'popVerify',
+  'smtRootOf',
+  'eventRoot',
 ] as const;

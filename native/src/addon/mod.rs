@@ -3,6 +3,7 @@
 //! converts the result.
 
 mod bls_exports;
+mod fresh_smt_exports;
 mod js_node_source;
 mod node_store_exports;
 mod sha256_exports;
@@ -49,6 +50,8 @@ trampoline!(node_store_memory_trampoline, node_store_exports::node_store_memory)
 trampoline!(node_store_write_snapshot_trampoline, node_store_exports::node_store_write_snapshot);
 trampoline!(node_store_read_snapshot_trampoline, node_store_exports::node_store_read_snapshot);
 trampoline!(pop_verify_trampoline, bls_exports::pop_verify);
+trampoline!(smt_root_of_trampoline, fresh_smt_exports::smt_root_of);
+trampoline!(event_root_trampoline, fresh_smt_exports::event_root);
 
 /// Module initialisation: fills `exports` (N-API modules are context-aware, so this also runs in
 /// every worker thread that loads the addon; the only state shared by threads is the stores
@@ -63,7 +66,7 @@ pub unsafe extern "C" fn napi_register_module_v1(env: napi_env, exports: napi_va
 }
 
 fn register(env: Env, exports: napi_value) -> JsResult<()> {
-    let functions: [(&str, unsafe extern "C" fn(napi_env, napi_callback_info) -> napi_value); 17] = [
+    let functions: [(&str, unsafe extern "C" fn(napi_env, napi_callback_info) -> napi_value); 19] = [
         ("sha256", sha256_trampoline),
         ("sha256Into", sha256_into_trampoline),
         ("sha256Many", sha256_many_trampoline),
@@ -81,6 +84,8 @@ fn register(env: Env, exports: napi_value) -> JsResult<()> {
         ("nodeStoreWriteSnapshot", node_store_write_snapshot_trampoline),
         ("nodeStoreReadSnapshot", node_store_read_snapshot_trampoline),
         ("popVerify", pop_verify_trampoline),
+        ("smtRootOf", smt_root_of_trampoline),
+        ("eventRoot", event_root_trampoline),
     ];
     for (name, callback) in functions {
         let mut function = ptr::null_mut();

@@ -10,6 +10,7 @@ use crate::smt::batch::SortedBatch;
 use crate::smt::hash::EMPTY_HASH;
 use crate::smt::node_map::{NodeMap, StoreSource};
 use crate::smt::{prove, update, Hash, SmtError};
+use crate::smt_output;
 use std::cell::RefCell;
 use std::convert::Infallible;
 
@@ -137,10 +138,20 @@ pub fn smt_update(env: Env, info: napi_callback_info) -> JsResult<napi_value> {
     if output.root_changed {
         env.set_property(result, "root", env.buffer_copy(&output.root)?)?;
     }
-    env.set_property(result, "writeHashes", env.buffer_from_vec(output.write_hashes)?)?;
-    env.set_property(result, "writeData", env.buffer_from_vec(output.write_data)?)?;
-    env.set_property(result, "writeEnds", env.uint32_array(&output.write_ends)?)?;
-    env.set_property(result, "removed", env.buffer_from_vec(output.removed)?)?;
+    // Small write sets are copied and their vectors kept for the next update (smt_output.rs says
+    // why); a huge one (a tree built from a whole state) is handed over as it is.
+    if smt_output::worth_keeping(&output) {
+        env.set_property(result, "writeHashes", env.buffer_copy(&output.write_hashes)?)?;
+        env.set_property(result, "writeData", env.buffer_copy(&output.write_data)?)?;
+        env.set_property(result, "writeEnds", env.uint32_array(&output.write_ends)?)?;
+        env.set_property(result, "removed", env.buffer_copy(&output.removed)?)?;
+        smt_output::keep_output(output);
+    } else {
+        env.set_property(result, "writeHashes", env.buffer_from_vec(output.write_hashes)?)?;
+        env.set_property(result, "writeData", env.buffer_from_vec(output.write_data)?)?;
+        env.set_property(result, "writeEnds", env.uint32_array(&output.write_ends)?)?;
+        env.set_property(result, "removed", env.buffer_from_vec(output.removed)?)?;
+    }
     Ok(result)
 }
 

@@ -152,14 +152,7 @@ fn run<R: Reader>(mut reader: R, batch: &SortedBatch, root: &Hash) -> Result<Upd
         plan,
         leaves,
         key_length: batch.key_length(),
-        out: UpdateOutput {
-            root: *root,
-            root_changed: false,
-            write_hashes: Vec::with_capacity(expected_writes * 32),
-            write_data: Vec::with_capacity(expected_writes * 65),
-            write_ends: Vec::with_capacity(expected_writes),
-            removed: Vec::with_capacity(expected_writes * 32),
-        },
+        out: crate::smt_output::take_output(*root, expected_writes),
         deferred: DEFERRED.with(|kept| kept.borrow_mut().take()).unwrap_or_default(),
     };
     run.deferred.hashed = 0;

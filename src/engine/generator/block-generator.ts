@@ -1,13 +1,12 @@
 import { Block } from '../../chain/block.js';
 import { BLOCK_VERSION, BlockHeader } from '../../chain/block-header.js';
 import type { ChainStore } from '../../chain/chain-store.js';
-import { eventSmtLeaves } from '../../chain/event.js';
+import { blockEventRoot } from '../../chain/event.js';
 import type { Transaction } from '../../chain/transaction.js';
 import type { GenesisConfig } from '../../config/genesis-config.js';
 import { MESSAGE_TAG_BLOCK_HEADER, signData } from '../../crypto/index.js';
 import { areDistinctHeadersContradicting } from '../../chain/contradicting-headers.js';
 import { merkleRoot } from '../../merkle/index.js';
-import { computeEventRoot } from '../../merkle/native/index.js';
 import type { StateDb } from '../../state/state-db.js';
 import type { BlockExecutor } from '../block-executor.js';
 import type { Bft } from '../consensus/bft/bft.js';
@@ -89,7 +88,7 @@ export class BlockGenerator {
     const unsigned = draft.with({
       transactionRoot: merkleRoot(generated.transactions.map((tx) => tx.id)),
       assetRoot: generated.assets.root(),
-      eventRoot: computeEventRoot(generated.events.flatMap((event) => eventSmtLeaves(event))),
+      eventRoot: blockEventRoot(generated.events),
       stateRoot: stateDb.prepareUpdate(generated.moduleState.changes()).root,
       validatorsHash: bft.getParameters(generated.engineState, height + 1).validatorsHash,
     });

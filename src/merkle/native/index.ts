@@ -10,4 +10,5 @@ export { createSparseMerkleTree } from './create-sparse-merkle-tree.js';
 export type { SparseMerkleTreeOptions } from './create-sparse-merkle-tree.js';
 export { createInMemoryNodeStore } from './create-node-store.js';
 export type { MemoryNodeStore } from './create-node-store.js';
-export { computeEventRoot } from './event-root.js';
+export { computeEventRoot, computeEventRootOfEvents } from './event-root.js';
+export { freshSmtRoot } from './fresh-root.js';
