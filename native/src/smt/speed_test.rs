@@ -256,12 +256,22 @@ fn tree_memory_breakdown() {
     }
     let entries = keys.len() / KEY;
     let total = store.nodes.arena_bytes();
-    let (slots, used, lengths, garbage, free) = store.nodes.breakdown();
+    let breakdown = store.nodes.breakdown();
+    let per_entry = |bytes: usize| bytes as f64 / entries as f64;
     println!("root {} entries {entries} nodes {}", hex(&root[..8]), store.nodes.len());
-    println!("total {total} B = {:.1} B/entry", total as f64 / entries as f64);
-    println!("slots {slots} ({used} used): {:.1} B/entry", (slots * 8) as f64 / entries as f64);
-    for (length, count) in lengths {
-        println!("records of {length} B data: {count}, {:.1} B/entry", (count * (length + 32)) as f64 / entries as f64);
+    println!("total {total} B = {:.1} B/entry", per_entry(total));
+    println!("slots {} ({} used): {:.1} B/entry", breakdown.slots, breakdown.used, per_entry(breakdown.slots * 8));
+    for (kind, count, bytes) in &breakdown.records {
+        println!(
+            "records, {kind}: {count} ({:.2} per entry), {:.1} B/entry",
+            *count as f64 / entries as f64,
+            per_entry(*bytes)
+        );
     }
-    println!("garbage {:.1} B/entry (free-listed {:.1})", garbage as f64 / entries as f64, free as f64 / entries as f64);
+    println!(
+        "removed records kept for their links {:.1} B/entry, garbage {:.1} B/entry (free-listed {:.1})",
+        per_entry(breakdown.kept),
+        per_entry(breakdown.garbage),
+        per_entry(breakdown.free)
+    );
 }
