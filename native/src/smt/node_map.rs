@@ -325,28 +325,41 @@ impl NodeMap {
 
     /// Keeps a copy of `data` under `hash`, replacing any node stored under that hash.
     pub fn insert(&mut self, hash: Hash, data: &[u8]) {
+        self.store(hash, data);
+    }
+
+    /// `insert`, returning the slot value now under `hash` and whether it replaced a record.
+    fn store(&mut self, hash: Hash, data: &[u8]) -> (u64, bool) {
         if let Some(index) = self.find_slot(&hash) {
             let old = self.slots[index];
             if self.holds(old, data) {
-                return;
+                return (old, false);
             }
-            self.slots[index] = self.append_record(&hash, data);
+            let slot = self.append_record(&hash, data);
+            self.slots[index] = slot;
             self.retire(old);
-            return;
+            return (slot, true);
         }
         let slot = self.append_record(&hash, data);
         self.place(&hash, slot);
+        (slot, false)
     }
 
     /// Like `insert`, but a canonical branch whose children are in the map is kept linked.
-    pub fn insert_linking(&mut self, hash: Hash, data: &[u8]) {
-        let Some(links) = self.links_for(data) else {
-            return self.insert(hash, data);
+    /// `unlinked` holds the nodes stored before by the same write set that no branch links to
+    /// yet, most recent last: a write set lists a new branch right after its new children's
+    /// subtrees, right child last, so a new child is nearly always found there without a lookup
+    /// in the table (only untouched siblings are looked up).
+    fn insert_linking(&mut self, hash: Hash, data: &[u8], unlinked: &mut Vec<(Hash, u64)>) {
+        let Some(links) = self.links_for(data, unlinked) else {
+            let (slot, replaced) = self.store(hash, data);
+            return self.note_unlinked(hash, slot, replaced, unlinked);
         };
         let existing = self.find_slot(&hash);
         if let Some(index) = existing {
             if self.holds(self.slots[index], data) {
-                return;
+                let slot = self.slots[index];
+                return self.note_unlinked(hash, slot, false, unlinked);
             }
         }
         // Counted before the replaced record lets go of its own children (they may be the same).
@@ -358,22 +371,43 @@ impl NodeMap {
             Some(index) => {
                 let old = std::mem::replace(&mut self.slots[index], slot);
                 self.retire(old);
+                self.note_unlinked(hash, slot, true, unlinked);
             }
-            None => self.place(&hash, slot),
+            None => {
+                self.place(&hash, slot);
+                self.note_unlinked(hash, slot, false, unlinked);
+            }
         }
     }
 
-    /// The links for a canonical branch whose children are all in the map (or empty).
+    /// Pushes a stored node onto `unlinked`. A write that replaced a record may have freed one
+    /// that `unlinked` names: the list is then dropped (the table still has every node).
     #[inline]
-    fn links_for(&self, data: &[u8]) -> Option<[u32; 2]> {
+    fn note_unlinked(&self, hash: Hash, slot: u64, replaced: bool, unlinked: &mut Vec<(Hash, u64)>) {
+        if replaced {
+            unlinked.clear();
+        }
+        unlinked.push((hash, slot));
+    }
+
+    /// The links for a canonical branch whose children are all in the map (or empty), taking
+    /// the children found at the end of `unlinked` off it.
+    #[inline]
+    fn links_for(&self, data: &[u8], unlinked: &mut Vec<(Hash, u64)>) -> Option<[u32; 2]> {
         let children = canonical_branch(data)?;
         let mut links = [NO_LINK; 2];
-        for (side, child) in children.into_iter().enumerate() {
-            let child = to_hash(child);
+        for side in [1, 0] {
+            let child = to_hash(children[side]);
             if is_empty(&child) {
                 continue;
             }
-            let slot = self.slots[self.find_slot(&child)?];
+            let slot = match unlinked.last() {
+                Some(&(last, slot)) if last == child => {
+                    unlinked.pop();
+                    slot
+                }
+                _ => self.slots[self.find_slot(&child)?],
+            };
             if length_code(slot) == LONG || record_of(slot) >= NO_LINK as usize {
                 return None;
             }
@@ -529,9 +563,15 @@ impl NodeMap {
         writes: impl Iterator<Item = (Hash, std::ops::Range<usize>)> + Clone,
         data: &[u8],
     ) {
-        let removed: Vec<Hash> = removed.chunks_exact(32).map(to_hash).collect();
+        // Last first: a write set lists a node's children before the node, so this removes each
+        // branch before its children, which it then no longer links to: they are released at
+        // once instead of being kept aside until their parent goes.
+        let removed: Vec<Hash> = removed.chunks_exact(32).rev().map(to_hash).collect();
         for (index, hash) in removed.iter().enumerate() {
             self.prefetch_ahead(removed.get(index + 2 * LOOKAHEAD), removed.get(index + LOOKAHEAD));
+            if let Some(ahead) = removed.get(index + LOOKAHEAD / 2) {
+                self.prefetch_children(ahead);
+            }
             self.remove(hash);
         }
         let writes: Vec<(Hash, std::ops::Range<usize>)> = writes.collect();
@@ -540,6 +580,7 @@ impl NodeMap {
         if (self.used + writes.len()) * MAX_LOAD.1 > self.slots.len() * MAX_LOAD.0 {
             self.resize(table_size(self.live + writes.len()));
         }
+        let mut unlinked = Vec::new();
         for (index, (hash, range)) in writes.iter().enumerate() {
             if let Some((ahead, range)) = writes.get(index + 2 * LOOKAHEAD) {
                 prefetch(&self.slots[self.home(ahead)]);
@@ -547,13 +588,10 @@ impl NodeMap {
                     prefetch(&self.slots[self.home(&to_hash(child))]);
                 }
             }
-            if let Some((ahead, range)) = writes.get(index + LOOKAHEAD) {
+            if let Some((ahead, _)) = writes.get(index + LOOKAHEAD) {
                 self.prefetch_record(ahead);
-                for child in canonical_branch(&data[range.clone()]).into_iter().flatten() {
-                    self.prefetch_record(&to_hash(child));
-                }
             }
-            self.insert_linking(*hash, &data[range.clone()]);
+            self.insert_linking(*hash, &data[range.clone()], &mut unlinked);
         }
     }
 
@@ -673,6 +711,21 @@ impl NodeMap {
                 prefetch(self.arena.as_ptr().wrapping_add(ahead as usize));
             }
             found(index, self.linked_hash(link));
+        }
+    }
+
+    /// Requests the records (their first line: hash and link count) of the children of the
+    /// linked branch that `hash`'s home slot points to, if it is one. Its own record should have
+    /// been requested a little earlier.
+    #[inline(always)]
+    fn prefetch_children(&self, hash: &Hash) {
+        let slot = self.slots[self.home(hash)];
+        if slot > REMOVED_SLOT && length_code(slot) == LINKED {
+            for link in self.links(record_of(slot) + SHORT_HEADER) {
+                if link != NO_LINK {
+                    prefetch(self.arena.as_ptr().wrapping_add(link as usize + LINK_COUNT));
+                }
+            }
         }
     }
 
@@ -894,7 +947,7 @@ impl NodeMap {
             }
             let slot = self.slots[index];
             let (start, length) = self.record_position(slot);
-            let Some(links) = self.links_for(&self.arena[start..start + length]) else { continue };
+            let Some(links) = self.links_for(&self.arena[start..start + length], &mut Vec::new()) else { continue };
             for link in links {
                 self.count_link(link);
             }
