@@ -837,14 +837,24 @@ impl NodeMap {
         Vec::with_capacity(bytes + bytes / 4)
     }
 
-    /// Calls `record(hash, data)` for each live node, in slot order (see snapshot.rs), with the
-    /// data as it was stored (a linked branch's rebuilt).
+    /// Calls `length(data length)` for each live node (a linked branch's as it was stored).
+    pub fn for_each_length(&self, mut length: impl FnMut(usize)) {
+        for &slot in self.slots.iter().filter(|&&slot| slot > REMOVED_SLOT) {
+            match self.record_position(slot) {
+                (_, LINKED_BRANCH) => length(BRANCH_NODE_LENGTH),
+                (_, data) => length(data),
+            }
+        }
+    }
+
+    /// Calls `record(hash, data)` once for each live node (see snapshot.rs), with the data as it
+    /// was stored (a linked branch's rebuilt). The linked branches come after their children
+    /// (the subtrees under each node no branch links to, depth first, then any node left), so
+    /// that `from_records` finds a branch's children just before it and links it with no lookup.
     pub fn for_each_record(&self, mut record: impl FnMut(&[u8], &[u8])) {
         let mut data = Vec::with_capacity(BRANCH_NODE_LENGTH);
-        for &slot in self.slots.iter().filter(|&&slot| slot > REMOVED_SLOT) {
-            let position = self.record_position(slot);
-            let at = record_of(slot);
-            let hash = &self.arena[at..at + HASH_LENGTH];
+        let mut emit = |record_at: usize, position: Position| {
+            let hash = &self.arena[record_at..record_at + HASH_LENGTH];
             if position.1 == LINKED_BRANCH {
                 data.clear();
                 self.copy_data(position, &mut data);
@@ -852,7 +862,46 @@ impl NodeMap {
             } else {
                 record(hash, self.bytes(position));
             }
+        };
+        // One bit per arena byte, set at the start of each record emitted.
+        let mut emitted = vec![0u64; self.arena.len() / 64 + 1];
+        let seen = |emitted: &[u64], at: usize| emitted[at / 64] & (1 << (at % 64)) != 0;
+        let mut stack: Vec<(usize, Position, bool)> = Vec::new();
+        for pass in 0..2 {
+            for &slot in self.slots.iter().filter(|&&slot| slot > REMOVED_SLOT) {
+                let at = record_of(slot);
+                if seen(&emitted, at) || (pass == 0 && self.is_linked_to(slot)) {
+                    continue;
+                }
+                stack.push((at, self.record_position(slot), false));
+                while let Some(top) = stack.last_mut() {
+                    let (at, position, expanded) = *top;
+                    if !expanded && position.1 == LINKED_BRANCH {
+                        top.2 = true;
+                        let [left, right] = self.links(position.0);
+                        for link in [right, left] {
+                            let child = link as usize;
+                            // A removed child, kept for its hash only, is no node of the map.
+                            if link != NO_LINK && !seen(&emitted, child) && self.arena[child + LINK_COUNT] & DEAD == 0 {
+                                stack.push((child, self.linked_record(link).1.expect("a live child"), false));
+                            }
+                        }
+                        continue;
+                    }
+                    stack.pop();
+                    if !seen(&emitted, at) {
+                        emitted[at / 64] |= 1 << (at % 64);
+                        emit(at, position);
+                    }
+                }
+            }
         }
+    }
+
+    /// True when linked branches point to the record of `slot`.
+    #[inline]
+    fn is_linked_to(&self, slot: u64) -> bool {
+        length_code(slot) != LONG && self.arena[record_of(slot) + LINK_COUNT] != 0
     }
 
     /// A map over `records`, `count` of them back to back as a snapshot stores them: hash, data
@@ -875,6 +924,7 @@ impl NodeMap {
         };
         let (mut at, mut to) = (0usize, 0usize);
         let end = map.arena.len();
+        let mut unlinked = Vec::new();
         while at < end {
             if end - at < LONG_HEADER {
                 return Err(format!("a node record is cut short at byte {at}"));
@@ -890,23 +940,39 @@ impl NodeMap {
             if map.find_slot(&hash).is_some() {
                 return Err(format!("the node record at byte {at} repeats an earlier node"));
             }
+            // A branch written after its children (see `for_each_record`) is linked as it is
+            // placed, its children taken off the end of `unlinked`.
+            let links = map.links_for(&map.arena[at + LONG_HEADER..at + LONG_HEADER + length], &mut unlinked);
             // Records only ever move down (`to` <= `at`), so the ones still to read are intact.
-            if length >= LINKED {
+            let slot = if let Some(links) = links {
+                map.arena.copy_within(at..at + HASH_LENGTH, to);
+                map.arena[to + LINK_COUNT] = 0;
+                map.arena[to + RECORD_CODE] = LINKED as u8;
+                map.arena[to + SHORT_HEADER..to + SHORT_HEADER + 4].copy_from_slice(&links[0].to_le_bytes());
+                map.arena[to + SHORT_HEADER + 4..to + SHORT_HEADER + 8].copy_from_slice(&links[1].to_le_bytes());
+                for link in links {
+                    map.count_link(link);
+                }
+                ((to as u64 + 1) << RECORD_SHIFT) | ((LINKED as u64) << TAG_BITS) | tag_of(&hash)
+            } else if length >= LINKED {
                 map.arena.copy_within(at..at + LONG_HEADER + length, to);
+                slot_value(to, length, &hash)
             } else {
                 map.arena.copy_within(at..at + HASH_LENGTH, to);
                 map.arena[to + LINK_COUNT] = 0;
                 map.arena[to + RECORD_CODE] = length as u8;
                 map.arena.copy_within(at + LONG_HEADER..at + LONG_HEADER + length, to + SHORT_HEADER);
-            }
+                slot_value(to, length, &hash)
+            };
             let mut index = map.home(&hash);
             while map.slots[index] != EMPTY_SLOT {
                 index = next_slot(index, slots);
             }
-            map.slots[index] = slot_value(to, length, &hash);
+            map.slots[index] = slot;
             map.live += 1;
+            unlinked.push((hash, slot));
             at += LONG_HEADER + length;
-            to += record_size(length);
+            to += map.record_bytes(slot);
         }
         if map.live != count {
             return Err(format!("{} nodes where {count} were announced", map.live));

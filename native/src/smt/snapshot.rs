@@ -34,7 +34,7 @@ pub fn write(map: &NodeMap, path: &Path, meta: &[u8]) -> io::Result<()> {
         return Err(io::Error::new(io::ErrorKind::InvalidInput, "snapshot stamp too long"));
     }
     let mut records_length = 0u64;
-    map.for_each_record(|_, data| records_length += (RECORD_HEADER + data.len()) as u64);
+    map.for_each_length(|length| records_length += (RECORD_HEADER + length) as u64);
     let mut header = Vec::with_capacity(HEADER_LENGTH + meta.len());
     header.extend_from_slice(MAGIC);
     header.extend_from_slice(&(meta.len() as u32).to_le_bytes());

@@ -265,6 +265,20 @@ fn tree_memory_breakdown() {
     }
     updates.sort();
     applies.sort();
+    let path = std::env::temp_dir().join(format!("basalt-breakdown-snapshot-{}", std::process::id()));
+    let (written, started) = (Instant::now(), thread_cpu_time());
+    super::snapshot::write(&store.nodes, &path, b"stamp").expect("write");
+    let (write_wall, write_cpu) = (written.elapsed(), thread_cpu_time() - started);
+    let (read, started) = (Instant::now(), thread_cpu_time());
+    let (loaded, _) = super::snapshot::read(&path).expect("read");
+    println!(
+        "snapshot write {write_wall:?} ({write_cpu:?} CPU), read {:?} ({:?} CPU), {} nodes, {} B",
+        read.elapsed(),
+        thread_cpu_time() - started,
+        loaded.len(),
+        loaded.arena_bytes()
+    );
+    std::fs::remove_file(&path).ok();
     let spread =
         |times: &[Duration]| format!("{:?} / {:?} / {:?}", times[0], times[times.len() / 2], times[times.len() - 1]);
     println!("per block, thread CPU min / median / max: update {}, apply {}", spread(&updates), spread(&applies));
