@@ -739,7 +739,7 @@ impl NodeMap {
     }
 
     /// Requests the cache lines of the record that `hash`'s home slot points to: the hash at its
-    /// start and the rest of it (a state leaf is 104 bytes with its hash, a linked branch 41).
+    /// start and the rest of it (a state leaf is 105 bytes with its hash, a linked branch 42).
     #[inline(always)]
     fn prefetch_record(&self, hash: &Hash) {
         let slot = self.slots[self.home(hash)];
@@ -925,7 +925,15 @@ impl NodeMap {
         let (mut at, mut to) = (0usize, 0usize);
         let end = map.arena.len();
         let mut unlinked = Vec::new();
+        // Records in tree order land anywhere in the table: the home slot of the record some
+        // LOOKAHEAD records ahead is requested before each one is placed, so that the misses
+        // overlap. `ahead` walks the records as the loop will (it stops at a damaged one).
+        let mut ahead = 0usize;
+        for _ in 0..LOOKAHEAD {
+            ahead = map.request_home_slot(ahead, end);
+        }
         while at < end {
+            ahead = map.request_home_slot(ahead, end);
             if end - at < LONG_HEADER {
                 return Err(format!("a node record is cut short at byte {at}"));
             }
@@ -983,6 +991,18 @@ impl NodeMap {
         advise_huge_pages(map.slots.as_ptr() as *const u8, map.slots.len() * std::mem::size_of::<u64>());
         advise_huge_pages(map.arena.as_ptr(), map.arena.capacity());
         Ok(map)
+    }
+
+    /// In a snapshot's records not placed yet (see `from_records`): requests the home slot of the
+    /// record at `at`, if there is a whole one before `end`, and returns where the next one starts.
+    #[inline]
+    fn request_home_slot(&self, at: usize, end: usize) -> usize {
+        if at >= end || end - at < LONG_HEADER {
+            return end;
+        }
+        prefetch(&self.slots[home_slot(word(&self.arena, at), self.slots.len())]);
+        let length = link_at(&self.arena, at + 32) as usize;
+        at.saturating_add(LONG_HEADER).saturating_add(length)
     }
 
     /// Turns every canonical branch whose children are in the map into a linked one, in place
