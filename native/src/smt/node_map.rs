@@ -1314,13 +1314,7 @@ mod tests {
         }
         assert_eq!(map.get(&hash(1)).as_deref(), Some(&[9u8; 400][..]));
         assert_eq!(map.get(&hash(0)).as_deref(), None);
-        let mut records = Vec::new();
-        map.for_each_record(|hash, data| {
-            records.extend_from_slice(hash);
-            records.extend_from_slice(&(data.len() as u32).to_le_bytes());
-            records.extend_from_slice(data);
-        });
-        let loaded = NodeMap::from_records(records, map.len()).expect("valid records");
+        let loaded = NodeMap::from_records(snapshot_records(&map), map.len()).expect("valid records");
         for i in 1..sizes.len() as u32 {
             assert_eq!(loaded.get(&hash(i)).as_deref(), map.get(&hash(i)).as_deref(), "node {i}");
         }
@@ -1363,6 +1357,17 @@ mod tests {
         map.copy_many_into(&wanted, &mut copy);
         assert_eq!(copy.len(), 66);
         assert_eq!(copy.get(&hash(1)).as_deref(), Some(&1u32.to_le_bytes()[..]));
+    }
+
+    /// The map's records as a snapshot file holds them (see `from_records`).
+    fn snapshot_records(map: &NodeMap) -> Vec<u8> {
+        let mut records = Vec::new();
+        map.for_each_record(|hash, data| {
+            records.extend_from_slice(hash);
+            records.extend_from_slice(&(data.len() as u32).to_le_bytes());
+            records.extend_from_slice(data);
+        });
+        records
     }
 
     fn leaf_data(i: u32) -> Vec<u8> {
@@ -1479,13 +1484,7 @@ mod tests {
         for (h, data) in nodes.iter().filter(|(h, _)| *h != hash(10_005)) {
             assert_eq!(map.get(h).as_deref(), Some(&data[..]));
         }
-        let mut records = Vec::new();
-        map.for_each_record(|h, data| {
-            records.extend_from_slice(h);
-            records.extend_from_slice(&(data.len() as u32).to_le_bytes());
-            records.extend_from_slice(data);
-        });
-        let loaded = NodeMap::from_records(records, map.len()).expect("valid records");
+        let loaded = NodeMap::from_records(snapshot_records(&map), map.len()).expect("valid records");
         // The branch over the removed leaf cannot be linked from the records alone.
         assert_eq!(linked_count(&loaded), 62);
         for (h, data) in nodes.iter().filter(|(h, _)| *h != hash(10_005)) {
