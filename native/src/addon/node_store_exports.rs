@@ -66,7 +66,7 @@ pub fn node_store_get(env: Env, info: napi_callback_info) -> JsResult<napi_value
     let hash = hash_argument(env, hash)?;
     let store = store_argument(env, store)?.read();
     match store.nodes.get(&hash) {
-        Some(data) => env.buffer_copy(data),
+        Some(data) => env.buffer_copy(&data),
         None => env.undefined(),
     }
 }

@@ -1,7 +1,11 @@
 //! SMT nodes by hash, in memory: the map one operation reads from, and the native node store.
 
+use super::codec::{decode, encode_branch, Node, BRANCH_NODE_LENGTH, BRANCH_TAG, LEAF_TAG};
+use super::hash::{is_empty, EMPTY_HASH};
 use super::store::to_hash;
 use super::{Hash, SmtError};
+use std::borrow::Cow;
+use std::collections::HashMap;
 
 /// Where an operation gets the nodes its `NodeMap` lacks (for the addon: a JavaScript function
 /// over the caller's node store, or the native store).
@@ -39,12 +43,17 @@ impl NodeSource for StoreSource<'_> {
     }
 }
 
-/// Where a node's bytes are in the arena: (start, length).
+/// Where a node's bytes are in the arena: (start, length). A linked branch (see `NodeMap`) has
+/// no bytes of its own to hand out: its length is `LINKED_BRANCH`, and it is read with `node`.
 pub type Position = (usize, usize);
+
+/// The length in the `Position` of a linked branch.
+pub const LINKED_BRANCH: usize = usize::MAX;
 
 /// Slot values: empty, a removed entry (probing continues past it), or
 /// `(record + 1) << 24 | length code << 16 | tag`, the record's offset in the arena, its data
-/// length (`LONG` for data too long for the code) and two bytes of its hash.
+/// length (`LONG` for data too long for the code, `LINKED` for a linked branch) and two bytes of
+/// its hash.
 const EMPTY_SLOT: u64 = 0;
 const REMOVED_SLOT: u64 = 1;
 const TAG_BITS: u32 = 16;
@@ -53,11 +62,26 @@ const RECORD_SHIFT: u32 = 24;
 const LENGTH_MASK: u64 = 0xff;
 /// The length code of a record whose data length is written in the record itself.
 const LONG: usize = 0xff;
-/// A record in the arena: the 32-byte hash, then the data; a long one (data of `LONG` bytes or
-/// more, rare: only leaves with long values) has its data length (u32, little-endian) between
-/// the two. A state tree's nodes are all short: their length lives in the slot, not the arena.
+/// The length code of a linked branch; data of this length or more is long.
+const LINKED: usize = 0xfe;
+/// A short record in the arena: the 32-byte hash, one byte counting the linked branches that
+/// point to it (`LINK_COUNT`), its length code again (so that a record reached through a link
+/// is read without its slot), then the data. A long one (data of `LINKED` bytes or more, rare:
+/// only leaves with long values) has its data length (u32, little-endian) in place of the count:
+/// no branch links to it. A state tree's nodes are all short: their length lives in the slot.
 const HASH_LENGTH: usize = 32;
+const LINK_COUNT: usize = 32;
+const RECORD_CODE: usize = 33;
+const SHORT_HEADER: usize = 34;
 const LONG_HEADER: usize = 36;
+/// A linked branch's data: the arena offsets of its children's records (u32 each, `NO_LINK`
+/// for an empty child).
+const LINKS_LENGTH: usize = 8;
+pub const NO_LINK: u32 = u32::MAX;
+/// In the count byte: the record was removed from the table but branches still link to it.
+const DEAD: u8 = 0x80;
+/// A count that has reached this stays (the record is then kept for good once removed).
+const STUCK: u8 = 0x7f;
 /// A table is rebuilt once this share of its slots is taken (removed entries included)...
 const MAX_LOAD: (usize, usize) = (2, 3);
 /// ...with enough slots that its live entries fill this share of them. Linear probing stays short
@@ -82,6 +106,16 @@ const NO_RECORD: usize = usize::MAX;
 /// contiguous read). With the 48-byte entries of a general-purpose map that was three cache
 /// misses per node in a store of millions; this is two, and batches overlap them.
 ///
+/// A branch stored by `apply_batch` whose children are already in the map is kept linked: its
+/// record holds the offsets of its children's records (8 bytes) instead of their hashes (64),
+/// each child's hash being stored once, in its own record. Branches are some 60% of a state
+/// tree's nodes, so this takes nearly a third off the tree's memory. `node` reads a linked
+/// branch's children's hashes from their records; an update follows the links down instead
+/// (`find_each`), reaching each child with no slot lookup at all. A record that linked branches
+/// point to counts them (saturating), and one removed while still counted stays in the arena,
+/// out of the table, until the last branch linking to it goes: whatever order nodes are removed
+/// in, a linked branch always reads its children's hashes.
+///
 /// Records are never moved while the map is only read (positions stay valid as the arena grows).
 /// A removed node's record goes on a free list by data length, and the next node inserted with
 /// that length takes its place: a tree's nodes come in two or three sizes (branches, leaves), and
@@ -98,6 +132,9 @@ pub struct NodeMap {
     /// Per data length, the first free record (its successor's offset is kept in its first eight
     /// bytes), or NO_RECORD.
     free: Vec<usize>,
+    /// The slot values of removed records that linked branches still point to, by record (a
+    /// handful at a time: a write set removes a node's children before the node).
+    kept: HashMap<usize, u64>,
 }
 
 #[inline]
@@ -105,6 +142,11 @@ fn word(bytes: &[u8], at: usize) -> u64 {
     let mut word = [0u8; 8];
     word.copy_from_slice(&bytes[at..at + 8]);
     u64::from_le_bytes(word)
+}
+
+#[inline]
+fn link_at(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
 }
 
 #[inline]
@@ -120,6 +162,16 @@ fn same_hash(arena: &[u8], record: usize, hash: &Hash) -> bool {
         && word(stored, 8) == word(hash, 8)
         && word(stored, 16) == word(hash, 16)
         && word(stored, 24) == word(hash, 24)
+}
+
+/// The children's hashes of `data` when it is a branch in its canonical encoding (the only
+/// branches kept linked: anything else must read back byte for byte as it was stored).
+#[inline]
+fn canonical_branch(data: &[u8]) -> Option<[&[u8]; 2]> {
+    if data.len() != BRANCH_NODE_LENGTH || data[0] != BRANCH_TAG {
+        return None;
+    }
+    Some([&data[1..33], &data[33..65]])
 }
 
 /// Hints the CPU to load the cache line at `pointer` (no effect on correctness).
@@ -144,6 +196,7 @@ impl NodeMap {
             live: 0,
             garbage: 0,
             free: no_free_records(),
+            kept: HashMap::new(),
         }
     }
 
@@ -172,12 +225,24 @@ impl NodeMap {
     #[inline]
     fn record_position(&self, slot: u64) -> Position {
         let record = record_of(slot);
-        let code = ((slot >> TAG_BITS) & LENGTH_MASK) as usize;
-        if code != LONG {
-            return (record + HASH_LENGTH, code);
+        match length_code(slot) {
+            LONG => {
+                let length = link_at(&self.arena, record + 32) as usize;
+                (record + LONG_HEADER, length)
+            }
+            LINKED => (record + SHORT_HEADER, LINKED_BRANCH),
+            code => (record + SHORT_HEADER, code),
         }
-        let length = u32::from_le_bytes(self.arena[record + 32..record + 36].try_into().expect("4 bytes")) as usize;
-        (record + LONG_HEADER, length)
+    }
+
+    /// Arena bytes of the record a slot value points to.
+    #[inline]
+    fn record_bytes(&self, slot: u64) -> usize {
+        match length_code(slot) {
+            LONG => LONG_HEADER + link_at(&self.arena, record_of(slot) + 32) as usize,
+            LINKED => SHORT_HEADER + LINKS_LENGTH,
+            code => SHORT_HEADER + code,
+        }
     }
 
     pub fn contains(&self, hash: &Hash) -> bool {
@@ -189,34 +254,176 @@ impl NodeMap {
         self.find_slot(hash).map(|index| self.record_position(self.slots[index]))
     }
 
+    /// The data at `position`, which must not be a linked branch (see `node`, `copy_data`).
     #[inline]
     pub fn bytes(&self, (start, length): Position) -> &[u8] {
+        debug_assert!(length != LINKED_BRANCH, "a linked branch has no bytes of its own");
         &self.arena[start..start + length]
     }
 
+    /// The hash of the child a link points to.
     #[inline]
-    pub fn get(&self, hash: &Hash) -> Option<&[u8]> {
-        self.position(hash).map(|position| self.bytes(position))
+    fn linked_hash(&self, link: u32) -> Hash {
+        if link == NO_LINK {
+            return EMPTY_HASH;
+        }
+        to_hash(&self.arena[link as usize..link as usize + HASH_LENGTH])
+    }
+
+    /// The child links of the linked branch whose data starts at `start`.
+    #[inline]
+    fn links(&self, start: usize) -> [u32; 2] {
+        [link_at(&self.arena, start), link_at(&self.arena, start + 4)]
+    }
+
+    /// The node at `position` decoded (see codec.rs `decode`), linked branches included.
+    #[inline]
+    pub fn node(&self, position: Position, key_length: usize) -> Option<Node<'_>> {
+        if position.1 == LINKED_BRANCH {
+            let [left, right] = self.links(position.0);
+            return Some(Node::Branch { left: self.linked_hash(left), right: self.linked_hash(right) });
+        }
+        decode(self.bytes(position), key_length)
+    }
+
+    /// True when the node at `position` is stored with the leaf tag.
+    #[inline]
+    pub fn is_leaf(&self, position: Position) -> bool {
+        position.1 != LINKED_BRANCH && self.bytes(position).first() == Some(&LEAF_TAG)
+    }
+
+    /// Appends the node's data at `position` to `out`, as it was stored.
+    pub fn copy_data(&self, position: Position, out: &mut Vec<u8>) {
+        if position.1 == LINKED_BRANCH {
+            let [left, right] = self.links(position.0);
+            encode_branch(out, &self.linked_hash(left), &self.linked_hash(right));
+        } else {
+            out.extend_from_slice(self.bytes(position));
+        }
+    }
+
+    /// The data stored under `hash` (borrowed, or rebuilt for a linked branch).
+    pub fn get(&self, hash: &Hash) -> Option<Cow<'_, [u8]>> {
+        let position = self.position(hash)?;
+        if position.1 != LINKED_BRANCH {
+            return Some(Cow::Borrowed(self.bytes(position)));
+        }
+        let mut data = Vec::with_capacity(BRANCH_NODE_LENGTH);
+        self.copy_data(position, &mut data);
+        Some(Cow::Owned(data))
+    }
+
+    /// True when the record a slot value points to holds exactly `data`.
+    fn holds(&self, slot: u64, data: &[u8]) -> bool {
+        let position = self.record_position(slot);
+        if position.1 != LINKED_BRANCH {
+            return self.bytes(position) == data;
+        }
+        let [left, right] = self.links(position.0);
+        canonical_branch(data).is_some_and(|[l, r]| self.linked_hash(left) == l && self.linked_hash(right) == r)
     }
 
     /// Keeps a copy of `data` under `hash`, replacing any node stored under that hash.
     pub fn insert(&mut self, hash: Hash, data: &[u8]) {
+        self.store(hash, data);
+    }
+
+    /// `insert`, returning the slot value now under `hash` and whether it replaced a record.
+    fn store(&mut self, hash: Hash, data: &[u8]) -> (u64, bool) {
         if let Some(index) = self.find_slot(&hash) {
-            let position = self.record_position(self.slots[index]);
-            if self.bytes(position) == data {
-                return;
+            let old = self.slots[index];
+            if self.holds(old, data) {
+                return (old, false);
             }
-            self.garbage += record_size(position.1);
-            self.slots[index] = self.append_record(&hash, data);
-            return;
+            let slot = self.append_record(&hash, data);
+            self.slots[index] = slot;
+            self.retire(old);
+            return (slot, true);
         }
+        let slot = self.append_record(&hash, data);
+        self.place(&hash, slot);
+        (slot, false)
+    }
+
+    /// Like `insert`, but a canonical branch whose children are in the map is kept linked.
+    /// `unlinked` holds the nodes stored before by the same write set that no branch links to
+    /// yet, most recent last: a write set lists a new branch right after its new children's
+    /// subtrees, right child last, so a new child is nearly always found there without a lookup
+    /// in the table (only untouched siblings are looked up).
+    fn insert_linking(&mut self, hash: Hash, data: &[u8], unlinked: &mut Vec<(Hash, u64)>) {
+        let Some(links) = self.links_for(data, unlinked) else {
+            let (slot, replaced) = self.store(hash, data);
+            return self.note_unlinked(hash, slot, replaced, unlinked);
+        };
+        let existing = self.find_slot(&hash);
+        if let Some(index) = existing {
+            if self.holds(self.slots[index], data) {
+                let slot = self.slots[index];
+                return self.note_unlinked(hash, slot, false, unlinked);
+            }
+        }
+        // Counted before the replaced record lets go of its own children (they may be the same).
+        for link in links {
+            self.count_link(link);
+        }
+        let slot = self.append_linked(&hash, links);
+        match existing {
+            Some(index) => {
+                let old = std::mem::replace(&mut self.slots[index], slot);
+                self.retire(old);
+                self.note_unlinked(hash, slot, true, unlinked);
+            }
+            None => {
+                self.place(&hash, slot);
+                self.note_unlinked(hash, slot, false, unlinked);
+            }
+        }
+    }
+
+    /// Pushes a stored node onto `unlinked`. A write that replaced a record may have freed one
+    /// that `unlinked` names: the list is then dropped (the table still has every node).
+    #[inline]
+    fn note_unlinked(&self, hash: Hash, slot: u64, replaced: bool, unlinked: &mut Vec<(Hash, u64)>) {
+        if replaced {
+            unlinked.clear();
+        }
+        unlinked.push((hash, slot));
+    }
+
+    /// The links for a canonical branch whose children are all in the map (or empty), taking
+    /// the children found at the end of `unlinked` off it.
+    #[inline]
+    fn links_for(&self, data: &[u8], unlinked: &mut Vec<(Hash, u64)>) -> Option<[u32; 2]> {
+        let children = canonical_branch(data)?;
+        let mut links = [NO_LINK; 2];
+        for side in [1, 0] {
+            let child = to_hash(children[side]);
+            if is_empty(&child) {
+                continue;
+            }
+            let slot = match unlinked.last() {
+                Some(&(last, slot)) if last == child => {
+                    unlinked.pop();
+                    slot
+                }
+                _ => self.slots[self.find_slot(&child)?],
+            };
+            if length_code(slot) == LONG || record_of(slot) >= NO_LINK as usize {
+                return None;
+            }
+            links[side] = record_of(slot) as u32;
+        }
+        Some(links)
+    }
+
+    /// Puts a new entry for `hash` (not in the map) into the table.
+    fn place(&mut self, hash: &Hash, slot: u64) {
         if (self.used + 1) * MAX_LOAD.1 > self.slots.len() * MAX_LOAD.0 {
             self.resize(table_size(self.live + 1));
         }
-        let slot = self.append_record(&hash, data);
-        let mut index = self.home(&hash);
+        let mut index = self.home(hash);
         // A removed slot could be reused, but only after checking the rest of the probe for
-        // `hash`, which find_slot just did: reusing the first free-or-removed slot is safe.
+        // `hash`, which the caller just did: reusing the first free-or-removed slot is safe.
         while self.slots[index] > REMOVED_SLOT {
             index = next_slot(index, self.slots.len());
         }
@@ -227,65 +434,164 @@ impl NodeMap {
         self.live += 1;
     }
 
+    /// A free record of `length` data bytes taken off its list, if there is one.
+    #[inline]
+    fn reuse(&mut self, length: usize) -> Option<usize> {
+        let record = *self.free.get(length).filter(|&&record| record != NO_RECORD)?;
+        self.free[length] = word(&self.arena, record) as usize;
+        self.garbage -= SHORT_HEADER + length;
+        Some(record)
+    }
+
     fn append_record(&mut self, hash: &Hash, data: &[u8]) -> u64 {
-        if let Some(&record) = self.free.get(data.len()).filter(|&&record| record != NO_RECORD) {
-            self.free[data.len()] = word(&self.arena, record) as usize;
-            self.arena[record..record + 32].copy_from_slice(hash);
-            self.arena[record + HASH_LENGTH..record + HASH_LENGTH + data.len()].copy_from_slice(data);
-            self.garbage -= record_size(data.len());
+        if let Some(record) = self.reuse(data.len()) {
+            self.arena[record..record + HASH_LENGTH].copy_from_slice(hash);
+            self.arena[record + LINK_COUNT] = 0;
+            self.arena[record + RECORD_CODE] = data.len() as u8;
+            self.arena[record + SHORT_HEADER..record + SHORT_HEADER + data.len()].copy_from_slice(data);
             return slot_value(record, data.len(), hash);
         }
         self.reserve_arena(record_size(data.len()));
         let record = self.arena.len();
         self.arena.extend_from_slice(hash);
-        if data.len() >= LONG {
+        if data.len() >= LINKED {
             self.arena.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        } else {
+            self.arena.extend_from_slice(&[0, data.len() as u8]);
         }
         self.arena.extend_from_slice(data);
         slot_value(record, data.len(), hash)
     }
 
-    /// Forgets the node under `hash`, if any. Not to be called while an operation holds positions.
-    pub fn remove(&mut self, hash: &Hash) {
-        let Some(index) = self.find_slot(hash) else { return };
-        let record = record_of(self.slots[index]);
-        let (_, length) = self.record_position(self.slots[index]);
-        self.slots[index] = REMOVED_SLOT;
-        self.live -= 1;
+    fn append_linked(&mut self, hash: &Hash, [left, right]: [u32; 2]) -> u64 {
+        let record = match self.reuse(LINKS_LENGTH) {
+            Some(record) => record,
+            None => {
+                self.reserve_arena(SHORT_HEADER + LINKS_LENGTH);
+                let record = self.arena.len();
+                self.arena.resize(record + SHORT_HEADER + LINKS_LENGTH, 0);
+                record
+            }
+        };
+        self.arena[record..record + HASH_LENGTH].copy_from_slice(hash);
+        self.arena[record + LINK_COUNT] = 0;
+        self.arena[record + RECORD_CODE] = LINKED as u8;
+        self.arena[record + SHORT_HEADER..record + SHORT_HEADER + 4].copy_from_slice(&left.to_le_bytes());
+        self.arena[record + SHORT_HEADER + 4..record + SHORT_HEADER + 8].copy_from_slice(&right.to_le_bytes());
+        ((record as u64 + 1) << RECORD_SHIFT) | ((LINKED as u64) << TAG_BITS) | tag_of(hash)
+    }
+
+    /// One more linked branch points to the record at `link`.
+    #[inline]
+    fn count_link(&mut self, link: u32) {
+        if link != NO_LINK {
+            let count = &mut self.arena[link as usize + LINK_COUNT];
+            if *count & STUCK != STUCK {
+                *count += 1;
+            }
+        }
+    }
+
+    /// One linked branch fewer points to the record at `link`; a removed record kept for the
+    /// links is released with the last one.
+    fn drop_link(&mut self, link: u32) {
+        if link == NO_LINK {
+            return;
+        }
+        let at = link as usize + LINK_COUNT;
+        if self.arena[at] & STUCK == STUCK {
+            return;
+        }
+        self.arena[at] -= 1;
+        if self.arena[at] == DEAD {
+            let slot = self.kept.remove(&(link as usize)).expect("a kept record");
+            self.release(slot);
+        }
+    }
+
+    /// Lets go of a record just taken out of the table. A linked branch lets go of its children
+    /// at once (a record out of the table is only ever read for its hash); the record itself is
+    /// released, or kept while branches link to it.
+    fn retire(&mut self, slot: u64) {
+        let record = record_of(slot);
+        if length_code(slot) == LINKED {
+            for link in self.links(record + SHORT_HEADER) {
+                self.drop_link(link);
+            }
+        }
+        if length_code(slot) != LONG && self.arena[record + LINK_COUNT] != 0 {
+            self.arena[record + LINK_COUNT] |= DEAD;
+            self.kept.insert(record, slot);
+            return;
+        }
+        self.release(slot);
+    }
+
+    /// Makes a record out of the table garbage (free-listed when short enough).
+    fn release(&mut self, slot: u64) {
+        let record = record_of(slot);
+        let (_, length) = self.record_position(slot);
+        let length = if length == LINKED_BRANCH { LINKS_LENGTH } else { length };
         self.garbage += record_size(length);
         if length <= MAX_REUSED_DATA {
             let next = self.free[length] as u64;
             self.arena[record..record + 8].copy_from_slice(&next.to_le_bytes());
             self.free[length] = record;
         }
+    }
+
+    /// Forgets the node under `hash`, if any. Not to be called while an operation holds positions.
+    pub fn remove(&mut self, hash: &Hash) {
+        let Some(index) = self.find_slot(hash) else { return };
+        let slot = self.slots[index];
+        self.slots[index] = REMOVED_SLOT;
+        self.live -= 1;
+        self.retire(slot);
         if self.garbage > COMPACTION_FLOOR && self.garbage * 2 > self.arena.len() {
             self.compact();
         }
     }
 
     /// Removes the nodes of `hashes` (32 bytes each) and then stores `writes`, as `remove` and
-    /// `insert` one by one would, with the lookups pipelined as in `find_each`: in a store of
-    /// millions of nodes each one is a cache miss or two, and a block's write set is some 300,000.
+    /// `insert_linking` one by one would, with the lookups pipelined as in `find_each`: in a store
+    /// of millions of nodes each one is a cache miss or two, and a block's write set is some
+    /// 300,000. A new branch's children are looked up too, to link it: a write set lists children
+    /// before their parents, so only its untouched siblings are cold.
     pub fn apply_batch(
         &mut self,
         removed: &[u8],
         writes: impl Iterator<Item = (Hash, std::ops::Range<usize>)> + Clone,
         data: &[u8],
     ) {
-        let removed: Vec<Hash> = removed.chunks_exact(32).map(to_hash).collect();
+        // Last first: a write set lists a node's children before the node, so this removes each
+        // branch before its children, which it then no longer links to: they are released at
+        // once instead of being kept aside until their parent goes.
+        let removed: Vec<Hash> = removed.chunks_exact(32).rev().map(to_hash).collect();
         for (index, hash) in removed.iter().enumerate() {
             self.prefetch_ahead(removed.get(index + 2 * LOOKAHEAD), removed.get(index + LOOKAHEAD));
+            if let Some(ahead) = removed.get(index + LOOKAHEAD / 2) {
+                self.prefetch_children(ahead);
+            }
             self.remove(hash);
         }
-        let hashes: Vec<Hash> = writes.clone().map(|(hash, _)| hash).collect();
+        let writes: Vec<(Hash, std::ops::Range<usize>)> = writes.collect();
         // One rebuild for the whole batch, if any, sized for all of it (inserts one at a time
         // would grow the table by small steps).
-        if (self.used + hashes.len()) * MAX_LOAD.1 > self.slots.len() * MAX_LOAD.0 {
-            self.resize(table_size(self.live + hashes.len()));
+        if (self.used + writes.len()) * MAX_LOAD.1 > self.slots.len() * MAX_LOAD.0 {
+            self.resize(table_size(self.live + writes.len()));
         }
-        for (index, (hash, range)) in writes.enumerate() {
-            self.prefetch_ahead(hashes.get(index + 2 * LOOKAHEAD), hashes.get(index + LOOKAHEAD));
-            self.insert(hash, &data[range]);
+        let mut unlinked = Vec::new();
+        for (index, (hash, range)) in writes.iter().enumerate() {
+            if let Some((ahead, range)) = writes.get(index + 2 * LOOKAHEAD) {
+                prefetch(&self.slots[self.home(ahead)]);
+                for child in canonical_branch(&data[range.clone()]).into_iter().flatten() {
+                    prefetch(&self.slots[self.home(&to_hash(child))]);
+                }
+            }
+            if let Some((ahead, _)) = writes.get(index + LOOKAHEAD) {
+                self.prefetch_record(ahead);
+            }
+            self.insert_linking(*hash, &data[range.clone()], &mut unlinked);
         }
     }
 
@@ -308,6 +614,7 @@ impl NodeMap {
         if self.live == 0 {
             return;
         }
+        let mut data = Vec::with_capacity(BRANCH_NODE_LENGTH);
         for group in hashes.chunks(LOOKAHEAD) {
             for hash in group {
                 prefetch(&self.slots[self.home(hash)]);
@@ -320,52 +627,130 @@ impl NodeMap {
             }
             for hash in group {
                 if let Some(position) = self.position(hash) {
-                    into.insert(*hash, self.bytes(position));
+                    data.clear();
+                    self.copy_data(position, &mut data);
+                    into.insert(*hash, &data);
                 }
             }
         }
     }
 
-    /// Calls `found(i, position, bytes)` for each node of `hashes` this map holds, in order. The
-    /// lookups are pipelined: while lookup i is made, the home slot of lookup i + 2L and the
-    /// record that lookup i + L's slot points to are already being fetched from memory (L =
+    /// Calls `found(i, hash, position)` for each item of `items`, in order: a node given by its
+    /// hash (link `NO_LINK`), or through a link (`child_links`), whose hash is then read from its
+    /// record. The position is None when the map does not hold the node (for a link: its record
+    /// was removed from the table and is only kept for its hash). The lookups are pipelined:
+    /// while item i is read, the home slot of item i + 2L (or, for a link, the record itself) and
+    /// the record that item i + L's slot points to are already being fetched from memory (L =
     /// LOOKAHEAD), so that in a map much larger than the caches the misses of some 2L lookups are
     /// in flight at once, with no pause between groups. `found` sees each node right after its
-    /// lookup, while its record is still in the cache.
+    /// lookup, while its record is still in the cache. A node reached through a link costs no
+    /// slot at all: one cache miss, not two.
     #[inline]
-    pub fn find_each(&self, hashes: &[Hash], mut found: impl FnMut(usize, Position, &[u8])) {
-        if self.live == 0 {
-            return;
-        }
-        for hash in hashes.iter().take(2 * LOOKAHEAD) {
-            prefetch(&self.slots[self.home(hash)]);
-        }
-        for hash in hashes.iter().take(LOOKAHEAD) {
-            self.prefetch_record(hash);
-        }
-        for (index, hash) in hashes.iter().enumerate() {
-            if let Some(ahead) = hashes.get(index + 2 * LOOKAHEAD) {
-                prefetch(&self.slots[self.home(ahead)]);
+    pub fn find_each(&self, items: &[(Hash, u32)], mut found: impl FnMut(usize, &Hash, Option<Position>)) {
+        let first_stage = |(hash, link): &(Hash, u32)| {
+            if *link == NO_LINK {
+                prefetch(&self.slots[self.home(hash)]);
+            } else {
+                self.prefetch_at(*link as usize);
             }
-            if let Some(ahead) = hashes.get(index + LOOKAHEAD) {
+        };
+        for item in items.iter().take(2 * LOOKAHEAD) {
+            first_stage(item);
+        }
+        for (hash, link) in items.iter().take(LOOKAHEAD) {
+            if *link == NO_LINK {
+                self.prefetch_record(hash);
+            }
+        }
+        for (index, (hash, link)) in items.iter().enumerate() {
+            if let Some(ahead) = items.get(index + 2 * LOOKAHEAD) {
+                first_stage(ahead);
+            }
+            if let Some((ahead, NO_LINK)) = items.get(index + LOOKAHEAD) {
                 self.prefetch_record(ahead);
             }
-            if let Some(position) = self.position(hash) {
-                found(index, position, self.bytes(position));
+            if *link == NO_LINK {
+                found(index, hash, if self.live == 0 { None } else { self.position(hash) });
+            } else {
+                let (hash, position) = self.linked_record(*link);
+                found(index, &hash, position);
             }
         }
     }
 
+    /// The child links of the node at `position` when it is a linked branch (`NO_LINK` for an
+    /// empty child).
+    #[inline]
+    pub fn child_links(&self, position: Position) -> Option<[u32; 2]> {
+        (position.1 == LINKED_BRANCH).then(|| self.links(position.0))
+    }
+
+    /// The hash of the record a link points to, and its position unless it is out of the table.
+    #[inline]
+    fn linked_record(&self, link: u32) -> (Hash, Option<Position>) {
+        let record = link as usize;
+        let hash = to_hash(&self.arena[record..record + HASH_LENGTH]);
+        if self.arena[record + LINK_COUNT] & DEAD != 0 {
+            return (hash, None);
+        }
+        let length = match self.arena[record + RECORD_CODE] as usize {
+            LINKED => LINKED_BRANCH,
+            code => code,
+        };
+        (hash, Some((record + SHORT_HEADER, length)))
+    }
+
+    /// Calls `found(i, hash)` with the hash of the record each of `links` points to, the records
+    /// requested LOOKAHEAD ahead.
+    pub fn linked_hashes(&self, links: &[u32], mut found: impl FnMut(usize, Hash)) {
+        for &link in links.iter().take(LOOKAHEAD) {
+            prefetch(self.arena.as_ptr().wrapping_add(link as usize));
+        }
+        for (index, &link) in links.iter().enumerate() {
+            if let Some(&ahead) = links.get(index + LOOKAHEAD) {
+                prefetch(self.arena.as_ptr().wrapping_add(ahead as usize));
+            }
+            found(index, self.linked_hash(link));
+        }
+    }
+
+    /// Requests the records (their first line: hash and link count) of the children of the
+    /// linked branch that `hash`'s home slot points to, if it is one. Its own record should have
+    /// been requested a little earlier.
+    #[inline(always)]
+    fn prefetch_children(&self, hash: &Hash) {
+        let slot = self.slots[self.home(hash)];
+        if slot > REMOVED_SLOT && length_code(slot) == LINKED {
+            for link in self.links(record_of(slot) + SHORT_HEADER) {
+                if link != NO_LINK {
+                    prefetch(self.arena.as_ptr().wrapping_add(link as usize + LINK_COUNT));
+                }
+            }
+        }
+    }
+
+    /// Requests the cache lines of the record at `record` (all of it, for a state leaf).
+    #[inline(always)]
+    fn prefetch_at(&self, record: usize) {
+        let record = self.arena.as_ptr().wrapping_add(record);
+        prefetch(record);
+        prefetch(record.wrapping_add(64));
+        prefetch(record.wrapping_add(HASH_LENGTH + 72));
+    }
+
     /// Requests the cache lines of the record that `hash`'s home slot points to: the hash at its
-    /// start and the rest of it (a branch is 97 bytes with its hash, a state leaf 103).
+    /// start and the rest of it (a state leaf is 105 bytes with its hash, a linked branch 42).
     #[inline(always)]
     fn prefetch_record(&self, hash: &Hash) {
         let slot = self.slots[self.home(hash)];
         if slot > REMOVED_SLOT {
             let record = self.arena.as_ptr().wrapping_add(record_of(slot));
             prefetch(record);
-            prefetch(record.wrapping_add(64));
-            prefetch(record.wrapping_add(HASH_LENGTH + 64));
+            prefetch(record.wrapping_add(SHORT_HEADER + LINKS_LENGTH - 1));
+            if length_code(slot) != LINKED {
+                prefetch(record.wrapping_add(64));
+                prefetch(record.wrapping_add(HASH_LENGTH + 64));
+            }
         }
     }
 
@@ -384,6 +769,7 @@ impl NodeMap {
         self.live = 0;
         self.garbage = 0;
         self.free.fill(NO_RECORD);
+        self.kept.clear();
     }
 
     /// Makes room for at least `nodes` nodes without growing during the operation.
@@ -404,12 +790,19 @@ impl NodeMap {
         self.slots.len()
     }
 
-    /// Where the bytes of `arena_bytes` go: (slots, used slots, live records by data length as
-    /// (length, count), garbage bytes, free-listed bytes).
-    pub fn breakdown(&self) -> (usize, usize, Vec<(usize, usize)>, usize, usize) {
-        let mut lengths = std::collections::BTreeMap::new();
+    /// Where the bytes of `arena_bytes` go: slots, used slots, live records by kind as (name,
+    /// count, arena bytes), removed records kept for their links, garbage bytes, free-listed bytes.
+    pub fn breakdown(&self) -> Breakdown {
+        let mut records = std::collections::BTreeMap::new();
         for &slot in self.slots.iter().filter(|&&slot| slot > REMOVED_SLOT) {
-            *lengths.entry(self.record_position(slot).1).or_insert(0usize) += 1;
+            let kind = match length_code(slot) {
+                LINKED => "linked branch".to_string(),
+                LONG => "long record".to_string(),
+                code => format!("{code}-byte data"),
+            };
+            let entry = records.entry(kind).or_insert((0usize, 0usize));
+            entry.0 += 1;
+            entry.1 += self.record_bytes(slot);
         }
         let mut free = 0;
         for (length, &first) in self.free.iter().enumerate() {
@@ -419,7 +812,15 @@ impl NodeMap {
                 record = word(&self.arena, record) as usize;
             }
         }
-        (self.slots.len(), self.used, lengths.into_iter().collect(), self.garbage, free)
+        let kept = self.kept.values().map(|&slot| self.record_bytes(slot)).sum();
+        Breakdown {
+            slots: self.slots.len(),
+            used: self.used,
+            records: records.into_iter().map(|(kind, (count, bytes))| (kind, count, bytes)).collect(),
+            kept,
+            garbage: self.garbage,
+            free,
+        }
     }
 
     /// Bytes held, garbage included (for memory accounting).
@@ -436,19 +837,78 @@ impl NodeMap {
         Vec::with_capacity(bytes + bytes / 4)
     }
 
-    /// Calls `record(hash, data)` for each live node, in slot order (see snapshot.rs).
-    pub fn for_each_record(&self, mut record: impl FnMut(&[u8], &[u8])) {
+    /// Calls `length(data length)` for each live node (a linked branch's as it was stored).
+    pub fn for_each_length(&self, mut length: impl FnMut(usize)) {
         for &slot in self.slots.iter().filter(|&&slot| slot > REMOVED_SLOT) {
-            let (start, length) = self.record_position(slot);
-            let at = record_of(slot);
-            record(&self.arena[at..at + HASH_LENGTH], &self.arena[start..start + length]);
+            match self.record_position(slot) {
+                (_, LINKED_BRANCH) => length(BRANCH_NODE_LENGTH),
+                (_, data) => length(data),
+            }
         }
+    }
+
+    /// Calls `record(hash, data)` once for each live node (see snapshot.rs), with the data as it
+    /// was stored (a linked branch's rebuilt). The linked branches come after their children
+    /// (the subtrees under each node no branch links to, depth first, then any node left), so
+    /// that `from_records` finds a branch's children just before it and links it with no lookup.
+    pub fn for_each_record(&self, mut record: impl FnMut(&[u8], &[u8])) {
+        let mut data = Vec::with_capacity(BRANCH_NODE_LENGTH);
+        let mut emit = |record_at: usize, position: Position| {
+            let hash = &self.arena[record_at..record_at + HASH_LENGTH];
+            if position.1 == LINKED_BRANCH {
+                data.clear();
+                self.copy_data(position, &mut data);
+                record(hash, &data);
+            } else {
+                record(hash, self.bytes(position));
+            }
+        };
+        // One bit per arena byte, set at the start of each record emitted.
+        let mut emitted = vec![0u64; self.arena.len() / 64 + 1];
+        let seen = |emitted: &[u64], at: usize| emitted[at / 64] & (1 << (at % 64)) != 0;
+        let mut stack: Vec<(usize, Position, bool)> = Vec::new();
+        for pass in 0..2 {
+            for &slot in self.slots.iter().filter(|&&slot| slot > REMOVED_SLOT) {
+                let at = record_of(slot);
+                if seen(&emitted, at) || (pass == 0 && self.is_linked_to(slot)) {
+                    continue;
+                }
+                stack.push((at, self.record_position(slot), false));
+                while let Some(top) = stack.last_mut() {
+                    let (at, position, expanded) = *top;
+                    if !expanded && position.1 == LINKED_BRANCH {
+                        top.2 = true;
+                        let [left, right] = self.links(position.0);
+                        for link in [right, left] {
+                            let child = link as usize;
+                            // A removed child, kept for its hash only, is no node of the map.
+                            if link != NO_LINK && !seen(&emitted, child) && self.arena[child + LINK_COUNT] & DEAD == 0 {
+                                stack.push((child, self.linked_record(link).1.expect("a live child"), false));
+                            }
+                        }
+                        continue;
+                    }
+                    stack.pop();
+                    if !seen(&emitted, at) {
+                        emitted[at / 64] |= 1 << (at % 64);
+                        emit(at, position);
+                    }
+                }
+            }
+        }
+    }
+
+    /// True when linked branches point to the record of `slot`.
+    #[inline]
+    fn is_linked_to(&self, slot: u64) -> bool {
+        length_code(slot) != LONG && self.arena[record_of(slot) + LINK_COUNT] != 0
     }
 
     /// A map over `records`, `count` of them back to back as a snapshot stores them: hash, data
     /// length (u32, little-endian), data. The buffer becomes the arena: each record is moved
-    /// down over the length fields of those before it (a short record has none in the arena),
-    /// with nothing hashed again; only the table is built, from the hashes the records carry.
+    /// down over the length fields of those before it (a short record keeps two bytes of it, for
+    /// its link count and length code), with nothing hashed again; the table is built from the hashes the records
+    /// carry, and then the branches are linked (see `link_branches`).
     /// Fails if the records do not parse into exactly `count` nodes with distinct hashes.
     pub fn from_records(records: Vec<u8>, count: usize) -> Result<NodeMap, String> {
         let slots = table_size(count);
@@ -460,14 +920,24 @@ impl NodeMap {
             live: 0,
             garbage: 0,
             free: no_free_records(),
+            kept: HashMap::new(),
         };
         let (mut at, mut to) = (0usize, 0usize);
         let end = map.arena.len();
+        let mut unlinked = Vec::new();
+        // Records in tree order land anywhere in the table: the home slot of the record some
+        // LOOKAHEAD records ahead is requested before each one is placed, so that the misses
+        // overlap. `ahead` walks the records as the loop will (it stops at a damaged one).
+        let mut ahead = 0usize;
+        for _ in 0..LOOKAHEAD {
+            ahead = map.request_home_slot(ahead, end);
+        }
         while at < end {
+            ahead = map.request_home_slot(ahead, end);
             if end - at < LONG_HEADER {
                 return Err(format!("a node record is cut short at byte {at}"));
             }
-            let length = u32::from_le_bytes(map.arena[at + 32..at + 36].try_into().expect("4 bytes")) as usize;
+            let length = link_at(&map.arena, at + 32) as usize;
             if length > end - at - LONG_HEADER {
                 return Err(format!("the node record at byte {at} runs past the end"));
             }
@@ -478,30 +948,105 @@ impl NodeMap {
             if map.find_slot(&hash).is_some() {
                 return Err(format!("the node record at byte {at} repeats an earlier node"));
             }
+            // A branch written after its children (see `for_each_record`) is linked as it is
+            // placed, its children taken off the end of `unlinked`.
+            let links = map.links_for(&map.arena[at + LONG_HEADER..at + LONG_HEADER + length], &mut unlinked);
             // Records only ever move down (`to` <= `at`), so the ones still to read are intact.
-            if length >= LONG {
+            let slot = if let Some(links) = links {
+                map.arena.copy_within(at..at + HASH_LENGTH, to);
+                map.arena[to + LINK_COUNT] = 0;
+                map.arena[to + RECORD_CODE] = LINKED as u8;
+                map.arena[to + SHORT_HEADER..to + SHORT_HEADER + 4].copy_from_slice(&links[0].to_le_bytes());
+                map.arena[to + SHORT_HEADER + 4..to + SHORT_HEADER + 8].copy_from_slice(&links[1].to_le_bytes());
+                for link in links {
+                    map.count_link(link);
+                }
+                ((to as u64 + 1) << RECORD_SHIFT) | ((LINKED as u64) << TAG_BITS) | tag_of(&hash)
+            } else if length >= LINKED {
                 map.arena.copy_within(at..at + LONG_HEADER + length, to);
+                slot_value(to, length, &hash)
             } else {
                 map.arena.copy_within(at..at + HASH_LENGTH, to);
-                map.arena.copy_within(at + LONG_HEADER..at + LONG_HEADER + length, to + HASH_LENGTH);
-            }
+                map.arena[to + LINK_COUNT] = 0;
+                map.arena[to + RECORD_CODE] = length as u8;
+                map.arena.copy_within(at + LONG_HEADER..at + LONG_HEADER + length, to + SHORT_HEADER);
+                slot_value(to, length, &hash)
+            };
             let mut index = map.home(&hash);
             while map.slots[index] != EMPTY_SLOT {
                 index = next_slot(index, slots);
             }
-            map.slots[index] = slot_value(to, length, &hash);
+            map.slots[index] = slot;
             map.live += 1;
+            unlinked.push((hash, slot));
             at += LONG_HEADER + length;
-            to += record_size(length);
+            to += map.record_bytes(slot);
         }
         if map.live != count {
             return Err(format!("{} nodes where {count} were announced", map.live));
         }
         map.arena.truncate(to);
         map.used = map.live;
+        map.link_branches();
         advise_huge_pages(map.slots.as_ptr() as *const u8, map.slots.len() * std::mem::size_of::<u64>());
         advise_huge_pages(map.arena.as_ptr(), map.arena.capacity());
         Ok(map)
+    }
+
+    /// In a snapshot's records not placed yet (see `from_records`): requests the home slot of the
+    /// record at `at`, if there is a whole one before `end`, and returns where the next one starts.
+    #[inline]
+    fn request_home_slot(&self, at: usize, end: usize) -> usize {
+        if at >= end || end - at < LONG_HEADER {
+            return end;
+        }
+        prefetch(&self.slots[home_slot(word(&self.arena, at), self.slots.len())]);
+        let length = link_at(&self.arena, at + 32) as usize;
+        at.saturating_add(LONG_HEADER).saturating_add(length)
+    }
+
+    /// Turns every canonical branch whose children are in the map into a linked one, in place
+    /// (the record shrinks; what it leaves behind is compacted away at the end). The children are
+    /// looked up a little ahead of their use, as in `find_each`.
+    fn link_branches(&mut self) {
+        let branches: Vec<usize> = (0..self.slots.len())
+            .filter(|&index| self.slots[index] > REMOVED_SLOT && length_code(self.slots[index]) == BRANCH_NODE_LENGTH)
+            .collect();
+        let children = |map: &NodeMap, index: usize| -> Option<[Hash; 2]> {
+            let (start, length) = map.record_position(map.slots[index]);
+            canonical_branch(&map.arena[start..start + length]).map(|[left, right]| [to_hash(left), to_hash(right)])
+        };
+        let mut shrunk = 0;
+        for (at, &index) in branches.iter().enumerate() {
+            if let Some(&ahead) = branches.get(at + 2 * LOOKAHEAD) {
+                prefetch(self.arena.as_ptr().wrapping_add(record_of(self.slots[ahead]) + SHORT_HEADER));
+            }
+            if let Some(pair) = branches.get(at + LOOKAHEAD).and_then(|&ahead| children(self, ahead)) {
+                for child in &pair {
+                    prefetch(&self.slots[self.home(child)]);
+                }
+            }
+            if let Some(pair) = branches.get(at + LOOKAHEAD / 2).and_then(|&ahead| children(self, ahead)) {
+                for child in &pair {
+                    self.prefetch_record(child);
+                }
+            }
+            let slot = self.slots[index];
+            let (start, length) = self.record_position(slot);
+            let Some(links) = self.links_for(&self.arena[start..start + length], &mut Vec::new()) else { continue };
+            for link in links {
+                self.count_link(link);
+            }
+            self.arena[start..start + 4].copy_from_slice(&links[0].to_le_bytes());
+            self.arena[start + 4..start + 8].copy_from_slice(&links[1].to_le_bytes());
+            self.arena[record_of(slot) + RECORD_CODE] = LINKED as u8;
+            self.slots[index] = (slot & !(LENGTH_MASK << TAG_BITS)) | ((LINKED as u64) << TAG_BITS);
+            shrunk += 1;
+        }
+        if shrunk > 0 {
+            self.garbage += shrunk * (BRANCH_NODE_LENGTH - LINKS_LENGTH);
+            self.compact();
+        }
     }
 
     /// Makes room for `additional` more arena bytes. The arena grows into fresh memory advised
@@ -538,18 +1083,44 @@ impl NodeMap {
         self.used = self.live;
     }
 
-    /// Copies the live records into a fresh arena and rebuilds the table around them.
+    /// Copies the live records (and the removed ones still linked to) into a fresh arena and
+    /// rebuilds the table around them. Each moved record leaves its new offset in its old place,
+    /// which is what the links are then rewritten through.
     fn compact(&mut self) {
         let mut arena = arena_with_capacity((self.arena.len() - self.garbage) * 5 / 4);
+        let mut linked = Vec::new();
+        // A kept record is only read for its hash: its own links, let go of, are not rewritten.
+        let mut move_record = |old: &mut Vec<u8>, slot: u64, size: usize, live: bool| -> u64 {
+            let record = record_of(slot);
+            let moved = arena.len();
+            arena.extend_from_slice(&old[record..record + size]);
+            old[record..record + 8].copy_from_slice(&(moved as u64).to_le_bytes());
+            if live && length_code(slot) == LINKED {
+                linked.push(moved + SHORT_HEADER);
+            }
+            ((moved as u64 + 1) << RECORD_SHIFT) | (slot & ((1 << RECORD_SHIFT) - 1))
+        };
         for index in 0..self.slots.len() {
             let slot = self.slots[index];
-            if slot <= REMOVED_SLOT {
-                continue;
+            if slot > REMOVED_SLOT {
+                let size = self.record_bytes(slot);
+                self.slots[index] = move_record(&mut self.arena, slot, size, true);
             }
-            let (start, length) = self.record_position(slot);
-            let moved = arena.len();
-            arena.extend_from_slice(&self.arena[record_of(slot)..start + length]);
-            self.slots[index] = ((moved as u64 + 1) << RECORD_SHIFT) | (slot & ((1 << RECORD_SHIFT) - 1));
+        }
+        let kept: Vec<u64> = self.kept.drain().map(|(_, slot)| slot).collect();
+        for slot in kept {
+            let size = self.record_bytes(slot);
+            let moved = move_record(&mut self.arena, slot, size, false);
+            self.kept.insert(record_of(moved), moved);
+        }
+        for &start in &linked {
+            for at in [start, start + 4] {
+                let link = link_at(&arena, at);
+                if link != NO_LINK {
+                    let moved = word(&self.arena, link as usize) as u32;
+                    arena[at..at + 4].copy_from_slice(&moved.to_le_bytes());
+                }
+            }
         }
         self.arena = arena;
         self.garbage = 0;
@@ -557,6 +1128,17 @@ impl NodeMap {
         let slots = self.slots.len();
         self.resize(slots);
     }
+}
+
+/// Where the bytes of a map go (see `NodeMap::breakdown`).
+pub struct Breakdown {
+    pub slots: usize,
+    pub used: usize,
+    /// (kind, count, arena bytes) of the live records.
+    pub records: Vec<(String, usize, usize)>,
+    pub kept: usize,
+    pub garbage: usize,
+    pub free: usize,
 }
 
 /// Slots for a table of `nodes` entries (see `REBUILT_LOAD`).
@@ -587,14 +1169,21 @@ fn record_of(slot: u64) -> usize {
 }
 
 #[inline(always)]
-fn slot_value(record: usize, length: usize, hash: &Hash) -> u64 {
-    ((record as u64 + 1) << RECORD_SHIFT) | ((length.min(LONG) as u64) << TAG_BITS) | tag_of(hash)
+fn length_code(slot: u64) -> usize {
+    ((slot >> TAG_BITS) & LENGTH_MASK) as usize
 }
 
-/// Arena bytes of a record with `length` bytes of data.
+/// The slot value of an unlinked record with `length` bytes of data.
+#[inline(always)]
+fn slot_value(record: usize, length: usize, hash: &Hash) -> u64 {
+    let code = if length >= LINKED { LONG } else { length };
+    ((record as u64 + 1) << RECORD_SHIFT) | ((code as u64) << TAG_BITS) | tag_of(hash)
+}
+
+/// Arena bytes of an unlinked record with `length` bytes of data (a linked branch: `LINKS_LENGTH`).
 #[inline(always)]
 fn record_size(length: usize) -> usize {
-    length + if length >= LONG { LONG_HEADER } else { HASH_LENGTH }
+    length + if length >= LINKED { LONG_HEADER } else { SHORT_HEADER }
 }
 
 fn no_free_records() -> Vec<usize> {
@@ -666,15 +1255,15 @@ mod tests {
         map.insert(hash(1), &big);
         map.insert(hash(2), b"two");
         map.insert(hash(2), b"deux");
-        assert_eq!(map.get(&hash(2)), Some(&b"deux"[..]));
+        assert_eq!(map.get(&hash(2)).as_deref(), Some(&b"deux"[..]));
         assert_eq!(map.len(), 2);
         map.insert(hash(3), &big);
         map.remove(&hash(1));
         map.remove(&hash(3));
         // Two megabytes of garbage out of about two: compacted.
         assert!(map.arena.len() < 100);
-        assert_eq!(map.get(&hash(2)), Some(&b"deux"[..]));
-        assert_eq!(map.get(&hash(1)), None);
+        assert_eq!(map.get(&hash(2)).as_deref(), Some(&b"deux"[..]));
+        assert_eq!(map.get(&hash(1)).as_deref(), None);
         assert_eq!(map.len(), 1);
     }
 
@@ -700,7 +1289,7 @@ mod tests {
             // Each round replaces the quarter the previous one wrote: every freed record is taken.
             assert_eq!(map.arena.len(), arena, "round {round}: the arena did not grow");
             for (h, bytes) in &fresh {
-                assert_eq!(map.get(h), Some(&bytes[..]));
+                assert_eq!(map.get(h).as_deref(), Some(&bytes[..]));
             }
         }
         // A length with no free record is appended; one above the reuse bound is never free-listed.
@@ -708,7 +1297,7 @@ mod tests {
         map.remove(&hash(9999));
         map.insert(hash(9998), &[2; 200]);
         assert_eq!(map.arena.len(), arena + 2 * record_size(200));
-        assert_eq!(map.get(&hash(9998)), Some(&[2u8; 200][..]));
+        assert_eq!(map.get(&hash(9998)).as_deref(), Some(&[2u8; 200][..]));
     }
 
     #[test]
@@ -721,24 +1310,18 @@ mod tests {
         map.remove(&hash(0));
         map.insert(hash(1), &[9; 400]);
         for (i, &size) in sizes.iter().enumerate().skip(2) {
-            assert_eq!(map.get(&hash(i as u32)), Some(&vec![i as u8; size][..]), "{size} bytes");
+            assert_eq!(map.get(&hash(i as u32)).as_deref(), Some(&vec![i as u8; size][..]), "{size} bytes");
         }
-        assert_eq!(map.get(&hash(1)), Some(&[9u8; 400][..]));
-        assert_eq!(map.get(&hash(0)), None);
-        let mut records = Vec::new();
-        map.for_each_record(|hash, data| {
-            records.extend_from_slice(hash);
-            records.extend_from_slice(&(data.len() as u32).to_le_bytes());
-            records.extend_from_slice(data);
-        });
-        let loaded = NodeMap::from_records(records, map.len()).expect("valid records");
+        assert_eq!(map.get(&hash(1)).as_deref(), Some(&[9u8; 400][..]));
+        assert_eq!(map.get(&hash(0)).as_deref(), None);
+        let loaded = NodeMap::from_records(snapshot_records(&map), map.len()).expect("valid records");
         for i in 1..sizes.len() as u32 {
-            assert_eq!(loaded.get(&hash(i)), map.get(&hash(i)), "node {i}");
+            assert_eq!(loaded.get(&hash(i)).as_deref(), map.get(&hash(i)).as_deref(), "node {i}");
         }
         let mut compacted = loaded;
         compacted.compact();
-        assert_eq!(compacted.get(&hash(8)), Some(&vec![8u8; 70_000][..]));
-        assert_eq!(compacted.get(&hash(4)), Some(&[4u8; 254][..]));
+        assert_eq!(compacted.get(&hash(8)).as_deref(), Some(&vec![8u8; 70_000][..]));
+        assert_eq!(compacted.get(&hash(4)).as_deref(), Some(&[4u8; 254][..]));
     }
 
     #[test]
@@ -764,15 +1347,148 @@ mod tests {
         }
         for i in 0..5000u32 {
             let expected = if i % 3 == 0 { None } else { Some(i.to_le_bytes().to_vec()) };
-            assert_eq!(map.get(&hash(i)).map(|b| b.to_vec()), expected, "node {i}");
+            assert_eq!(map.get(&hash(i)).as_deref().map(|b| b.to_vec()), expected, "node {i}");
         }
         for i in 0..50u8 {
-            assert_eq!(map.get(&twin(i)).is_some(), i % 2 == 1);
+            assert_eq!(map.get(&twin(i)).as_deref().is_some(), i % 2 == 1);
         }
         let mut copy = NodeMap::with_capacity(4);
         let wanted: Vec<Hash> = (0..100).map(hash).collect();
         map.copy_many_into(&wanted, &mut copy);
         assert_eq!(copy.len(), 66);
-        assert_eq!(copy.get(&hash(1)), Some(&1u32.to_le_bytes()[..]));
+        assert_eq!(copy.get(&hash(1)).as_deref(), Some(&1u32.to_le_bytes()[..]));
+    }
+
+    /// The map's records as a snapshot file holds them (see `from_records`).
+    fn snapshot_records(map: &NodeMap) -> Vec<u8> {
+        let mut records = Vec::new();
+        map.for_each_record(|hash, data| {
+            records.extend_from_slice(hash);
+            records.extend_from_slice(&(data.len() as u32).to_le_bytes());
+            records.extend_from_slice(data);
+        });
+        records
+    }
+
+    fn leaf_data(i: u32) -> Vec<u8> {
+        let mut data = Vec::new();
+        crate::smt::codec::encode_leaf(&mut data, &[i as u8; 38], &hash(i));
+        data
+    }
+
+    fn branch_data(left: &Hash, right: &Hash) -> Vec<u8> {
+        let mut data = Vec::new();
+        encode_branch(&mut data, left, right);
+        data
+    }
+
+    fn linked_count(map: &NodeMap) -> usize {
+        map.breakdown().records.iter().filter(|(kind, _, _)| kind == "linked branch").map(|(_, count, _)| *count).sum()
+    }
+
+    /// Writes `nodes` (hash, data) through `apply_batch`, as a store applies a write set.
+    fn apply(map: &mut NodeMap, removed: &[Hash], nodes: &[(Hash, Vec<u8>)]) {
+        let data: Vec<u8> = nodes.iter().flat_map(|(_, bytes)| bytes.clone()).collect();
+        let mut end = 0;
+        let writes: Vec<(Hash, std::ops::Range<usize>)> = nodes
+            .iter()
+            .map(|(h, bytes)| {
+                end += bytes.len();
+                (*h, end - bytes.len()..end)
+            })
+            .collect();
+        map.apply_batch(&removed.concat(), writes.into_iter(), &data);
+    }
+
+    #[test]
+    fn linked_branches_read_back_whatever_order_nodes_go_in() {
+        let mut map = NodeMap::with_capacity(4);
+        let [l0, l1, l2, b01, b2, root] = [hash(1000), hash(1001), hash(1002), hash(2001), hash(2002), hash(3000)];
+        let nodes = vec![
+            (l0, leaf_data(0)),
+            (l1, leaf_data(1)),
+            (l2, leaf_data(2)),
+            (b01, branch_data(&l0, &l1)),
+            (b2, branch_data(&l2, &EMPTY_HASH)),
+            (root, branch_data(&b01, &b2)),
+            // A child not in the map, and a branch that is not in canonical form: stored as given.
+            (hash(4000), branch_data(&hash(9), &l0)),
+            (hash(4001), [&[7u8][..], &[1u8; 64][..]].concat()),
+        ];
+        apply(&mut map, &[], &nodes);
+        assert_eq!(linked_count(&map), 3);
+        for (h, data) in &nodes {
+            assert_eq!(map.get(h).as_deref(), Some(&data[..]));
+        }
+        let position = map.position(&b2).expect("stored");
+        assert!(
+            matches!(map.node(position, 38), Some(Node::Branch { left, right }) if left == l2 && right == EMPTY_HASH)
+        );
+        assert!(!map.is_leaf(position));
+        assert!(map.is_leaf(map.position(&l2).expect("stored")));
+
+        // A child removed while its parent stays: the parent still reads the child's hash, even
+        // once removed records of the same size have been reused.
+        map.remove(&l0);
+        map.remove(&l2);
+        assert_eq!(map.get(&l0).as_deref(), None);
+        assert!(map.breakdown().kept > 0);
+        for i in 10..20 {
+            map.insert(hash(5000 + i), &leaf_data(i));
+        }
+        assert_eq!(map.get(&b01).as_deref(), Some(&branch_data(&l0, &l1)[..]));
+        assert_eq!(map.get(&b2).as_deref(), Some(&branch_data(&l2, &EMPTY_HASH)[..]));
+        // The same node stored again, and another branch over it.
+        map.insert(l0, &leaf_data(0));
+        apply(&mut map, &[], &[(hash(4002), branch_data(&l0, &b2))]);
+        assert_eq!(linked_count(&map), 4);
+
+        // Data replaced under a hash (a JavaScript caller may do that): the new data is read.
+        map.insert(b2, &branch_data(&l1, &l1));
+        assert_eq!(map.get(&b2).as_deref(), Some(&branch_data(&l1, &l1)[..]));
+        assert_eq!(map.get(&hash(4002)).as_deref(), Some(&branch_data(&l0, &b2)[..]));
+
+        // Parents removed before and after their children: nothing kept once none links.
+        apply(&mut map, &[root, b01, l1, hash(4002), b2], &[]);
+        assert_eq!(map.breakdown().kept, 0);
+        assert_eq!(map.get(&hash(4000)).as_deref(), Some(&branch_data(&hash(9), &l0)[..]));
+    }
+
+    #[test]
+    fn links_survive_compaction_and_snapshot_records() {
+        let mut map = NodeMap::with_capacity(4);
+        let mut nodes = Vec::new();
+        let mut level: Vec<Hash> = (0..64).map(|i| hash(10_000 + i)).collect();
+        for (i, h) in level.iter().enumerate() {
+            nodes.push((*h, leaf_data(i as u32)));
+        }
+        let mut next_id = 20_000;
+        while level.len() > 1 {
+            let mut parents = Vec::new();
+            for pair in level.chunks(2) {
+                let parent = hash(next_id);
+                next_id += 1;
+                nodes.push((parent, branch_data(&pair[0], &pair[1])));
+                parents.push(parent);
+            }
+            level = parents;
+        }
+        apply(&mut map, &[], &nodes);
+        assert_eq!(linked_count(&map), 63);
+        // A removed child still linked to, then a compaction (two megabytes of garbage).
+        map.remove(&hash(10_005));
+        let big = vec![3u8; COMPACTION_FLOOR * 2];
+        map.insert(hash(1), &big);
+        map.remove(&hash(1));
+        assert!(map.arena.len() < 64 * 200, "compacted");
+        for (h, data) in nodes.iter().filter(|(h, _)| *h != hash(10_005)) {
+            assert_eq!(map.get(h).as_deref(), Some(&data[..]));
+        }
+        let loaded = NodeMap::from_records(snapshot_records(&map), map.len()).expect("valid records");
+        // The branch over the removed leaf cannot be linked from the records alone.
+        assert_eq!(linked_count(&loaded), 62);
+        for (h, data) in nodes.iter().filter(|(h, _)| *h != hash(10_005)) {
+            assert_eq!(loaded.get(h).as_deref(), Some(&data[..]));
+        }
     }
 }

@@ -12,10 +12,10 @@
 //! the recursion finds each node by following its parent's entry instead of by hash.
 
 use super::batch::SortedBatch;
-use super::codec::{decode, Node};
-use super::hash::is_empty;
+use super::codec::Node;
+use super::hash::{is_empty, EMPTY_HASH};
 use super::keys::key_bit;
-use super::node_map::{load, NodeMap, NodeSource, Position};
+use super::node_map::{load, NodeMap, NodeSource, Position, NO_LINK};
 use super::{Hash, SmtError};
 use std::marker::PhantomData;
 
@@ -40,9 +40,18 @@ pub trait Reader {
     type Error;
     /// The map every position handed out refers to.
     fn map(&self) -> &NodeMap;
-    /// Calls `found(i, position, bytes)` for each node of `hashes` there is, in order, fetching
-    /// them first if needed (absent nodes are skipped).
-    fn find_level(&mut self, hashes: &[Hash], found: impl FnMut(usize, Position, &[u8])) -> Result<(), Self::Error>;
+    /// Calls `found(i, map, hash, position)` for each item of `items` in order, fetching the
+    /// nodes first if needed: a node given by its hash, or by a link of the map (see
+    /// `NodeMap::find_each`); the position is None for a node there is not.
+    fn find_level(
+        &mut self,
+        items: &[(Hash, u32)],
+        found: impl FnMut(usize, &NodeMap, &Hash, Option<Position>),
+    ) -> Result<(), Self::Error>;
+    /// Calls `found(i, hash)` with the hash each of `links` points to.
+    fn linked_hashes(&self, links: &[u32], found: impl FnMut(usize, Hash)) {
+        self.map().linked_hashes(links, found);
+    }
     /// Position of one node, fetching it first if needed.
     fn load(&mut self, hash: &Hash) -> Result<Position, SmtError<Self::Error>>;
 }
@@ -60,12 +69,17 @@ impl<S: NodeSource> Reader for Fetching<'_, S> {
         self.nodes
     }
 
-    fn find_level(&mut self, hashes: &[Hash], mut found: impl FnMut(usize, Position, &[u8])) -> Result<(), S::Error> {
-        self.source.fetch(hashes, self.nodes)?;
+    /// The map is the operation's own, filled from the source: it holds no linked branch, so
+    /// every item is given by its hash.
+    fn find_level(
+        &mut self,
+        items: &[(Hash, u32)],
+        mut found: impl FnMut(usize, &NodeMap, &Hash, Option<Position>),
+    ) -> Result<(), S::Error> {
+        let hashes: Vec<Hash> = items.iter().map(|(hash, _)| *hash).collect();
+        self.source.fetch(&hashes, self.nodes)?;
         for (index, hash) in hashes.iter().enumerate() {
-            if let Some(position) = self.nodes.position(hash) {
-                found(index, position, self.nodes.bytes(position));
-            }
+            found(index, self.nodes, hash, self.nodes.position(hash));
         }
         Ok(())
     }
@@ -95,8 +109,13 @@ impl<E> Reader for InPlace<'_, E> {
         self.map
     }
 
-    fn find_level(&mut self, hashes: &[Hash], found: impl FnMut(usize, Position, &[u8])) -> Result<(), E> {
-        self.map.find_each(hashes, found);
+    fn find_level(
+        &mut self,
+        items: &[(Hash, u32)],
+        mut found: impl FnMut(usize, &NodeMap, &Hash, Option<Position>),
+    ) -> Result<(), E> {
+        let map = self.map;
+        map.find_each(items, |index, hash, position| found(index, map, hash, position));
         Ok(())
     }
 
@@ -129,9 +148,34 @@ pub struct Planned {
     pub children: [u32; 2],
 }
 
+/// A node the prefetch of an update reads: at `depth`, the batch keys [lo, hi) go below it; its
+/// plan entry; and, when it was reached through a link of its parent, which child of which plan
+/// entry it is (`entry * 2 + side`, NO_PARENT otherwise), for its hash to be noted there.
+#[derive(Clone, Copy)]
+struct Visit {
+    depth: usize,
+    lo: usize,
+    hi: usize,
+    entry: u32,
+    parent: u32,
+}
+
+const NO_PARENT: u32 = u32::MAX;
+
+/// Notes the hash of child `parent % 2` of plan entry `parent / 2`.
+fn set_child_hash(plan: &mut [Planned], parent: u32, hash: Hash) {
+    if let PlannedNode::Branch(children) = &mut plan[(parent / 2) as usize].node {
+        children[(parent % 2) as usize] = hash;
+    }
+}
+
 /// Every node the batch update below `root` loads: the nodes on the keys' paths, down to a leaf
 /// or to the last node whose subtree holds a batch key. Fills `plan` (entry 0 is the root; empty
 /// when the update reads no node).
+///
+/// Below a linked branch (native store) the children are read through their links: their hashes
+/// come with their records, and those of the children the update does not descend into are read
+/// after each level, all together.
 pub fn prefetch_update<R: Reader>(
     reader: &mut R,
     batch: &SortedBatch,
@@ -144,25 +188,56 @@ pub fn prefetch_update<R: Reader>(
     plan.clear();
     leaves.clear();
     let unread = Planned { node: PlannedNode::Missing, children: [UNPLANNED; 2] };
-    // (hash, depth, lo, hi, plan entry): a node at `depth` whose subtree keys [lo, hi) go to.
-    let mut level: Vec<(Hash, usize, usize, usize, u32)> = Vec::new();
+    let mut level: Vec<Visit> = Vec::new();
+    // The nodes of `level`: (hash, NO_LINK), or (not known yet, link).
+    let mut wanted: Vec<(Hash, u32)> = Vec::new();
     if !is_empty(root) && !batch.is_empty() {
-        level.push((*root, 0, 0, batch.len(), 0));
+        level.push(Visit { depth: 0, lo: 0, hi: batch.len(), entry: 0, parent: NO_PARENT });
+        wanted.push((*root, NO_LINK));
         plan.push(unread);
     }
-    let mut wanted = Vec::new();
-    let mut next = Vec::new();
+    let (mut next, mut next_wanted) = (Vec::new(), Vec::new());
+    let (mut sibling_links, mut sibling_parents) = (Vec::new(), Vec::new());
     while !level.is_empty() {
         // The nodes of one level are distinct subtrees of one tree, so their hashes are
         // distinct and none was read before: no need to sort, dedupe or check the map.
-        wanted.clear();
-        wanted.extend(level.iter().map(|item| item.0));
         next.clear();
-        reader.find_level(&wanted, |index, _, bytes| {
-            let (_, depth, lo, hi, entry) = level[index];
-            let node = match decode(bytes, key_length) {
+        next_wanted.clear();
+        sibling_links.clear();
+        sibling_parents.clear();
+        reader.find_level(&wanted, |index, map, hash, position| {
+            let Visit { depth, lo, hi, entry, parent } = level[index];
+            if parent != NO_PARENT {
+                set_child_hash(plan, parent, *hash);
+            }
+            let Some(position) = position else { return };
+            let descend = depth < max_depth;
+            if let Some(links) = map.child_links(position) {
+                let split = if descend { batch.split_index(lo, hi, depth) } else { lo };
+                // Empty children keep the empty hash; the others are noted as they are read.
+                plan[entry as usize].node = PlannedNode::Branch([EMPTY_HASH; 2]);
+                for (side, link, child_lo, child_hi) in [(0, links[0], lo, split), (1, links[1], split, hi)] {
+                    if link == NO_LINK {
+                        continue;
+                    }
+                    let parent = entry * 2 + side;
+                    if descend && child_lo < child_hi {
+                        let child_entry = plan.len() as u32;
+                        plan.push(unread);
+                        plan[entry as usize].children[side as usize] = child_entry;
+                        next.push(Visit { depth: depth + 1, lo: child_lo, hi: child_hi, entry: child_entry, parent });
+                        next_wanted.push(([0; 32], link));
+                    } else {
+                        sibling_links.push(link);
+                        sibling_parents.push(parent);
+                    }
+                }
+                return;
+            }
+            let node = match map.node(position, key_length) {
                 None => PlannedNode::Malformed,
                 Some(Node::Leaf { .. }) => {
+                    let bytes = map.bytes(position);
                     leaves.extend_from_slice(bytes);
                     PlannedNode::Leaf((leaves.len() - bytes.len(), bytes.len()))
                 }
@@ -170,7 +245,7 @@ pub fn prefetch_update<R: Reader>(
             };
             plan[entry as usize].node = node;
             let PlannedNode::Branch([left, right]) = node else { return };
-            if depth >= max_depth {
+            if !descend {
                 return;
             }
             let split = batch.split_index(lo, hi, depth);
@@ -179,11 +254,20 @@ pub fn prefetch_update<R: Reader>(
                     let child_entry = plan.len() as u32;
                     plan.push(unread);
                     plan[entry as usize].children[side] = child_entry;
-                    next.push((child, depth + 1, child_lo, child_hi, child_entry));
+                    next.push(Visit {
+                        depth: depth + 1,
+                        lo: child_lo,
+                        hi: child_hi,
+                        entry: child_entry,
+                        parent: NO_PARENT,
+                    });
+                    next_wanted.push((child, NO_LINK));
                 }
             }
         })?;
+        reader.linked_hashes(&sibling_links, |index, hash| set_child_hash(plan, sibling_parents[index], hash));
         std::mem::swap(&mut level, &mut next);
+        std::mem::swap(&mut wanted, &mut next_wanted);
     }
     Ok(())
 }
@@ -210,8 +294,8 @@ pub fn prefetch_paths<S: NodeSource>(
         fetch_missing(source, nodes, &mut wanted)?;
         next.clear();
         for &(hash, depth, query) in &level {
-            let Some(data) = nodes.get(&hash) else { continue };
-            let Some(Node::Branch { left, right }) = decode(data, key_length) else { continue };
+            let Some(position) = nodes.position(&hash) else { continue };
+            let Some(Node::Branch { left, right }) = nodes.node(position, key_length) else { continue };
             if depth >= max_depth {
                 continue;
             }

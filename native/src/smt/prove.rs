@@ -2,7 +2,7 @@
 //! port of prove.ts and the queue handling of path-query.ts: the same queries, the same sibling
 //! hashes in the same order.
 
-use super::codec::{decode, Node};
+use super::codec::Node;
 use super::hash::is_empty;
 use super::keys::{bitmap_bit, common_prefix_bits, encode_bitmap, key_bit};
 use super::node_map::{load, NodeMap, NodeSource};
@@ -104,7 +104,7 @@ fn walk_path<S: NodeSource>(
         }
         let position = load(source, nodes, &hash)?;
         path_nodes.insert(hash);
-        let (left, right) = match decode(nodes.bytes(position), key_length) {
+        let (left, right) = match nodes.node(position, key_length) {
             Some(Node::Leaf { key, value }) => {
                 let proof = ProofQuery { key: key.to_vec(), value: value.to_vec(), bitmap: encode_bitmap(&flags) };
                 return Ok((Walk { proof, height: flags.len() }, siblings));

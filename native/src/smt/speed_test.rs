@@ -222,10 +222,13 @@ fn tree_memory_breakdown() {
     let mut keys = pseudo_random(leaves * KEY, 1);
     let mut store = NodeStore::new();
     let mut root = EMPTY_HASH;
+    // Returns the thread CPU time of the update and of the write set's apply.
     let apply = |store: &mut NodeStore, keys: &[u8], values: &[u8], root: &mut super::Hash| {
         let ends: Vec<usize> = (1..=keys.len() / KEY).map(|i| i * 32).collect();
         let batch = SortedBatch::new(KEY, keys, values, &ends);
+        let start = thread_cpu_time();
         let out = update(&mut StoreSource(&store.nodes), &mut NodeMap::with_capacity(16), &batch, root).unwrap();
+        let updated = thread_cpu_time();
         store.apply(
             &FlatWriteSet {
                 write_hashes: &out.write_hashes,
@@ -236,12 +239,16 @@ fn tree_memory_breakdown() {
             true,
         );
         *root = out.root;
+        (updated - start, thread_cpu_time() - updated)
     };
     for chunk in 0..4 {
         let part = &keys[chunk * 250_000 * KEY..(chunk + 1) * 250_000 * KEY];
         apply(&mut store, part, &pseudo_random(250_000 * 32, 100 + chunk as u64), &mut root);
     }
-    for b in 0..9u64 {
+    // `SMT_BLOCKS=n` for more blocks (more timings, a larger tree).
+    let blocks: u64 = std::env::var("SMT_BLOCKS").ok().and_then(|v| v.parse().ok()).unwrap_or(9);
+    let (mut updates, mut applies) = (Vec::new(), Vec::new());
+    for b in 0..blocks {
         let picks = pseudo_random(5000 * 4, 10 + b);
         let count = keys.len() / KEY;
         let mut batch_keys = Vec::with_capacity(10000 * KEY);
@@ -252,16 +259,47 @@ fn tree_memory_breakdown() {
         let fresh = pseudo_random(5000 * KEY, 20 + b);
         batch_keys.extend_from_slice(&fresh);
         keys.extend_from_slice(&fresh);
-        apply(&mut store, &batch_keys, &pseudo_random(10000 * 32, 30 + b), &mut root);
+        let (updating, applying) = apply(&mut store, &batch_keys, &pseudo_random(10000 * 32, 30 + b), &mut root);
+        updates.push(updating);
+        applies.push(applying);
     }
+    updates.sort();
+    applies.sort();
+    let path = std::env::temp_dir().join(format!("basalt-breakdown-snapshot-{}", std::process::id()));
+    let (written, started) = (Instant::now(), thread_cpu_time());
+    super::snapshot::write(&store.nodes, &path, b"stamp").expect("write");
+    let (write_wall, write_cpu) = (written.elapsed(), thread_cpu_time() - started);
+    let (read, started) = (Instant::now(), thread_cpu_time());
+    let (loaded, _) = super::snapshot::read(&path).expect("read");
+    println!(
+        "snapshot write {write_wall:?} ({write_cpu:?} CPU), read {:?} ({:?} CPU), {} nodes, {} B",
+        read.elapsed(),
+        thread_cpu_time() - started,
+        loaded.len(),
+        loaded.arena_bytes()
+    );
+    std::fs::remove_file(&path).ok();
+    let spread =
+        |times: &[Duration]| format!("{:?} / {:?} / {:?}", times[0], times[times.len() / 2], times[times.len() - 1]);
+    println!("per block, thread CPU min / median / max: update {}, apply {}", spread(&updates), spread(&applies));
     let entries = keys.len() / KEY;
     let total = store.nodes.arena_bytes();
-    let (slots, used, lengths, garbage, free) = store.nodes.breakdown();
+    let breakdown = store.nodes.breakdown();
+    let per_entry = |bytes: usize| bytes as f64 / entries as f64;
     println!("root {} entries {entries} nodes {}", hex(&root[..8]), store.nodes.len());
-    println!("total {total} B = {:.1} B/entry", total as f64 / entries as f64);
-    println!("slots {slots} ({used} used): {:.1} B/entry", (slots * 8) as f64 / entries as f64);
-    for (length, count) in lengths {
-        println!("records of {length} B data: {count}, {:.1} B/entry", (count * (length + 32)) as f64 / entries as f64);
+    println!("total {total} B = {:.1} B/entry", per_entry(total));
+    println!("slots {} ({} used): {:.1} B/entry", breakdown.slots, breakdown.used, per_entry(breakdown.slots * 8));
+    for (kind, count, bytes) in &breakdown.records {
+        println!(
+            "records, {kind}: {count} ({:.2} per entry), {:.1} B/entry",
+            *count as f64 / entries as f64,
+            per_entry(*bytes)
+        );
     }
-    println!("garbage {:.1} B/entry (free-listed {:.1})", garbage as f64 / entries as f64, free as f64 / entries as f64);
+    println!(
+        "removed records kept for their links {:.1} B/entry, garbage {:.1} B/entry (free-listed {:.1})",
+        per_entry(breakdown.kept),
+        per_entry(breakdown.garbage),
+        per_entry(breakdown.free)
+    );
 }

@@ -125,7 +125,7 @@ mod tests {
         assert_eq!(owner.publish(), id, "publishing twice gives the same id");
         let attached = SharedStore::attach(id).expect("published store");
         owner.write().nodes.insert([7u8; 32], &[1, 2, 3]);
-        assert_eq!(attached.read().nodes.get(&[7u8; 32]), Some(&[1u8, 2, 3][..]));
+        assert_eq!(attached.read().nodes.get(&[7u8; 32]).as_deref(), Some(&[1u8, 2, 3][..]));
         drop(owner);
         assert!(SharedStore::attach(id).is_some(), "still held by the attached handle");
         drop(attached);

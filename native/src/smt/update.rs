@@ -8,7 +8,7 @@
 //! the returned hash is the node the step was given, untouched.
 
 use super::batch::SortedBatch;
-use super::codec::{decode, encode_branch, encode_leaf, Node, LEAF_TAG};
+use super::codec::{encode_branch, encode_leaf, Node, LEAF_TAG};
 use super::hash::{branch_hash, is_empty, leaf_hash, node_prefix, EMPTY_HASH, NODE_PREFIX_LENGTH};
 use super::keys::key_bit;
 use super::node_map::{prefetch, NodeMap, NodeSource};
@@ -211,9 +211,10 @@ impl<'a, R: Reader> Update<'a, R> {
         let node = match planned.map(|planned| planned.node) {
             Some(PlannedNode::Missing) | None => {
                 let position = self.load(&hash)?;
-                let bytes = self.reader.map().bytes(position);
-                match decode(bytes, self.key_length) {
+                let map = self.reader.map();
+                match map.node(position, self.key_length) {
                     Some(Node::Leaf { .. }) => {
+                        let bytes = map.bytes(position);
                         self.leaves.extend_from_slice(bytes);
                         PlannedNode::Leaf((self.leaves.len() - bytes.len(), bytes.len()))
                     }
@@ -375,7 +376,7 @@ impl<'a, R: Reader> Update<'a, R> {
         }
         let position = self.load(&step.hash)?;
         // As load-node.ts reads it: anything but a leaf tag (even no byte at all) is a branch.
-        Ok(if self.reader.map().bytes(position).first() == Some(&LEAF_TAG) { Kind::Leaf } else { Kind::Branch })
+        Ok(if self.reader.map().is_leaf(position) { Kind::Leaf } else { Kind::Branch })
     }
 
     /// A new branch over `left` and `right` (its hash comes later, see `Deferred`).
