@@ -12,7 +12,7 @@ import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_DISABLED, METHO
 import { RawJson } from './raw-json.js';
 import type { RpcRegistry } from './registry.js';
 import { envelopeProblem, idJsonOf, quoteForMessage, type JsonRpcRequest } from './request-envelope.js';
-import { EMPTY_BATCH_RESPONSE, PARSE_ERROR_RESPONSE, errorResponse, successResponse } from './response.js';
+import { EMPTY_BATCH_RESPONSE, PARSE_ERROR_RESPONSE, SuccessParts, answerText, errorResponse, type RpcAnswer } from './response.js';
 import type { RpcSession } from './session.js';
 
 export interface RpcDispatcherOptions {
@@ -39,6 +39,12 @@ export interface RpcObserver {
 /** A transport's view of the dispatcher: its messages are counted and timed under its name. */
 export interface TransportDispatcher {
   dispatch(rawBody: string | Buffer, session?: RpcSession): MaybePromise<string | undefined>;
+  /**
+   * `dispatch` with a single request's success answer left in its parts (SuccessParts), for a
+   * transport that writes them without joining them into one string first. Optional: a transport
+   * falls back to `dispatch` without it.
+   */
+  dispatchAnswer?(rawBody: string | Buffer, session?: RpcSession): MaybePromise<RpcAnswer | undefined>;
 }
 
 /** Labels for requests that name no registered method: a client must not be able to grow the label set. */
@@ -107,22 +113,24 @@ export class RpcDispatcher {
    */
   forTransport(transport: string): TransportDispatcher {
     const observer = this.observer;
-    if (observer === undefined) return { dispatch: (rawBody, session) => this.run(rawBody, session, undefined) };
-    const meter = new TransportMeter(observer, transport);
-    return {
-      dispatch: (rawBody, session) => {
+    let dispatchAnswer: NonNullable<TransportDispatcher['dispatchAnswer']>;
+    if (observer === undefined) dispatchAnswer = (rawBody, session) => this.run(rawBody, session, undefined);
+    else {
+      const meter = new TransportMeter(observer, transport);
+      dispatchAnswer = (rawBody, session) => {
         const started = performance.now();
         const answer = this.run(rawBody, session, meter);
         if (!(answer instanceof Promise)) {
           meter.latency.observe((performance.now() - started) / 1000);
           return answer;
         }
-        return answer.then((text) => {
+        return answer.then((later) => {
           meter.latency.observe((performance.now() - started) / 1000);
-          return text;
+          return later;
         });
-      },
-    };
+      };
+    }
+    return { dispatchAnswer, dispatch: (rawBody, session) => textOf(dispatchAnswer(rawBody, session)) };
   }
 
   /**
@@ -140,6 +148,11 @@ export class RpcDispatcher {
    * which saves a microtask and a cork per request and keeps HTTP/1.1 pipelining working.
    */
   dispatch(rawBody: string | Buffer, session?: RpcSession): MaybePromise<string | undefined> {
+    return textOf(this.run(rawBody, session, undefined));
+  }
+
+  /** `dispatch` with a single request's success answer in its parts (TransportDispatcher.dispatchAnswer). */
+  dispatchAnswer(rawBody: string | Buffer, session?: RpcSession): MaybePromise<RpcAnswer | undefined> {
     return this.run(rawBody, session, undefined);
   }
 
@@ -147,7 +160,7 @@ export class RpcDispatcher {
     rawBody: string | Buffer,
     session: RpcSession | undefined,
     meter: TransportMeter | undefined,
-  ): MaybePromise<string | undefined> {
+  ): MaybePromise<RpcAnswer | undefined> {
     let message: unknown;
     try {
       message = JSON.parse(typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8'));
@@ -174,21 +187,21 @@ export class RpcDispatcher {
       );
     }
     // Members run concurrently (JSON-RPC 2.0 §6 allows any order); answers keep request order.
-    const answers: MaybePromise<string | undefined>[] = new Array(batch.length);
+    const answers: MaybePromise<RpcAnswer | undefined>[] = new Array(batch.length);
     let anyPending = false;
     for (let i = 0; i < batch.length; i += 1) {
       const answer = this.handleRequest(batch[i], session, meter);
       if (answer instanceof Promise) anyPending = true;
       answers[i] = answer;
     }
-    return anyPending ? Promise.all(answers).then(joinBatchAnswers) : joinBatchAnswers(answers as (string | undefined)[]);
+    return anyPending ? Promise.all(answers).then(joinBatchAnswers) : joinBatchAnswers(answers as (RpcAnswer | undefined)[]);
   }
 
   private handleRequest(
     value: unknown,
     session: RpcSession | undefined,
     meter: TransportMeter | undefined,
-  ): MaybePromise<string | undefined> {
+  ): MaybePromise<RpcAnswer | undefined> {
     const problem = envelopeProblem(value);
     // An invalid request is always answered: we cannot know whether it meant to be a notification.
     if (problem !== undefined) {
@@ -243,7 +256,7 @@ export class RpcDispatcher {
     idJson: string,
     name: string,
     stats: MethodMeter | undefined,
-  ): Promise<string | undefined> {
+  ): Promise<RpcAnswer | undefined> {
     let result: unknown;
     try {
       result = await pending;
@@ -259,7 +272,7 @@ export class RpcDispatcher {
     idJson: string,
     name: string,
     stats: MethodMeter | undefined,
-  ): string | undefined {
+  ): RpcAnswer | undefined {
     if (isNotification) return undefined;
     let resultJson: string;
     try {
@@ -268,7 +281,7 @@ export class RpcDispatcher {
       // A result that cannot be serialized (a bigint, a cycle) is a bug of the method.
       return this.errorAnswer(isNotification, idJson, name, error, stats);
     }
-    return successResponse(idJson, resultJson);
+    return new SuccessParts(idJson, resultJson);
   }
 
   private errorAnswer(
@@ -292,6 +305,16 @@ export class RpcDispatcher {
 /** A value now, or later. */
 export type MaybePromise<T> = T | Promise<T>;
 
+/** The text of an answer now or later (undefined: nothing to send). */
+function textOf(answer: MaybePromise<RpcAnswer | undefined>): MaybePromise<string | undefined> {
+  if (answer instanceof Promise) return answer.then(optionalText);
+  return optionalText(answer);
+}
+
+function optionalText(answer: RpcAnswer | undefined): string | undefined {
+  return answer === undefined ? undefined : answerText(answer);
+}
+
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return (
     value instanceof Promise || (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function')
@@ -299,11 +322,11 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 }
 
 /** The answers of a batch's members as one JSON array; undefined when all were notifications (JSON-RPC 2.0 §6). */
-function joinBatchAnswers(answers: readonly (string | undefined)[]): string | undefined {
+function joinBatchAnswers(answers: readonly (RpcAnswer | undefined)[]): string | undefined {
   let text = '';
   for (const answer of answers) {
     if (answer === undefined) continue;
-    text = text === '' ? answer : `${text},${answer}`;
+    text = text === '' ? answerText(answer) : `${text},${answerText(answer)}`;
   }
   return text === '' ? undefined : `[${text}]`;
 }

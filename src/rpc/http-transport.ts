@@ -14,7 +14,8 @@ import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import type { Logger } from '../logger.js';
 import type { MaybePromise, TransportDispatcher } from './dispatcher.js';
 import { INTERNAL_ERROR } from './error-codes.js';
-import { errorResponse } from './response.js';
+import { successBytes } from './answer-bytes.js';
+import { answerText, errorResponse, type RpcAnswer } from './response.js';
 
 export const HTTP_PATH = '/rpc';
 
@@ -44,11 +45,16 @@ class PendingPost {
 }
 
 export class HttpTransport {
+  private readonly dispatchAnswer: (rawBody: string) => MaybePromise<RpcAnswer | undefined>;
+
   constructor(
-    private readonly dispatcher: TransportDispatcher,
+    dispatcher: TransportDispatcher,
     private readonly options: HttpTransportOptions,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    const { dispatchAnswer } = dispatcher;
+    this.dispatchAnswer = dispatchAnswer === undefined ? (rawBody) => dispatcher.dispatch(rawBody) : dispatchAnswer.bind(dispatcher);
+  }
 
   /** Registers the `/rpc` routes on `app` (the server adds the catch-all 404 after every transport). */
   attach(app: TemplatedApp): void {
@@ -105,9 +111,9 @@ export class HttpTransport {
   }
 
   private answer(pending: PendingPost, text: string): void {
-    let answer: MaybePromise<string | undefined>;
+    let answer: MaybePromise<RpcAnswer | undefined>;
     try {
-      answer = this.dispatcher.dispatch(text);
+      answer = this.dispatchAnswer(text);
     } catch (error) {
       answer = this.dispatcherFailure(error);
     }
@@ -116,8 +122,8 @@ export class HttpTransport {
     else void this.answerLater(pending, answer);
   }
 
-  private async answerLater(pending: PendingPost, later: Promise<string | undefined>): Promise<void> {
-    let answer: string | undefined;
+  private async answerLater(pending: PendingPost, later: Promise<RpcAnswer | undefined>): Promise<void> {
+    let answer: RpcAnswer | undefined;
     try {
       answer = await later;
     } catch (error) {
@@ -133,7 +139,7 @@ export class HttpTransport {
     }
   }
 
-  private writeAnswer(res: HttpResponse, answer: string | undefined): void {
+  private writeAnswer(res: HttpResponse, answer: RpcAnswer | undefined): void {
     const origin = this.options.accessControlAllowOrigin;
     if (answer === undefined) {
       // Notifications only: JSON-RPC has nothing to say, HTTP says "no content".
@@ -144,7 +150,7 @@ export class HttpTransport {
       .writeStatus('200 OK')
       .writeHeader('Content-Type', 'application/json')
       .writeHeader('Access-Control-Allow-Origin', origin)
-      .end(answer);
+      .end(typeof answer === 'string' ? answer : (successBytes(answer) ?? answerText(answer)));
   }
 
   /** The dispatcher answers every failure itself; this is a last line of defence. */
