@@ -9,7 +9,7 @@
  * not well-formed UTF-16 (a lone surrogate: JSON.stringify never writes one, but a hand-built text
  * might) or is very large is left to the string path, which stays the reference for both.
  */
-import type { SuccessParts } from './response.js';
+import { answerText, type RpcAnswer, type SuccessParts } from './response.js';
 
 const HEAD = Buffer.from('{"jsonrpc":"2.0","id":');
 const RESULT = Buffer.from(',"result":');
@@ -39,4 +39,12 @@ export function successBytes(parts: SuccessParts): Uint8Array | undefined {
   at += scratch.write(resultJson, at, 'utf8');
   scratch[at] = CLOSE;
   return new Uint8Array(scratch.buffer, scratch.byteOffset, at + 1);
+}
+
+/**
+ * What a transport hands uWS for `answer`: its bytes (valid until the next call) or, on the string
+ * path, its text.
+ */
+export function answerPayload(answer: RpcAnswer): string | Uint8Array {
+  return typeof answer === 'string' ? answer : (successBytes(answer) ?? answerText(answer));
 }

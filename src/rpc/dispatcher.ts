@@ -47,6 +47,14 @@ export interface TransportDispatcher {
   dispatchAnswer?(rawBody: string | Buffer, session?: RpcSession): MaybePromise<RpcAnswer | undefined>;
 }
 
+/** `dispatcher.dispatchAnswer` when it has one, else its `dispatch`. */
+export function answerDispatch(
+  dispatcher: TransportDispatcher,
+): (rawBody: string | Buffer, session?: RpcSession) => MaybePromise<RpcAnswer | undefined> {
+  const { dispatchAnswer } = dispatcher;
+  return dispatchAnswer === undefined ? (rawBody, session) => dispatcher.dispatch(rawBody, session) : dispatchAnswer.bind(dispatcher);
+}
+
 /** Labels for requests that name no registered method: a client must not be able to grow the label set. */
 const UNKNOWN_METHOD = '(unknown)';
 const INVALID_REQUEST_METHOD = '(invalid)';

@@ -12,10 +12,10 @@
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import type { Logger } from '../logger.js';
-import type { MaybePromise, TransportDispatcher } from './dispatcher.js';
+import { answerDispatch, type MaybePromise, type TransportDispatcher } from './dispatcher.js';
 import { INTERNAL_ERROR } from './error-codes.js';
-import { successBytes } from './answer-bytes.js';
-import { answerText, errorResponse, type RpcAnswer } from './response.js';
+import { answerPayload } from './answer-bytes.js';
+import { errorResponse, type RpcAnswer } from './response.js';
 
 export const HTTP_PATH = '/rpc';
 
@@ -52,8 +52,7 @@ export class HttpTransport {
     private readonly options: HttpTransportOptions,
     private readonly logger: Logger,
   ) {
-    const { dispatchAnswer } = dispatcher;
-    this.dispatchAnswer = dispatchAnswer === undefined ? (rawBody) => dispatcher.dispatch(rawBody) : dispatchAnswer.bind(dispatcher);
+    this.dispatchAnswer = answerDispatch(dispatcher);
   }
 
   /** Registers the `/rpc` routes on `app` (the server adds the catch-all 404 after every transport). */
@@ -150,7 +149,7 @@ export class HttpTransport {
       .writeStatus('200 OK')
       .writeHeader('Content-Type', 'application/json')
       .writeHeader('Access-Control-Allow-Origin', origin)
-      .end(typeof answer === 'string' ? answer : (successBytes(answer) ?? answerText(answer)));
+      .end(answerPayload(answer));
   }
 
   /** The dispatcher answers every failure itself; this is a last line of defence. */

@@ -10,9 +10,10 @@ import uWS from 'uWebSockets.js';
 import type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, us_socket_context_t } from 'uWebSockets.js';
 import { InvalidParamsError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { MaybePromise, TransportDispatcher } from './dispatcher.js';
+import { answerPayload } from './answer-bytes.js';
+import { answerDispatch, type MaybePromise, type TransportDispatcher } from './dispatcher.js';
 import { INTERNAL_ERROR } from './error-codes.js';
-import { errorResponse } from './response.js';
+import { errorResponse, type RpcAnswer } from './response.js';
 import type { RpcSession, SessionMethod } from './session.js';
 import { MAX_TOPICS_PER_SOCKET, parseTopics, topicsMatch } from './topics.js';
 
@@ -69,17 +70,20 @@ export class WsTransport {
 
   // `ws.cork` takes a callback without arguments: these fields feed one callback created once.
   private corkSocket: WebSocket<ConnectionData> | undefined;
-  private corkMessage = '';
+  private corkMessage: string | Uint8Array = '';
   private corkStatus = 0;
   private readonly sendCorked = (): void => {
     this.corkStatus = (this.corkSocket as WebSocket<ConnectionData>).send(this.corkMessage, false, false);
   };
 
+  private readonly dispatchAnswer: (rawBody: string, session: RpcSession) => MaybePromise<RpcAnswer | undefined>;
+
   constructor(
-    private readonly dispatcher: TransportDispatcher,
+    dispatcher: TransportDispatcher,
     private readonly options: WsTransportOptions,
     private readonly logger: Logger,
   ) {
+    this.dispatchAnswer = answerDispatch(dispatcher);
     const origin = options.accessControlAllowOrigin.trim();
     this.allowedOrigins =
       origin === '*'
@@ -185,9 +189,9 @@ export class WsTransport {
   }
 
   private answer(connection: WsConnection, text: string): void {
-    let answer: MaybePromise<string | undefined>;
+    let answer: MaybePromise<RpcAnswer | undefined>;
     try {
-      answer = this.dispatcher.dispatch(text, connection);
+      answer = this.dispatchAnswer(text, connection);
     } catch (error) {
       answer = this.dispatcherFailure(error);
     }
@@ -213,7 +217,7 @@ export class WsTransport {
    * Sends one text frame, unless the client has stopped reading: a socket whose backlog already
    * exceeds the limit is closed instead (so a backlog never exceeds the limit plus one message).
    */
-  private send(connection: WsConnection, message: string): void {
+  private send(connection: WsConnection, message: RpcAnswer): void {
     const socket = connection.socket;
     if (socket === undefined) return; // closed while its request was running
     if (socket.getBufferedAmount() > this.options.maxBufferedBytes) {
@@ -221,7 +225,8 @@ export class WsTransport {
       return;
     }
     this.corkSocket = socket;
-    this.corkMessage = message;
+    // Bytes of a reused buffer: made here, right before uWS copies them.
+    this.corkMessage = answerPayload(message);
     this.corkStatus = 0;
     try {
       socket.cork(this.sendCorked);
