@@ -104,6 +104,7 @@ export class RpcDispatcher {
   private readonly maxBatchSize: number;
   private readonly logger: Logger;
   private readonly observer: RpcObserver | undefined;
+  private messages = 0;
 
   constructor(
     private readonly registry: RpcRegistry,
@@ -164,11 +165,17 @@ export class RpcDispatcher {
     return this.run(rawBody, session, undefined);
   }
 
+  /** Messages (requests or batches) received so far, over every transport. */
+  get messagesReceived(): number {
+    return this.messages;
+  }
+
   private run(
     rawBody: string | Buffer,
     session: RpcSession | undefined,
     meter: TransportMeter | undefined,
   ): MaybePromise<RpcAnswer | undefined> {
+    this.messages += 1;
     let message: unknown;
     try {
       message = JSON.parse(typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8'));

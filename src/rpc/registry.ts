@@ -40,10 +40,11 @@ const RESERVED_NAMES = ['rpc.discover'] as const;
 
 /**
  * Work that readies the methods' answers once the server listens (filling a cache, say): started
- * by RpcServer.start, given where to report a failure, and stopped through the function it
- * returns before the server stops.
+ * by RpcServer.start, given where to report a failure and how many messages the server has
+ * received so far (work meant for idle time waits while that count moves), and stopped through
+ * the function it returns before the server stops.
  */
-export type RpcWarmUp = (onError: (error: unknown) => void) => () => void;
+export type RpcWarmUp = (onError: (error: unknown) => void, messagesReceived?: () => number) => () => void;
 
 /** The set of methods and events the node serves; names are unique. */
 export class RpcRegistry {
@@ -110,8 +111,8 @@ export class RpcRegistry {
   }
 
   /** Starts every warm-up; returns the function that stops them all. */
-  startWarmUps(onError: (error: unknown) => void): () => void {
-    const stops = this.warmUps.map((warmUp) => warmUp(onError));
+  startWarmUps(onError: (error: unknown) => void, messagesReceived?: () => number): () => void {
+    const stops = this.warmUps.map((warmUp) => warmUp(onError, messagesReceived));
     return () => {
       for (const stop of stops) stop();
     };

@@ -121,7 +121,10 @@ export class RpcServer {
     }
     this.state = 'running';
     this.logger.info({ modes, host: this.options.host, port: this.boundPort }, 'RPC server listening');
-    this.stopWarmUps = this.registry.startWarmUps((error) => this.logger.debug({ err: error }, 'RPC warm-up stopped early'));
+    this.stopWarmUps = this.registry.startWarmUps(
+      (error) => this.logger.debug({ err: error }, 'RPC warm-up stopped early'),
+      () => this.dispatcher.messagesReceived,
+    );
   }
 
   /** Closes every socket and listener; resolves when all transports have stopped. */

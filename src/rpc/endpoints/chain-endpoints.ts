@@ -79,8 +79,11 @@ export interface ChainEndpoints {
   dropCacheAbove(height: number): void;
   /** Forgets cached events at and below `height`: call it after pruning them. */
   dropEventsUpTo(height: number): void;
-  /** Starts filling the block cache with the newest blocks; returns the function that stops it. */
-  warmUp(onError: (error: unknown) => void): () => void;
+  /**
+   * Starts filling the block cache with the newest blocks, while no request arrives (see
+   * block-json-warm-up.ts); returns the function that stops it.
+   */
+  warmUp(onError: (error: unknown) => void, messagesReceived?: () => number): () => void;
 }
 
 /** Builds the `chain_*` methods over the given chain pieces. */
@@ -157,7 +160,13 @@ export function createChainEndpoints(options: ChainEndpointsOptions): ChainEndpo
     methods,
     dropCacheAbove: (height) => reader.dropCacheAbove(height),
     dropEventsUpTo: (height) => reader.dropEventsUpTo(height),
-    warmUp: (onError) =>
-      startBlockJsonWarmUp(reader, chainStore, { blocks: limits.warmUpBlocks, chars: limits.blockCacheChars / 4 }, onError),
+    warmUp: (onError, messagesReceived) =>
+      startBlockJsonWarmUp(
+        reader,
+        chainStore,
+        { blocks: limits.warmUpBlocks, chars: limits.blockCacheChars / 4 },
+        onError,
+        messagesReceived,
+      ),
   };
 }

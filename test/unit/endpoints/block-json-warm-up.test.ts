@@ -1,8 +1,8 @@
 /**
  * The block JSON warm-up (src/rpc/endpoints/block-json-warm-up.ts) over a real ChainStore holding
  * dev-chain heights 0..4, finalized up to 1: it builds the newest blocks first, at most the
- * configured number, and requests for them afterwards read nothing and get lisk-sdk's bytes; a
- * warm-up stopped before it ran reads nothing.
+ * configured number, and requests for them afterwards read nothing and get lisk-sdk's bytes; it
+ * waits while messages keep reaching the server; a warm-up stopped before it ran reads nothing.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createChainEndpoints, type ChainReader } from '../../../src/rpc/endpoints/chain-endpoints.js';
@@ -73,6 +73,22 @@ describe('block JSON warm-up', () => {
     await vi.waitFor(() => expect(reads).toEqual([4, 3]));
     await settle();
     expect(reads).toEqual([4, 3]);
+  });
+
+  it('waits while messages keep arriving, and goes on once they pause', async () => {
+    // Busy: a new message every time the warm-up looks.
+    let busy = true;
+    let messages = 0;
+    const stop = endpoints().warmUp(
+      () => undefined,
+      () => (busy ? ++messages : messages),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(reads).toEqual([]);
+    expect(messages).toBeGreaterThan(2);
+    busy = false;
+    await vi.waitFor(() => expect(reads).toEqual([4, 3, 2, 1, 0]));
+    stop();
   });
 
   it('reads nothing once stopped, or when disabled', async () => {
