@@ -374,6 +374,8 @@ async function coldStartRows(
       progress(
         `rpc-load: ${transport}${suffix}: CPU ms main thread / other threads: node ${nodeCpu.mainMs} / ${nodeCpu.otherMs}, ceiling ${ceilingCpu.mainMs} / ${ceilingCpu.otherMs}`,
       );
+    // The window starts at the node's first answer (asked every few ms from its spawn), not later.
+    progress(`rpc-load: ${transport}${suffix}: the node answered ${Math.round(node.readyAfterMs)} ms after its spawn; the load began then`);
     rows.push(
       ...pairRows(
         `${label} ${RANDOM_TARGET}${suffix}`,
