@@ -27,6 +27,12 @@ export interface HttpTransportOptions {
 }
 
 const ALLOWED_METHODS = 'POST, OPTIONS';
+// The status and headers of every answer, as bytes: uWS converts a string argument to UTF-8 on
+// each call, bytes it takes as they are (same bytes on the wire).
+const STATUS_OK = Buffer.from('200 OK');
+const CONTENT_TYPE = Buffer.from('Content-Type');
+const APPLICATION_JSON = Buffer.from('application/json');
+const ALLOW_ORIGIN = Buffer.from('Access-Control-Allow-Origin');
 const PREFLIGHT_MAX_AGE_SECONDS = '86400';
 /** How many times `maxBodyBytes` an oversized body may be read (and dropped) before its 413. */
 const DRAIN_FACTOR = 4;
@@ -46,6 +52,8 @@ class PendingPost {
 
 export class HttpTransport {
   private readonly dispatchAnswer: (rawBody: string) => MaybePromise<RpcAnswer | undefined>;
+  /** `accessControlAllowOrigin` as bytes, for the answers' header. */
+  private readonly origin: Buffer;
 
   constructor(
     dispatcher: TransportDispatcher,
@@ -53,6 +61,7 @@ export class HttpTransport {
     private readonly logger: Logger,
   ) {
     this.dispatchAnswer = answerDispatch(dispatcher);
+    this.origin = Buffer.from(options.accessControlAllowOrigin);
   }
 
   /** Registers the `/rpc` routes on `app` (the server adds the catch-all 404 after every transport). */
@@ -139,17 +148,13 @@ export class HttpTransport {
   }
 
   private writeAnswer(res: HttpResponse, answer: RpcAnswer | undefined): void {
-    const origin = this.options.accessControlAllowOrigin;
+    const origin = this.origin;
     if (answer === undefined) {
       // Notifications only: JSON-RPC has nothing to say, HTTP says "no content".
       res.writeStatus('204 No Content').writeHeader('Access-Control-Allow-Origin', origin).endWithoutBody();
       return;
     }
-    res
-      .writeStatus('200 OK')
-      .writeHeader('Content-Type', 'application/json')
-      .writeHeader('Access-Control-Allow-Origin', origin)
-      .end(answerPayload(answer));
+    res.writeStatus(STATUS_OK).writeHeader(CONTENT_TYPE, APPLICATION_JSON).writeHeader(ALLOW_ORIGIN, origin).end(answerPayload(answer));
   }
 
   /** The dispatcher answers every failure itself; this is a last line of defence. */
