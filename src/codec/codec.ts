@@ -6,13 +6,16 @@
  * after its first use.
  */
 import type { Schema } from './types.js';
-import { compileDecoder } from './decoder.js';
+import { type BytesMode, compileDecoder } from './decoder.js';
 import { compileEncoder } from './encoder.js';
+import { compileFastDecoder } from './fast-decoder.js';
 import { compileFastEncoder } from './fast-encoder.js';
 import { compileFromJson } from './from-json.js';
 import { type ObjectLayout, buildLayout } from './layout.js';
 import { compileToJson } from './to-json.js';
 import { validateSchema } from './validate-schema.js';
+import { DecodeError } from '../errors.js';
+import { bufferView } from './buffer-view.js';
 
 interface CompiledSchema {
   encode: (value: object) => Buffer;
@@ -26,6 +29,23 @@ interface CompiledSchema {
 
 const compiledSchemas = new WeakMap<object, CompiledSchema>();
 
+/**
+ * The fast decoder takes canonical input; the general one, compiled on the first input the fast
+ * one gives up on, gives every other input its value or its DecodeError (fast-decoder.ts).
+ */
+function compileDecode(layout: ObjectLayout, bytesMode: BytesMode): (bytes: Uint8Array) => Record<string, unknown> {
+  const fast = compileFastDecoder(layout, bytesMode);
+  let general: ((bytes: Uint8Array) => Record<string, unknown>) | undefined;
+  return (bytes) => {
+    if (!(bytes instanceof Uint8Array)) throw new DecodeError('Cannot decode: input must be a Uint8Array');
+    const input = bufferView(bytes);
+    const value = fast(input);
+    if (value !== undefined) return value;
+    general ??= compileDecoder(layout, bytesMode);
+    return general(input);
+  };
+}
+
 function compiled(schema: Schema): CompiledSchema {
   let entry = compiledSchemas.get(schema);
   if (entry === undefined) {
@@ -37,7 +57,7 @@ function compiled(schema: Schema): CompiledSchema {
       // The fast encoder takes the plain values; the general one gives every other value its
       // bytes or its EncodeError (fast-encoder.ts).
       encode: (value) => fast(value) ?? general(value),
-      decode: compileDecoder(layout),
+      decode: compileDecode(layout, 'copy'),
       decodeViews: undefined,
       layout,
       toJSON: compileToJson(layout),
@@ -75,7 +95,7 @@ export const codec = {
    */
   decodeViews<T = Record<string, unknown>>(schema: Schema, bytes: Uint8Array): T {
     const entry = compiled(schema);
-    entry.decodeViews ??= compileDecoder(entry.layout, 'view');
+    entry.decodeViews ??= compileDecode(entry.layout, 'view');
     return entry.decodeViews(bytes) as T;
   },
 
