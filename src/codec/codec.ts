@@ -8,7 +8,7 @@
 import type { Schema } from './types.js';
 import { type BytesMode, compileDecoder } from './decoder.js';
 import { compileEncoder } from './encoder.js';
-import { compileFastDecoder } from './fast-decoder.js';
+import { type FastDecoder, compileFastDecoder } from './fast-decoder.js';
 import { compileFastEncoder } from './fast-encoder.js';
 import { compileFromJson } from './from-json.js';
 import { type ObjectLayout, buildLayout } from './layout.js';
@@ -22,6 +22,8 @@ interface CompiledSchema {
   decode: (bytes: Uint8Array) => Record<string, unknown>;
   /** Compiled on first use: few schemas are ever decoded this way. */
   decodeViews: ((bytes: Uint8Array) => Record<string, unknown>) | undefined;
+  /** The fast view decoder alone, compiled on first use (decodeCanonicalViews). */
+  canonicalViews: FastDecoder | undefined;
   layout: ObjectLayout;
   toJSON: (value: object) => Record<string, unknown>;
   fromJSON: (json: object) => Record<string, unknown>;
@@ -59,6 +61,7 @@ function compiled(schema: Schema): CompiledSchema {
       encode: (value) => fast(value) ?? general(value),
       decode: compileDecode(layout, 'copy'),
       decodeViews: undefined,
+      canonicalViews: undefined,
       layout,
       toJSON: compileToJson(layout),
       fromJSON: compileFromJson(layout),
@@ -97,6 +100,19 @@ export const codec = {
     const entry = compiled(schema);
     entry.decodeViews ??= compileDecode(entry.layout, 'view');
     return entry.decodeViews(bytes) as T;
+  },
+
+  /**
+   * As `decodeViews`, but only for the canonical encoding of a value whose strings are ASCII (what
+   * every encoder writes for such a value): any other input, valid or not, gives undefined instead
+   * of its value or a DecodeError. For a caller that decodes canonical input in fewer steps with a
+   * schema of its own (the same bytes read as nested objects) and takes its usual steps for the rest.
+   */
+  decodeCanonicalViews<T = Record<string, unknown>>(schema: Schema, bytes: Uint8Array): T | undefined {
+    if (!(bytes instanceof Uint8Array)) return undefined;
+    const entry = compiled(schema);
+    entry.canonicalViews ??= compileFastDecoder(entry.layout, 'view');
+    return entry.canonicalViews(bufferView(bytes)) as T | undefined;
   },
 
   /** Converts a decoded value to the codec JSON form. */

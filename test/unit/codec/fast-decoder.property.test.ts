@@ -5,7 +5,8 @@
  * codec.decode and codec.decodeViews have the general decoder's outcome on every input, errors
  * included. Checked in both bytes modes on random schemas (with and without the SDK quirks the
  * other property tests keep out) and on the repository's own schemas, for valid, damaged, cut,
- * extended and random input. Copies never share memory with the input.
+ * extended and random input. Copies never share memory with the input. codec.decodeCanonicalViews
+ * is the fast view decoder alone.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -86,6 +87,7 @@ function expectAgreement(schema: Schema, bytes: Uint8Array): void {
           expect(sharesMemory(field, input), 'a copied field shares memory with the input').toBe(false);
       }
     }
+    if (mode === 'view') expect(codec.decodeCanonicalViews(schema, input), `decodeCanonicalViews on ${hex}`).toStrictEqual(got);
     const decode = mode === 'copy' ? codec.decode : codec.decodeViews;
     expect(
       outcome((b) => decode(schema, b), input),
@@ -183,6 +185,11 @@ describe('fast decoder: the forms it leaves to the general decoder', () => {
       properties: { a: { type: 'array', fieldNumber: 16, items: { dataType: 'bytes' } }, b: { dataType: 'bytes', fieldNumber: 2064 } },
     };
     expect(fastOf(schema)(hex('828101 01 aa'))).toEqual({ a: [], b: hex('aa') });
+  });
+
+  it('codec.decodeCanonicalViews answers undefined for what is not a Uint8Array', () => {
+    expect(codec.decodeCanonicalViews(packed, 'not bytes' as unknown as Uint8Array)).toBeUndefined();
+    expect(codec.decodeCanonicalViews(packed, new Uint8Array(hex('0a01 05 1000')))).toEqual({ list: [5], flag: false });
   });
 
   it('a non-ASCII string, which the general decoder checks for UTF-8 and NFC', () => {
