@@ -7,6 +7,7 @@
  */
 import { DecodeError } from '../errors.js';
 import { resolvePath } from './path-template.js';
+import { VARINT_NOT_SHORTEST, VARINT_TRUNCATED, readVarint32, readVarint64, varintCursor } from './varint-read.js';
 
 // The SDK decodes with `new TextDecoder('utf8', { fatal: true })`: invalid UTF-8 is rejected and
 // a leading byte-order mark is silently dropped (so such input is accepted but non-canonical).
@@ -106,68 +107,26 @@ export class ByteReader {
 
   /** Unsigned varint of at most 5 bytes whose value fits in 32 bits, in shortest form. */
   readUint32(end: number, path: string): number {
-    const { buf } = this;
     const start = this.pos;
-    let pos = start;
-    if (pos >= end) return this.truncated(path, pos);
-    let byte = buf[pos++] as number;
-    if (byte < 0x80) {
-      this.pos = pos;
-      return byte;
-    }
-    let result = byte & 0x7f;
-    let multiplier = 0x80;
-    for (let i = 1; i < 5; i += 1) {
-      if (pos >= end) return this.truncated(path, pos);
-      byte = buf[pos++] as number;
-      // The 5th byte carries bits 28..31 only (and no continuation bit).
-      if (i === 4 && byte > 0x0f) return this.fail(path, 'varint is out of range of uint32', start);
-      result += (byte & 0x7f) * multiplier;
-      if (byte < 0x80) {
-        if (byte === 0) return this.fail(path, 'varint is not in shortest form', start);
-        this.pos = pos;
-        return result;
-      }
-      multiplier *= 0x80;
-    }
-    return this.fail(path, 'varint is out of range of uint32', start);
+    const value = readVarint32(this.buf, start, end);
+    if (value < 0) return this.rejectVarint(value, 'uint32', path, start);
+    this.pos = varintCursor.next;
+    return value;
   }
 
   /** Unsigned varint of at most 10 bytes whose value fits in 64 bits, in shortest form. */
   readUint64(end: number, path: string): bigint {
-    const { buf } = this;
     const start = this.pos;
-    let pos = start;
-    // Bits 0..48 (7 bytes) are exact in a double; the rest is added as a bigint.
-    let low = 0;
-    let multiplier = 1;
-    for (let i = 0; i < 7; i += 1) {
-      if (pos >= end) return this.truncated(path, pos);
-      const byte = buf[pos++] as number;
-      low += (byte & 0x7f) * multiplier;
-      if (byte < 0x80) {
-        if (byte === 0 && i > 0) return this.fail(path, 'varint is not in shortest form', start);
-        this.pos = pos;
-        return BigInt(low);
-      }
-      multiplier *= 0x80;
-    }
-    let high = 0;
-    multiplier = 1;
-    for (let i = 7; i < 10; i += 1) {
-      if (pos >= end) return this.truncated(path, pos);
-      const byte = buf[pos++] as number;
-      // The 10th byte carries bit 63 only.
-      if (i === 9 && byte > 0x01) return this.fail(path, 'varint is out of range of uint64', start);
-      high += (byte & 0x7f) * multiplier;
-      if (byte < 0x80) {
-        if (byte === 0) return this.fail(path, 'varint is not in shortest form', start);
-        this.pos = pos;
-        return BigInt(low) + (BigInt(high) << 49n);
-      }
-      multiplier *= 0x80;
-    }
-    return this.fail(path, 'varint is out of range of uint64', start);
+    const value = readVarint64(this.buf, start, end);
+    if (typeof value === 'number') return this.rejectVarint(value, 'uint64', path, start);
+    this.pos = varintCursor.next;
+    return value;
+  }
+
+  private rejectVarint(code: number, type: string, path: string, start: number): never {
+    if (code === VARINT_TRUNCATED) return this.truncated(path, varintCursor.next);
+    if (code === VARINT_NOT_SHORTEST) return this.fail(path, 'varint is not in shortest form', start);
+    return this.fail(path, `varint is out of range of ${type}`, start);
   }
 
   readSint32(end: number, path: string): number {

@@ -27,71 +27,21 @@ import { asciiText, bytesView, copyBytes } from './byte-reader.js';
 import type { BytesMode } from './decoder.js';
 import type { ArrayFieldLayout, FieldLayout, ObjectLayout } from './layout.js';
 import type { DataType } from './types.js';
+import { readVarint32, readVarint64, varintCursor } from './varint-read.js';
 
 /** Returns the decoded value, or undefined to hand the input to the general decoder. */
 export type FastDecoder = (bytes: Buffer) => Record<string, unknown> | undefined;
 
-/** Where the last multi-byte varint read by `varint32` or `varint64` ended. */
-const cursor = { next: 0 };
-
-/**
- * A uint32 varint at `p` in shortest form, or -1 when there is none (cut at `end`, not in
- * shortest form, above 2^32 - 1). Sets `cursor.next` past it.
- */
-function varint32(buf: Buffer, p: number, end: number): number {
-  let result = 0;
-  let multiplier = 1;
-  for (let i = 0; i < 5; i += 1) {
-    if (p >= end) return -1;
-    const byte = buf[p++] as number;
-    // The 5th byte carries bits 28..31 only (and no continuation bit).
-    if (i === 4 && byte > 0x0f) return -1;
-    result += (byte & 0x7f) * multiplier;
-    if (byte < 0x80) {
-      if (byte === 0 && i > 0) return -1;
-      cursor.next = p;
-      return result;
-    }
-    multiplier *= 0x80;
-  }
-  return -1;
-}
-
-/** As `varint32`, for a uint64 varint; undefined when there is none. */
-function varint64(buf: Buffer, p: number, end: number): bigint | undefined {
-  // Bits 0..48 (7 bytes) are exact in a double; the rest is added as a bigint.
-  let low = 0;
-  let multiplier = 1;
-  for (let i = 0; i < 7; i += 1) {
-    if (p >= end) return undefined;
-    const byte = buf[p++] as number;
-    low += (byte & 0x7f) * multiplier;
-    if (byte < 0x80) {
-      if (byte === 0 && i > 0) return undefined;
-      cursor.next = p;
-      return BigInt(low);
-    }
-    multiplier *= 0x80;
-  }
-  let high = 0;
-  multiplier = 1;
-  for (let i = 7; i < 10; i += 1) {
-    if (p >= end) return undefined;
-    const byte = buf[p++] as number;
-    // The 10th byte carries bit 63 only.
-    if (i === 9 && byte > 0x01) return undefined;
-    high += (byte & 0x7f) * multiplier;
-    if (byte < 0x80) {
-      if (byte === 0) return undefined;
-      cursor.next = p;
-      return BigInt(low) + (BigInt(high) << 49n);
-    }
-    multiplier *= 0x80;
-  }
-  return undefined;
-}
-
-const HELPERS = { cursor, varint32, varint64, asciiText, bytesView, copyBytes, EMPTY: Buffer.alloc(0), EMPTY_BUFFER: new ArrayBuffer(0) };
+const HELPERS = {
+  varintCursor,
+  readVarint32,
+  readVarint64,
+  asciiText,
+  bytesView,
+  copyBytes,
+  EMPTY: Buffer.alloc(0),
+  EMPTY_BUFFER: new ArrayBuffer(0),
+};
 
 /** Generates one function per object of a layout: `oN(p, end)` decodes the object in [p, end). */
 class FastDecoderSource {
@@ -137,7 +87,7 @@ class FastDecoderSource {
     return (
       `${target} = p < ${bound} ? b[p] : 0x80;\n` +
       `if (${target} < 0x80) p += 1;\n` +
-      `else { ${target} = varint32(b, p, ${bound}); if (${target} < 0) return undefined; p = cursor.next; }`
+      `else { ${target} = readVarint32(b, p, ${bound}); if (${target} < 0) return undefined; p = varintCursor.next; }`
     );
   }
 
@@ -162,7 +112,7 @@ class FastDecoderSource {
         const read =
           `let ${z};\n{ const ${first} = p < ${bound} ? b[p] : 0x80;\n` +
           `if (${first} < 0x80) { ${z} = BigInt(${first}); p += 1; }\n` +
-          `else { ${z} = varint64(b, p, ${bound}); if (${z} === undefined) return undefined; p = cursor.next; } }`;
+          `else { ${z} = readVarint64(b, p, ${bound}); if (typeof ${z} === 'number') return undefined; p = varintCursor.next; } }`;
         return dataType === 'uint64'
           ? `${read}\n${target} = ${z};`
           : `${read}\n${target} = (${z} & 1n) === 0n ? ${z} >> 1n : -((${z} + 1n) >> 1n);`;

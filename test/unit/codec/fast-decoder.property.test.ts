@@ -13,22 +13,12 @@ import { describe, expect, it } from 'vitest';
 import { type BytesMode, compileDecoder } from '../../../src/codec/decoder.js';
 import { type FastDecoder, compileFastDecoder } from '../../../src/codec/fast-decoder.js';
 import { type Schema, codec } from '../../../src/codec/index.js';
-import { quirkySchemaArbitrary, schemaArbitrary, valueArbitrary } from './support/arbitraries.js';
-import { damage, damagedInput } from './support/damaged-input.js';
-import { perSchema, repositorySchemas } from './support/repository-schemas.js';
+import { quirkySchemaArbitrary } from './support/arbitraries.js';
+import { decoderInputTests, leaves, onEncodings, outcome, sharesMemory } from './support/decoder-inputs.js';
+import { perSchema } from './support/repository-schemas.js';
 
 const RUNS = 400;
 const MODES: readonly BytesMode[] = ['copy', 'view'];
-
-type Outcome = { value: unknown } | { error: string };
-
-function outcome(decode: (bytes: Uint8Array) => unknown, bytes: Uint8Array): Outcome {
-  try {
-    return { value: decode(bytes) };
-  } catch (error) {
-    return { error: `${(error as Error).constructor.name}: ${(error as Error).message}` };
-  }
-}
 
 interface Decoders {
   fast: Record<BytesMode, FastDecoder>;
@@ -42,24 +32,7 @@ const decoders = perSchema(
   }),
 );
 
-/** Every Buffer and every string in a decoded value. */
-function leaves(value: unknown, into: { buffers: Buffer[]; strings: string[] } = { buffers: [], strings: [] }) {
-  if (Buffer.isBuffer(value)) into.buffers.push(value);
-  else if (typeof value === 'string') into.strings.push(value);
-  else if (Array.isArray(value)) for (const item of value) leaves(item, into);
-  else if (typeof value === 'object' && value !== null) for (const item of Object.values(value)) leaves(item, into);
-  return into;
-}
-
 const isAscii = (text: string): boolean => [...text].every((char) => char.charCodeAt(0) < 0x80);
-
-function sharesMemory(field: Buffer, input: Buffer): boolean {
-  return (
-    field.buffer === input.buffer &&
-    field.byteOffset < input.byteOffset + input.length &&
-    input.byteOffset < field.byteOffset + field.length
-  );
-}
 
 /** How often the fast decoder answered, so that the report shows what the inputs exercised. */
 const answered = { fast: 0, total: 0 };
@@ -97,42 +70,10 @@ function expectAgreement(schema: Schema, bytes: Uint8Array): void {
 }
 
 describe('fast decoder = general decoder', () => {
-  it('random schemas, valid and damaged encodings', () => {
-    fc.assert(
-      fc.property(
-        schemaArbitrary.chain((schema) => fc.tuple(fc.constant(schema), valueArbitrary(schema), damage)),
-        ([schema, value, how]) => expectAgreement(schema, damagedInput(schema, value, how)),
-      ),
-      { numRuns: RUNS },
-    );
-  });
+  decoderInputTests(expectAgreement, RUNS);
 
   it('random schemas with the SDK quirks (shared first key bytes, empty elements), valid and damaged encodings', () => {
-    fc.assert(
-      fc.property(
-        quirkySchemaArbitrary.chain((schema) => fc.tuple(fc.constant(schema), valueArbitrary(schema), damage)),
-        ([schema, value, how]) => expectAgreement(schema, damagedInput(schema, value, how)),
-      ),
-      { numRuns: RUNS },
-    );
-  });
-
-  it('random schemas, random bytes', () => {
-    fc.assert(
-      fc.property(schemaArbitrary, fc.uint8Array({ maxLength: 48 }), (schema, bytes) => expectAgreement(schema, bytes)),
-      { numRuns: RUNS },
-    );
-  });
-
-  it.each(repositorySchemas)('%s: valid, damaged and random input', (_name, schema) => {
-    fc.assert(
-      fc.property(valueArbitrary(schema), damage, (value, how) => expectAgreement(schema, damagedInput(schema, value, how))),
-      { numRuns: 60 },
-    );
-    fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 32 }), (bytes) => expectAgreement(schema, bytes)),
-      { numRuns: 30 },
-    );
+    fc.assert(onEncodings(quirkySchemaArbitrary, expectAgreement), { numRuns: RUNS });
   });
 
   it('the inputs above exercised both paths', () => {
