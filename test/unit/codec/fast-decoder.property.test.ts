@@ -133,6 +133,21 @@ describe('fast decoder: the forms it leaves to the general decoder', () => {
     expect(codec.decodeCanonicalViews(packed, new Uint8Array(hex('0a01 05 1000')))).toEqual({ list: [5], flag: false });
   });
 
+  it('views into a plain Uint8Array that starts inside its ArrayBuffer', () => {
+    const schema: Schema = { type: 'object', required: ['data'], properties: { data: { dataType: 'bytes', fieldNumber: 1 } } };
+    const memory = new Uint8Array([9, 9, 9, 0x0a, 2, 0xab, 0xcd, 9]);
+    const input = memory.subarray(3, 7);
+    for (const decoded of [
+      codec.decodeViews<{ data: Buffer }>(schema, input),
+      codec.decodeCanonicalViews<{ data: Buffer }>(schema, input),
+    ]) {
+      expect(decoded?.data).toEqual(hex('abcd'));
+      expect(decoded?.data.buffer).toBe(memory.buffer);
+      expect(decoded?.data.byteOffset).toBe(5);
+    }
+    expect(codec.decode<{ data: Buffer }>(schema, input).data.buffer).not.toBe(memory.buffer);
+  });
+
   it('a non-ASCII string, which the general decoder checks for UTF-8 and NFC', () => {
     const schema: Schema = { type: 'object', required: ['text'], properties: { text: { dataType: 'string', fieldNumber: 1 } } };
     expect(fastOf(schema)(Buffer.concat([hex('0a02'), Buffer.from('é', 'utf8')]))).toBeUndefined();
