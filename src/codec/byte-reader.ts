@@ -7,6 +7,7 @@
  */
 import { DecodeError } from '../errors.js';
 import { resolvePath } from './path-template.js';
+import { VARINT_NOT_SHORTEST, VARINT_TRUNCATED, readVarint32, readVarint64, varintCursor } from './varint-read.js';
 
 // The SDK decodes with `new TextDecoder('utf8', { fatal: true })`: invalid UTF-8 is rejected and
 // a leading byte-order mark is silently dropped (so such input is accepted but non-canonical).
@@ -17,6 +18,33 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 // backing store costs about a microsecond each (measured on the development machine).
 const ON_HEAP_LIMIT = 64;
 const sliceCopy = Uint8Array.prototype.slice as (this: Buffer, start: number, end: number) => Buffer;
+
+/** A copy of `length` bytes of `buf` from `start` (callers may reuse the input buffer). */
+export function copyBytes(buf: Buffer, start: number, length: number): Buffer {
+  if (length <= ON_HEAP_LIMIT) return sliceCopy.call(buf, start, start + length);
+  const out = Buffer.allocUnsafe(length);
+  buf.copy(out, 0, start, start + length);
+  return out;
+}
+
+type ViewConstructor = new (buffer: ArrayBufferLike, byteOffset: number, length: number) => Buffer;
+
+// Node's Buffer[Symbol.species] is the constructor behind every Buffer: calling it directly
+// makes a view in about half the time of Buffer.from(arrayBuffer, offset, length), whose argument
+// checks the decoder does not need (offset and length are already bounded by the input). If a
+// Node version ever answers something else, Buffer.from is used.
+const species = (Buffer as unknown as { [Symbol.species]?: unknown })[Symbol.species];
+const probe = typeof species === 'function' ? new (species as ViewConstructor)(new ArrayBuffer(2), 1, 1) : undefined;
+const BufferConstructor: ViewConstructor | undefined =
+  probe !== undefined && Object.getPrototypeOf(probe) === Buffer.prototype && probe.byteOffset === 1 && probe.length === 1
+    ? (species as ViewConstructor)
+    : undefined;
+
+/** A Buffer over `length` bytes of `arrayBuffer` from `byteOffset` (no copy, no bounds checks). */
+export const bytesView: (arrayBuffer: ArrayBufferLike, byteOffset: number, length: number) => Buffer =
+  BufferConstructor === undefined
+    ? (arrayBuffer, byteOffset, length) => Buffer.from(arrayBuffer, byteOffset, length)
+    : (arrayBuffer, byteOffset, length) => new BufferConstructor(arrayBuffer, byteOffset, length);
 
 // Short ASCII strings (module, command and event names, token symbols) recur in nearly every
 // transaction and event: a small table, indexed by the length and the first and last bytes,
@@ -38,12 +66,31 @@ function sameAscii(text: string, buf: Buffer, start: number, length: number): bo
   return true;
 }
 
+/**
+ * The `length` bytes at `start` as a string when they are all ASCII (then UTF-8, latin1 and
+ * their NFC form agree), or undefined when one is not.
+ */
+export function asciiText(buf: Buffer, start: number, length: number): string | undefined {
+  const slot = length > 0 && length <= SHORT_STRING_LENGTH ? shortStringSlot(buf, start, length) : -1;
+  if (slot !== -1) {
+    const kept = shortStrings[slot] as string;
+    if (sameAscii(kept, buf, start, length)) return kept;
+  }
+  const stop = start + length;
+  for (let i = start; i < stop; i += 1) {
+    if ((buf[i] as number) >= 0x80) return undefined;
+  }
+  const text = buf.toString('latin1', start, stop);
+  if (slot !== -1) shortStrings[slot] = text;
+  return text;
+}
+
 export class ByteReader {
   pos = 0;
   /** Index of the current element of each enclosing array, for error paths. */
   readonly indices: number[] = [];
   /** The input's ArrayBuffer, once a view into it was made. */
-  private arrayBuffer: ArrayBuffer | undefined = undefined;
+  private arrayBuffer: ArrayBufferLike | undefined = undefined;
   private byteOffset = 0;
 
   constructor(readonly buf: Buffer) {}
@@ -60,68 +107,26 @@ export class ByteReader {
 
   /** Unsigned varint of at most 5 bytes whose value fits in 32 bits, in shortest form. */
   readUint32(end: number, path: string): number {
-    const { buf } = this;
     const start = this.pos;
-    let pos = start;
-    if (pos >= end) return this.truncated(path, pos);
-    let byte = buf[pos++] as number;
-    if (byte < 0x80) {
-      this.pos = pos;
-      return byte;
-    }
-    let result = byte & 0x7f;
-    let multiplier = 0x80;
-    for (let i = 1; i < 5; i += 1) {
-      if (pos >= end) return this.truncated(path, pos);
-      byte = buf[pos++] as number;
-      // The 5th byte carries bits 28..31 only (and no continuation bit).
-      if (i === 4 && byte > 0x0f) return this.fail(path, 'varint is out of range of uint32', start);
-      result += (byte & 0x7f) * multiplier;
-      if (byte < 0x80) {
-        if (byte === 0) return this.fail(path, 'varint is not in shortest form', start);
-        this.pos = pos;
-        return result;
-      }
-      multiplier *= 0x80;
-    }
-    return this.fail(path, 'varint is out of range of uint32', start);
+    const value = readVarint32(this.buf, start, end);
+    if (value < 0) return this.rejectVarint(value, 'uint32', path, start);
+    this.pos = varintCursor.next;
+    return value;
   }
 
   /** Unsigned varint of at most 10 bytes whose value fits in 64 bits, in shortest form. */
   readUint64(end: number, path: string): bigint {
-    const { buf } = this;
     const start = this.pos;
-    let pos = start;
-    // Bits 0..48 (7 bytes) are exact in a double; the rest is added as a bigint.
-    let low = 0;
-    let multiplier = 1;
-    for (let i = 0; i < 7; i += 1) {
-      if (pos >= end) return this.truncated(path, pos);
-      const byte = buf[pos++] as number;
-      low += (byte & 0x7f) * multiplier;
-      if (byte < 0x80) {
-        if (byte === 0 && i > 0) return this.fail(path, 'varint is not in shortest form', start);
-        this.pos = pos;
-        return BigInt(low);
-      }
-      multiplier *= 0x80;
-    }
-    let high = 0;
-    multiplier = 1;
-    for (let i = 7; i < 10; i += 1) {
-      if (pos >= end) return this.truncated(path, pos);
-      const byte = buf[pos++] as number;
-      // The 10th byte carries bit 63 only.
-      if (i === 9 && byte > 0x01) return this.fail(path, 'varint is out of range of uint64', start);
-      high += (byte & 0x7f) * multiplier;
-      if (byte < 0x80) {
-        if (byte === 0) return this.fail(path, 'varint is not in shortest form', start);
-        this.pos = pos;
-        return BigInt(low) + (BigInt(high) << 49n);
-      }
-      multiplier *= 0x80;
-    }
-    return this.fail(path, 'varint is out of range of uint64', start);
+    const value = readVarint64(this.buf, start, end);
+    if (typeof value === 'number') return this.rejectVarint(value, 'uint64', path, start);
+    this.pos = varintCursor.next;
+    return value;
+  }
+
+  private rejectVarint(code: number, type: string, path: string, start: number): never {
+    if (code === VARINT_TRUNCATED) return this.truncated(path, varintCursor.next);
+    if (code === VARINT_NOT_SHORTEST) return this.fail(path, 'varint is not in shortest form', start);
+    return this.fail(path, `varint is out of range of ${type}`, start);
   }
 
   readSint32(end: number, path: string): number {
@@ -156,10 +161,7 @@ export class ByteReader {
     const length = this.readLength(end, path);
     const start = this.pos;
     this.pos = start + length;
-    if (length <= ON_HEAP_LIMIT) return sliceCopy.call(this.buf, start, start + length);
-    const out = Buffer.allocUnsafe(length);
-    this.buf.copy(out, 0, start, start + length);
-    return out;
+    return copyBytes(this.buf, start, length);
   }
 
   /**
@@ -172,10 +174,10 @@ export class ByteReader {
     this.pos = start + length;
     // The `buffer` and `byteOffset` getters are slow enough to matter here: read them once.
     if (this.arrayBuffer === undefined) {
-      this.arrayBuffer = this.buf.buffer as ArrayBuffer;
+      this.arrayBuffer = this.buf.buffer;
       this.byteOffset = this.buf.byteOffset;
     }
-    return Buffer.from(this.arrayBuffer, this.byteOffset + start, length);
+    return bytesView(this.arrayBuffer, this.byteOffset + start, length);
   }
 
   /** Length-prefixed UTF-8 that must be valid and already NFC-normalised. */
@@ -183,29 +185,10 @@ export class ByteReader {
     const length = this.readLength(end, path);
     const start = this.pos;
     const stop = start + length;
-    const { buf } = this;
-    const slot = length > 0 && length <= SHORT_STRING_LENGTH ? shortStringSlot(buf, start, length) : -1;
-    if (slot !== -1) {
-      const kept = shortStrings[slot] as string;
-      if (sameAscii(kept, buf, start, length)) {
-        this.pos = stop;
-        return kept;
-      }
-    }
-    let ascii = true;
-    for (let i = start; i < stop; i += 1) {
-      if ((buf[i] as number) >= 0x80) {
-        ascii = false;
-        break;
-      }
-    }
-    let text: string;
-    if (ascii) {
-      text = buf.toString('latin1', start, stop);
-      if (slot !== -1) shortStrings[slot] = text;
-    } else {
+    let text = asciiText(this.buf, start, length);
+    if (text === undefined) {
       try {
-        text = utf8.decode(buf.subarray(start, stop));
+        text = utf8.decode(this.buf.subarray(start, stop));
       } catch {
         return this.fail(path, 'string is not valid UTF-8', start);
       }

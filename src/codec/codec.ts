@@ -6,25 +6,47 @@
  * after its first use.
  */
 import type { Schema } from './types.js';
-import { compileDecoder } from './decoder.js';
+import { type BytesMode, compileDecoder } from './decoder.js';
 import { compileEncoder } from './encoder.js';
+import { type FastDecoder, compileFastDecoder } from './fast-decoder.js';
 import { compileFastEncoder } from './fast-encoder.js';
 import { compileFromJson } from './from-json.js';
 import { type ObjectLayout, buildLayout } from './layout.js';
 import { compileToJson } from './to-json.js';
 import { validateSchema } from './validate-schema.js';
+import { DecodeError } from '../errors.js';
+import { bufferView } from './buffer-view.js';
 
 interface CompiledSchema {
   encode: (value: object) => Buffer;
   decode: (bytes: Uint8Array) => Record<string, unknown>;
   /** Compiled on first use: few schemas are ever decoded this way. */
   decodeViews: ((bytes: Uint8Array) => Record<string, unknown>) | undefined;
+  /** The fast view decoder alone, compiled on first use (decodeCanonicalViews). */
+  canonicalViews: FastDecoder | undefined;
   layout: ObjectLayout;
   toJSON: (value: object) => Record<string, unknown>;
   fromJSON: (json: object) => Record<string, unknown>;
 }
 
 const compiledSchemas = new WeakMap<object, CompiledSchema>();
+
+/**
+ * The fast decoder takes canonical input; the general one, compiled on the first input the fast
+ * one gives up on, gives every other input its value or its DecodeError (fast-decoder.ts).
+ */
+function compileDecode(layout: ObjectLayout, bytesMode: BytesMode): (bytes: Uint8Array) => Record<string, unknown> {
+  const fast = compileFastDecoder(layout, bytesMode);
+  let general: ((bytes: Uint8Array) => Record<string, unknown>) | undefined;
+  return (bytes) => {
+    if (!(bytes instanceof Uint8Array)) throw new DecodeError('Cannot decode: input must be a Uint8Array');
+    const input = bufferView(bytes);
+    const value = fast(input);
+    if (value !== undefined) return value;
+    general ??= compileDecoder(layout, bytesMode);
+    return general(input);
+  };
+}
 
 function compiled(schema: Schema): CompiledSchema {
   let entry = compiledSchemas.get(schema);
@@ -37,8 +59,9 @@ function compiled(schema: Schema): CompiledSchema {
       // The fast encoder takes the plain values; the general one gives every other value its
       // bytes or its EncodeError (fast-encoder.ts).
       encode: (value) => fast(value) ?? general(value),
-      decode: compileDecoder(layout),
+      decode: compileDecode(layout, 'copy'),
       decodeViews: undefined,
+      canonicalViews: undefined,
       layout,
       toJSON: compileToJson(layout),
       fromJSON: compileFromJson(layout),
@@ -75,8 +98,21 @@ export const codec = {
    */
   decodeViews<T = Record<string, unknown>>(schema: Schema, bytes: Uint8Array): T {
     const entry = compiled(schema);
-    entry.decodeViews ??= compileDecoder(entry.layout, 'view');
+    entry.decodeViews ??= compileDecode(entry.layout, 'view');
     return entry.decodeViews(bytes) as T;
+  },
+
+  /**
+   * As `decodeViews`, but only for the canonical encoding of a value whose strings are ASCII (what
+   * every encoder writes for such a value): any other input, valid or not, gives undefined instead
+   * of its value or a DecodeError. For a caller that decodes canonical input in fewer steps with a
+   * schema of its own (the same bytes read as nested objects) and takes its usual steps for the rest.
+   */
+  decodeCanonicalViews<T = Record<string, unknown>>(schema: Schema, bytes: Uint8Array): T | undefined {
+    if (!(bytes instanceof Uint8Array)) return undefined;
+    const entry = compiled(schema);
+    entry.canonicalViews ??= compileFastDecoder(entry.layout, 'view');
+    return entry.canonicalViews(bufferView(bytes)) as T | undefined;
   },
 
   /** Converts a decoded value to the codec JSON form. */

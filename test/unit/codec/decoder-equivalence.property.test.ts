@@ -4,26 +4,13 @@
  * random schemas and on the repository's own schemas, for valid, mutated, cut, extended and
  * random input; copies never share memory with the input.
  */
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileDecoder } from '../../../src/codec/decoder.js';
 import type { Schema } from '../../../src/codec/index.js';
-import { schemaArbitrary, valueArbitrary } from './support/arbitraries.js';
-import { referenceEncode } from './support/reference-encoder.js';
-import type { Faults } from './support/reference-encoder.js';
+import { decoderInputTests, leaves, outcome, sharesMemory } from './support/decoder-inputs.js';
 import { perSchema, repositorySchemas } from './support/repository-schemas.js';
 
 const RUNS = 400;
-
-type Outcome = { value: unknown } | { error: string };
-
-function outcome(decode: (bytes: Uint8Array) => unknown, bytes: Uint8Array): Outcome {
-  try {
-    return { value: decode(bytes) };
-  } catch (error) {
-    return { error: `${(error as Error).constructor.name}: ${(error as Error).message}` };
-  }
-}
 
 interface Decoders {
   copy: (bytes: Uint8Array) => unknown;
@@ -32,93 +19,22 @@ interface Decoders {
 
 const decoders = perSchema((layout): Decoders => ({ copy: compileDecoder(layout), view: compileDecoder(layout, 'view') }));
 
-/** Every Buffer in a decoded value, in traversal order. */
-function buffersOf(value: unknown, into: Buffer[] = []): Buffer[] {
-  if (Buffer.isBuffer(value)) into.push(value);
-  else if (Array.isArray(value)) for (const item of value) buffersOf(item, into);
-  else if (typeof value === 'object' && value !== null) for (const item of Object.values(value)) buffersOf(item, into);
-  return into;
-}
-
 function expectSameOutcome(schema: Schema, bytes: Uint8Array): void {
   const { copy, view } = decoders(schema);
   const input = Buffer.from(bytes);
   const copied = outcome(copy, input);
   expect(outcome(view, input), `view decoder on ${input.toString('hex')}`).toStrictEqual(copied);
   if ('value' in copied) {
-    for (const field of buffersOf(copied.value)) {
-      const overlaps =
-        field.buffer === input.buffer &&
-        field.byteOffset < input.byteOffset + input.length &&
-        input.byteOffset < field.byteOffset + field.length;
-      expect(overlaps, 'a copied field shares memory with the input').toBe(false);
+    for (const field of leaves(copied.value).buffers) {
+      expect(sharesMemory(field, input), 'a copied field shares memory with the input').toBe(false);
     }
   }
 }
 
-/** Input derived from a valid encoding: unchanged, bytes changed, cut and extended, or a fault injected. */
-const damage = fc.oneof(
-  fc.constant({ kind: 'none' as const }),
-  fc.record({
-    kind: fc.constant('change' as const),
-    changes: fc.array(fc.record({ at: fc.nat(), value: fc.integer({ min: 0, max: 255 }) }), { minLength: 1, maxLength: 4 }),
-  }),
-  fc.record({ kind: fc.constant('cut' as const), cut: fc.nat(), tail: fc.uint8Array({ maxLength: 8 }) }),
-  fc.record({
-    kind: fc.constant('fault' as const),
-    fault: fc.oneof(
-      fc.nat().map((n): Faults => ({ nonShortestVarint: n % 8 })),
-      fc.nat().map((n): Faults => ({ swapFields: n % 4 })),
-      fc.nat().map((n): Faults => ({ duplicateField: n % 4 })),
-      fc.nat().map((n): Faults => ({ badBoolean: { index: n % 4, byte: 2 + (n % 250) } })),
-      fc.nat().map((n): Faults => ({ extraByteInObject: n % 4 })),
-    ),
-  }),
-);
-
-type DamageValue = typeof damage extends fc.Arbitrary<infer T> ? T : never;
-
-function damagedInput(schema: Schema, value: Record<string, unknown>, how: DamageValue): Buffer {
-  if (how.kind === 'fault') return referenceEncode(schema, value, how.fault).bytes;
-  const clean = referenceEncode(schema, value).bytes;
-  if (how.kind === 'none') return clean;
-  if (how.kind === 'cut') return Buffer.concat([clean.subarray(0, how.cut % (clean.length + 1)), how.tail]);
-  const bytes = Buffer.from(clean);
-  if (bytes.length === 0) return bytes;
-  for (const { at, value: byte } of how.changes) bytes[at % bytes.length] = byte;
-  return bytes;
-}
-
 describe('decoder: views = copies', () => {
-  it('random schemas, valid and damaged encodings', () => {
-    fc.assert(
-      fc.property(
-        schemaArbitrary.chain((schema) => fc.tuple(fc.constant(schema), valueArbitrary(schema), damage)),
-        ([schema, value, how]) => expectSameOutcome(schema, damagedInput(schema, value, how)),
-      ),
-      { numRuns: RUNS },
-    );
-  });
-
-  it('random schemas, random bytes', () => {
-    fc.assert(
-      fc.property(schemaArbitrary, fc.uint8Array({ maxLength: 48 }), (schema, bytes) => expectSameOutcome(schema, bytes)),
-      { numRuns: RUNS },
-    );
-  });
+  decoderInputTests(expectSameOutcome, RUNS);
 
   it('finds the repository schemas', () => {
     expect(repositorySchemas.length).toBeGreaterThan(40);
-  });
-
-  it.each(repositorySchemas)('%s: valid, damaged and random input', (_name, schema) => {
-    fc.assert(
-      fc.property(valueArbitrary(schema), damage, (value, how) => expectSameOutcome(schema, damagedInput(schema, value, how))),
-      { numRuns: 60 },
-    );
-    fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 32 }), (bytes) => expectSameOutcome(schema, bytes)),
-      { numRuns: 30 },
-    );
   });
 });

@@ -9,6 +9,7 @@
  *   key never equals another's (the repeated-element loop compares only that byte);
  * - object array items always have a non-array property, so no element encodes to zero bytes
  *   (such elements are dropped by the decoder).
+ * `quirkySchemaArbitrary` lets both in, for tests that compare two decoders on the same bytes.
  * Values: strings are NFC-normalised and bytes with format lisk32 are 20 bytes, so that every
  * generated value round-trips exactly.
  */
@@ -28,6 +29,12 @@ const fieldNumber = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 2048, max: 18_999 }) },
 );
 
+/** Mostly field numbers whose keys share their first byte with another's (low 4 bits 0 or 1). */
+const collidingFieldNumber = fc.oneof(
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 15 }) },
+  { weight: 3, arbitrary: fc.constantFrom(16, 32, 48, 64, 2064, 17, 33, 2065) },
+);
+
 /** Field numbers >= 16 with equal low 4 bits have keys starting with the same byte. */
 const keyClass = (n: number): number => (n < 16 ? n : 16 + (n & 15));
 
@@ -39,16 +46,16 @@ const scalarItem: fc.Arbitrary<Json> = fc
       : fc.constant<Json>({ dataType }),
   );
 
-function objectBody(depth: number, minFields: number, mustHaveNonArray: boolean): fc.Arbitrary<Json> {
+function objectBody(depth: number, minFields: number, mustHaveNonArray: boolean, quirks: boolean): fc.Arbitrary<Json> {
   return fc
-    .uniqueArray(fc.tuple(propertyName, fieldNumber), {
+    .uniqueArray(fc.tuple(propertyName, quirks ? collidingFieldNumber : fieldNumber), {
       minLength: minFields,
       maxLength: depth === 0 ? 5 : 4,
       selector: ([name]) => name,
     })
-    .filter((pairs) => new Set(pairs.map(([, n]) => keyClass(n))).size === pairs.length)
+    .filter((pairs) => new Set(pairs.map(([, n]) => (quirks ? n : keyClass(n)))).size === pairs.length)
     .chain((pairs) =>
-      fc.tuple(...pairs.map(([, n]) => propertyArbitrary(depth, n))).map((properties) => {
+      fc.tuple(...pairs.map(([, n]) => propertyArbitrary(depth, n, quirks))).map((properties) => {
         const entries = pairs.map(([name], i) => [name, properties[i] as Json] as const);
         return { entries };
       }),
@@ -62,21 +69,26 @@ function objectBody(depth: number, minFields: number, mustHaveNonArray: boolean)
     }));
 }
 
-function propertyArbitrary(depth: number, number: number): fc.Arbitrary<Json> {
+function propertyArbitrary(depth: number, number: number, quirks: boolean): fc.Arbitrary<Json> {
   const options: fc.Arbitrary<Json>[] = [
     scalarItem.map((item) => ({ ...item, fieldNumber: number })),
     scalarItem.map((items) => ({ type: 'array', fieldNumber: number, items })),
   ];
   if (depth < 2) {
-    options.push(objectBody(depth + 1, 0, false).map((body) => ({ ...body, fieldNumber: number })));
-    options.push(objectBody(depth + 1, 1, true).map((items) => ({ type: 'array', fieldNumber: number, items })));
+    options.push(objectBody(depth + 1, 0, false, quirks).map((body) => ({ ...body, fieldNumber: number })));
+    options.push(objectBody(depth + 1, 1, !quirks, quirks).map((items) => ({ type: 'array', fieldNumber: number, items })));
   }
   return fc.oneof(...options);
 }
 
 /** A random, well-formed lisk-codec schema. */
-export const schemaArbitrary: fc.Arbitrary<Schema> = objectBody(0, 1, false).map(
+export const schemaArbitrary: fc.Arbitrary<Schema> = objectBody(0, 1, false, false).map(
   (body) => ({ $id: '/test/random', ...body }) as unknown as Schema,
+);
+
+/** As `schemaArbitrary`, with the two quirks above allowed (values may not round-trip). */
+export const quirkySchemaArbitrary: fc.Arbitrary<Schema> = objectBody(0, 1, false, true).map(
+  (body) => ({ $id: '/test/random-quirky', ...body }) as unknown as Schema,
 );
 
 const stringValue = fc
