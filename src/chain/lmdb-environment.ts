@@ -33,9 +33,10 @@ export function chainEnvPath(dataPath: string): string {
  * Options measured and left out (a block of 10,000 state updates into 1,000,000 entries, about
  * 8,900 pages copied on write, about 105 ms of CPU on the write threads, a third in the kernel):
  * - `useWritemap` halves that CPU (no copies in the heap, no writes at commit), but LMDB then
- *   extends the file to `mapSize` at open: a file size limit refuses the open, a full disk is met
- *   as SIGBUS while writing a page instead of a failed commit, and every copy of a data directory
- *   sees a 16 GiB file. It also lets a stray write through a returned buffer change the store.
+ *   extends the file to `mapSize` at open (a sparse 16 GiB file, which every copy of a data
+ *   directory then sees). Under a file size limit the process died at open (SIGSEGV) instead of
+ *   failing a commit, and a full disk is met as SIGBUS while a page is written. It also lets a
+ *   stray write through a returned buffer change the store.
  * - `noMemInit` saves about 8% (pages are not zeroed before use), but the unused part of every
  *   page written then holds whatever that heap memory held before, key material included, in a
  *   file operators archive and share.
