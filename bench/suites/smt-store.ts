@@ -25,13 +25,23 @@
  * Where a block of 10,000 updates spends its time (2-core machine, thread CPU time): leaf keys
  * and value hashes 4-5 ms (warm), the native tree update about 25 ms, the packed diff 3 ms,
  * collecting and queueing the 10,000 writes for LMDB about 8 ms, and applying the write set to
- * the tree about 21 ms on the main thread; on lmdb-js's write thread the 10,000 value puts
- * (60-65 ms: each lands on its own page of a 1,000,000-entry B-tree, which LMDB copies on write;
- * sorting the keys did not help) and the commit (about 30 ms of CPU), then 35-40 ms waiting for
- * the fsyncs. Committed synchronously on the main thread, as before, the block cost that thread
- * about 140 ms of CPU; now about 70 ms (A/B in alternating blocks, same process), and the fsync
- * no longer holds the next block back. The puts and the commit are LMDB's share and are the same
- * whatever the tree does.
+ * the tree about 21 ms on the main thread; on lmdb-js's write threads about 105 ms, a third of it
+ * in the kernel: the 10,000 value puts each copy their own page of a 1,000,000-entry B-tree
+ * (about 8,900 pages per block), the commit writes them, and the fsync follows. The same puts
+ * into a handful of pages cost those threads 7-9 ms: the cost is the pages, not lmdb-js's
+ * per-put instructions, nor the diff (one put, no difference measured without it). Sorting the
+ * keys before they are issued saved about 5 ms of the write threads' time and cost the main
+ * thread 4-5 ms. The LMDB options that would cut the rest are weighed in
+ * src/chain/lmdb-environment.ts. Committed synchronously on the main thread, as before, the block
+ * cost that thread about 140 ms of CPU; now about 70 ms (A/B in alternating blocks, same
+ * process).
+ *
+ * Back to back, the fsync does not hold the next block back: it runs after the write lock is
+ * released, while the main thread applies the write set and prepares the next block. What is
+ * serial is the rest: a block's main-thread work, then its puts and commit on the write threads
+ * (the tree moves only once the commit is visible), then the next block's main-thread work. With
+ * nothing else running that is about 65 + 90 ms per block, 60,000-65,000 updates/s at best; past
+ * that, the next block would have to be prepared while this one's puts run.
  *
  * History: with the tree's nodes in LMDB keyed by hash this ran at ~1,500 updates/s: a block put
  * ~91,000 nodes and deleted ~79,000, each on a random page that LMDB copies on write (~30 µs per
