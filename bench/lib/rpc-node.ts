@@ -8,6 +8,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startBasaltNode } from '../../test/support/node-process.js';
+import { builtCli } from './built-cli.js';
 import { DEV_BLOCKS_FILE, DEV_CONFIG_FILE, DEV_GENESIS_FILE } from './dev-chain.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -100,7 +101,11 @@ function stopChild(child: ChildProcess): Promise<void> {
  */
 export function startDevChainNode(dataPath: string, tipHeight = 420): Promise<Server> {
   // RPC port 0: the node binds a free port and logs it ("Node started").
-  const node = startBasaltNode(['--data-path', dataPath, '--config', DEV_CONFIG_FILE, '--genesis', DEV_GENESIS_FILE]);
+  const node = startBasaltNode(
+    ['--data-path', dataPath, '--config', DEV_CONFIG_FILE, '--genesis', DEV_GENESIS_FILE],
+    {},
+    { cli: builtCli() },
+  );
   return serverWhenReady(
     node.child,
     node.output,

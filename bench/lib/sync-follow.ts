@@ -17,6 +17,7 @@ import WebSocket from 'ws';
 import { Block } from '../../src/chain/block.js';
 import { loadChainConfig } from '../../src/config/lisk-config.js';
 import { rpc, startBasaltNode, stopProcess, type NodeProcess } from '../../test/support/node-process.js';
+import { builtCli } from './built-cli.js';
 import { DEV_CHAIN_DIR, DEV_CONFIG_FILE, DEV_GENESIS_FILE } from './dev-chain.js';
 import type { Measurement } from './figure.js';
 import { freePort } from './free-port.js';
@@ -84,7 +85,7 @@ export async function startSource(
   const transactions = blocks.reduce((n, b) => n + b.transactions.length, 0);
 
   const config = nodeConfig(join(work, 'source.json'), { host, seedPeers: [] });
-  const node = startBasaltNode(basaltArgs(dataPath, config));
+  const node = startBasaltNode(basaltArgs(dataPath, config), {}, { cli: builtCli() });
   try {
     const ports = await node.ports();
     const served = await rpc<NodeInfo>(ports.rpc, 'system_getNodeInfo');
@@ -290,7 +291,7 @@ export async function syncBasaltFollower(options: BasaltFollowerOptions): Promis
     seedPeers: [{ ip: source.host, port: source.p2pPort }],
   });
   const startedAt = performance.now();
-  const node = startBasaltNode(basaltArgs(join(scratch, 'data'), config));
+  const node = startBasaltNode(basaltArgs(join(scratch, 'data'), config), {}, { cli: builtCli() });
   const stop = async (): Promise<void> => void (await stopProcess(node.child));
   try {
     let rpcPort: number | undefined;

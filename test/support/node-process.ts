@@ -52,10 +52,12 @@ function onLogRecords(stream: NodeJS.ReadableStream | null, onRecord: (record: R
   });
 }
 
-/** Resource limits for a spawned node. */
-export interface ProcessLimits {
+/** How a node is spawned, beyond its arguments and environment. */
+export interface StartOptions {
   /** The largest file the node may write, in KiB (`withFileSizeLimit` in test/support/cli.ts). */
   readonly fileSizeKiB?: number;
+  /** The CLI entry to run: the TypeScript sources through tsx (CLI_MAIN) unless a built `.js` is given. */
+  readonly cli?: string;
 }
 
 /**
@@ -63,14 +65,16 @@ export interface ProcessLimits {
  * (the node binds a free one and logs it: see `ports()`, no port is picked in advance, so two
  * tests never race for one) and the log level is info (the level of the records `ports()` reads).
  */
-export function startBasaltNode(args: readonly string[], env: NodeJS.ProcessEnv = {}, limits: ProcessLimits = {}): NodeProcess {
+export function startBasaltNode(args: readonly string[], env: NodeJS.ProcessEnv = {}, options: StartOptions = {}): NodeProcess {
   const defaults = [
     ...(args.includes('--api-port') ? [] : ['--api-port', '0']),
     ...(args.includes('--port') || args.includes('-p') ? [] : ['--port', '0']),
     ...(args.includes('--log') ? [] : ['--log', 'info']),
   ];
-  const command = [process.execPath, '--import', 'tsx', CLI_MAIN, 'start', ...args, ...defaults];
-  const [file, ...argv] = withFileSizeLimit(command, limits.fileSizeKiB);
+  const cli = options.cli ?? CLI_MAIN;
+  const loader = cli.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const command = [process.execPath, ...loader, cli, 'start', ...args, ...defaults];
+  const [file, ...argv] = withFileSizeLimit(command, options.fileSizeKiB);
   const child = spawn(file as string, argv, {
     cwd: ROOT,
     env: { ...process.env, ...env },
