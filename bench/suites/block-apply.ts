@@ -2,15 +2,15 @@
  * Block apply of full transfer blocks (target: at least 10,000 tx/s, signatures included). The
  * blocks are real: forged on the dev chain by its validators (lib/transfer-chain.ts), 95 token
  * transfers each (the chain's 15,360-byte maxTransactionsSize), from 103 senders. A second store,
- * with the dev chain replayed, then applies them through ChainProcessor.processBlock, the path of
- * replay and of blocks from peers, announced ahead with ChainProcessor.verifyAhead as sync and the
- * replay CLI do: decode, static checks, header signature, transaction signatures (through
- * whichever verifier the engine holds, the next blocks' checked while one executes), execution,
- * state and event roots, BFT, and the LMDB commit in the node's default durable mode (one fsync
- * per block). The final state root must
- * be the producer's, or the suite fails. With the pool, it runs with the node's default thread
- * count and with one thread fewer or more (cores and cores − 1 both measured), which is how the
- * default was chosen (docs/architecture.md).
+ * with the dev chain replayed, then applies them through ChainProcessor.processBlocks (block N+1
+ * checked and executed while N commits), the path of replay and of batches from peers, announced
+ * ahead with ChainProcessor.verifyAhead as sync and the replay CLI do: decode, static checks,
+ * header signature, transaction signatures (through whichever verifier the engine holds, the next
+ * blocks' checked while one executes), execution, state and event roots, BFT, and the LMDB commit
+ * in the node's default durable mode (one fsync per block). The final state root must be the
+ * producer's, or the suite fails. With the pool, it runs with the node's default thread count and
+ * with one thread fewer or more (cores and cores − 1 both measured), which is how the default was
+ * chosen (docs/architecture.md).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -132,10 +132,11 @@ async function applyBlocks(
     const start = performance.now();
     // Bytes in, committed blocks out, as sync applies a batch fetched from a peer (and the replay
     // CLI the next lines of its file): decoded, announced with verifyAhead so that each block's
-    // signatures are checked while the blocks before it execute and commit, then applied in order.
+    // signatures are checked while the blocks before it execute and commit, then applied in order
+    // with processBlocks, each block executing while the one before it is committed.
     const decoded = bytes.map((b) => Block.fromBytes(b));
     chain.processor.verifyAhead(decoded);
-    for (const block of decoded) await chain.processor.processBlock(block);
+    await chain.processor.processBlocks(decoded);
     const ms = performance.now() - start;
     const tip = chain.processor.tipHeader();
     const last = blocks[blocks.length - 1]!.header;
