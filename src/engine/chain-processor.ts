@@ -7,12 +7,14 @@ import type { GenesisConfig } from '../config/genesis-config.js';
 import { ConsensusError, InvalidBlockError, StoreError, StoreWriteError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { StateDb, WriteSink } from '../state/state-db.js';
+import type { StateChange } from '../state/overlay-state.js';
 import type { StateReader } from '../state/state-view.js';
 import { verifyBlsCheck } from '../crypto/bls-batch.js';
 import type { SignatureVerifier } from '../crypto/signature-verifier.js';
 import { aggregateCommitVerdict } from './consensus/aggregate-commit.js';
 import type { Bft } from './consensus/bft/bft.js';
 import type { BlockExecutor, ExecutedBlock } from './block-executor.js';
+import { CommittingState } from './committing-state.js';
 import { eventsPrunableUpTo, KEEP_ALL_EVENTS } from './event-retention.js';
 
 export interface ChainProcessorOptions {
@@ -85,6 +87,9 @@ interface ExecutedOnTip {
 interface CommittingBlock {
   readonly ready: ExecutedOnTip;
   readonly visible: () => Promise<void>;
+  /** The block's net changes (OverlayState.changes()), as they are written. */
+  readonly moduleChanges: readonly StateChange[];
+  readonly engineChanges: readonly StateChange[];
   readonly finalizedHeight: number;
   readonly eventsPrunedUpTo: number | undefined;
   readonly rootsStarted: number;
@@ -268,9 +273,10 @@ export class ChainProcessor {
     }
     block.validateGenesis();
     const executed = await executor.executeGenesis(block, stateDb.moduleReader, stateDb.engineReader);
-    const { stateUpdate, encodedEvents } = await this.checkRoots(executed);
+    const moduleChanges = executed.moduleState.changes();
+    const { stateUpdate, encodedEvents } = await this.checkRoots(executed, moduleChanges);
     stateDb.transaction(() => {
-      stateDb.commit(header.height, executed.moduleState.changes(), executed.engineState.changes(), stateUpdate);
+      stateDb.commit(header.height, moduleChanges, executed.engineState.changes(), stateUpdate);
       chainStore.saveBlock(block, executed.events, header.height, encodedEvents);
     });
   }
@@ -376,12 +382,12 @@ export class ChainProcessor {
 
   /** The tip once `committing` is stored: its header and state, from memory. */
   private tipAfter(committing: CommittingBlock): TipBase {
-    const { executed } = committing.ready;
+    const { stateDb } = this.options;
     return {
-      header: executed.block.header,
+      header: committing.ready.executed.block.header,
       finalizedHeight: committing.finalizedHeight,
-      moduleState: executed.moduleState,
-      engineState: executed.engineState,
+      moduleState: new CommittingState(stateDb.moduleReader, committing.moduleChanges),
+      engineState: new CommittingState(stateDb.engineReader, committing.engineChanges),
       tipChanges: this.tipChanges + 1,
     };
   }
@@ -430,7 +436,9 @@ export class ChainProcessor {
     // checked against a state that is no longer there.
     this.requireTip(tipChanges, header.height);
     const rootsStarted = timed ? performance.now() : 0;
-    const { stateUpdate, encodedEvents } = await this.checkRoots(executed);
+    // Net changes are computed once: the tree update, the diff and the next block's base use them.
+    const moduleChanges = executed.moduleState.changes();
+    const { stateUpdate, encodedEvents } = await this.checkRoots(executed, moduleChanges);
     this.requireTip(tipChanges, header.height);
     if (this.commitGates.length > 0) {
       const gates = this.commitGates;
@@ -439,6 +447,7 @@ export class ChainProcessor {
       this.requireTip(tipChanges, header.height);
     }
     const finalizedHeight = Math.max(finalizedBefore, bft.getHeights(executed.engineState).maxHeightPrecommitted);
+    const engineChanges = executed.engineState.changes();
 
     const pruneUpTo = eventsPrunableUpTo(this.options.keepEventsForHeights ?? KEEP_ALL_EVENTS, header.height, finalizedHeight);
     const eventsPrunedUpTo = pruneUpTo > this.eventsPrunedUpTo ? pruneUpTo : undefined;
@@ -451,7 +460,7 @@ export class ChainProcessor {
     let visible: () => Promise<void>;
     try {
       visible = write((writes) => {
-        stateDb.commit(header.height, executed.moduleState.changes(), executed.engineState.changes(), stateUpdate);
+        stateDb.commit(header.height, moduleChanges, engineChanges, stateUpdate);
         chainStore.saveBlock(block, executed.events, finalizedHeight, encodedEvents, writes);
         stateDb.pruneDiffsUpTo(finalizedHeight);
         // lisk-sdk drops old events in a write after the block's; here they go in the block's own
@@ -462,7 +471,7 @@ export class ChainProcessor {
       this.committing = false;
       throw error;
     }
-    return { ready, visible, finalizedHeight, eventsPrunedUpTo, rootsStarted, commitStarted };
+    return { ready, visible, moduleChanges, engineChanges, finalizedHeight, eventsPrunedUpTo, rootsStarted, commitStarted };
   }
 
   /** Waits until the block's transaction is visible, then moves the tip and tells the listeners. */
@@ -637,10 +646,10 @@ export class ChainProcessor {
    * thread computes the other two. Returns the update and the events' encodings (computed for the
    * event root, and stored as they are).
    */
-  private async checkRoots(executed: ExecutedBlock) {
+  private async checkRoots(executed: ExecutedBlock, moduleChanges: readonly StateChange[]) {
     const { bft, stateDb } = this.options;
     const { header } = executed.block;
-    const pendingUpdate = stateDb.prepareUpdateAsync(executed.moduleState.changes());
+    const pendingUpdate = stateDb.prepareUpdateAsync(moduleChanges);
     // Awaited below, unless an earlier root fails first; that must not leave a rejection unheard.
     pendingUpdate.catch(() => undefined);
     const { validatorsHash } = bft.getParameters(executed.engineState, header.height + 1);
