@@ -10,8 +10,10 @@
  * in the node's default durable mode (one fsync per block). The final state root must be the
  * producer's, or the suite fails. With the pool, it runs with the node's default thread count and
  * with one thread fewer or more (cores and cores − 1 both measured), which is how the default was
- * chosen (docs/architecture.md), and once more with the default after applying WARM_UP_BLOCKS
- * blocks of the same shape untimed (the steady state of a node that keeps applying blocks).
+ * chosen (docs/architecture.md); once more with the default after applying WARM_UP_BLOCKS
+ * blocks of the same shape untimed (the steady state of a node that keeps applying blocks); and
+ * once with processBlock block after block, each committed before the next one executes, which
+ * is what processBlocks' overlap is measured against.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -60,11 +62,14 @@ export const blockApplySuite: Suite = {
       let withPool: PooledApply | undefined;
       let other: PooledApply | undefined;
       let warm: PooledApply | undefined;
+      let oneByOne: PooledApply | undefined;
       for (let round = 0; round < (options.quick ? 1 : 3); round += 1) {
         withPool = best(withPool, await applyWithPool(join(work, `replica-pool-${round}`), config, blocks, threads));
         if (otherThreads > 0)
           other = best(other, await applyWithPool(join(work, `replica-pool-other-${round}`), config, blocks, otherThreads));
-        warm = best(warm, await applyWithPool(join(work, `replica-pool-warm-${round}`), config, afterWarmUp, threads, warmUp));
+        warm = best(warm, await applyWithPool(join(work, `replica-pool-warm-${round}`), config, afterWarmUp, threads, { warmUp }));
+        const single = await applyWithPool(join(work, `replica-pool-single-${round}`), config, blocks, threads, { oneByOne: true });
+        oneByOne = best(oneByOne, single);
       }
       if (withPool === undefined) throw new Error('block-apply: no pooled round ran.');
       const poolName = `${label}, worker pool`;
@@ -78,6 +83,14 @@ export const blockApplySuite: Suite = {
           unit: 'blocks/s',
         },
       ];
+      if (oneByOne !== undefined) {
+        results.push({
+          name: `${label}, worker pool, one block at a time (processBlock: each block committed before the next executes)`,
+          value: (transactions / oneByOne.ms) * 1000,
+          unit: 'tx/s',
+          baseline: poolName,
+        });
+      }
       if (warm !== undefined) {
         results.push({
           name: `block apply ${count} full transfer blocks, ${transactionsAfterWarmUp} tx (durable commits), worker pool, after ${WARM_UP_BLOCKS} blocks applied first`,
@@ -113,6 +126,13 @@ const WARM_UP_BLOCKS = 20;
 
 const EMPTY_BATCH = { count: 0, digests: new Uint8Array(0), signatures: new Uint8Array(0), publicKeys: new Uint8Array(0) };
 
+interface ApplyOptions {
+  /** Applied first, untimed: the blocks before the timed ones (WARM_UP_BLOCKS). */
+  readonly warmUp?: readonly Block[];
+  /** processBlock block after block instead of processBlocks (no overlap of a commit with the next block). */
+  readonly oneByOne?: boolean;
+}
+
 interface PooledApply {
   readonly ms: number;
   readonly counters: PoolCounters;
@@ -128,7 +148,7 @@ async function applyWithPool(
   config: ChainConfig,
   blocks: readonly Block[],
   threads: number,
-  warmUp: readonly Block[] = [],
+  how: ApplyOptions = {},
 ): Promise<PooledApply> {
   const workers = new WorkerPool({ threads });
   try {
@@ -145,7 +165,7 @@ async function applyWithPool(
       () => {
         counters = new PoolCounters(workers);
       },
-      warmUp,
+      how,
     );
     counters?.stop();
     return { ms, counters: counters as PoolCounters };
@@ -162,8 +182,7 @@ async function applyBlocks(
   offThread: OffThreadWork = {},
   /** Called when the timed part starts (the replica is ready). */
   onStart?: () => void,
-  /** Applied first, untimed: the blocks before `blocks` (WARM_UP_BLOCKS). */
-  warmUp: readonly Block[] = [],
+  { warmUp = [], oneByOne = false }: ApplyOptions = {},
 ): Promise<number> {
   const clock = { now: 0 };
   const chain = await openReplayedDevChain(dataPath, config, clock, offThread);
@@ -183,7 +202,8 @@ async function applyBlocks(
     // with processBlocks, each block executing while the one before it is committed.
     const decoded = bytes.map((b) => Block.fromBytes(b));
     chain.processor.verifyAhead(decoded);
-    await chain.processor.processBlocks(decoded);
+    if (oneByOne) for (const block of decoded) await chain.processor.processBlock(block);
+    else await chain.processor.processBlocks(decoded);
     const ms = performance.now() - start;
     const tip = chain.processor.tipHeader();
     const last = blocks[blocks.length - 1]!.header;
