@@ -85,7 +85,12 @@ interface ExecutedOnTip {
 
 /** A block whose transaction is queued: `visible` awaits it (StateDb.queueTransaction). */
 interface CommittingBlock {
-  readonly ready: ExecutedOnTip;
+  /** The block and its events, without the execution's overlays (they are not kept alive meanwhile). */
+  readonly block: Block;
+  readonly events: readonly EventProps[];
+  readonly finalizedBefore: number;
+  /** Phase boundaries, performance.now() readings (0 when nobody times blocks). */
+  readonly times: { readonly started: number; readonly verified: number; readonly executedAt: number };
   readonly visible: () => Promise<void>;
   /** The block's net changes (OverlayState.changes()), as they are written. */
   readonly moduleChanges: readonly StateChange[];
@@ -384,7 +389,7 @@ export class ChainProcessor {
   private tipAfter(committing: CommittingBlock): TipBase {
     const { stateDb } = this.options;
     return {
-      header: committing.ready.executed.block.header,
+      header: committing.block.header,
       finalizedHeight: committing.finalizedHeight,
       moduleState: new CommittingState(stateDb.moduleReader, committing.moduleChanges),
       engineState: new CommittingState(stateDb.engineReader, committing.engineChanges),
@@ -471,15 +476,27 @@ export class ChainProcessor {
       this.committing = false;
       throw error;
     }
-    return { ready, visible, moduleChanges, engineChanges, finalizedHeight, eventsPrunedUpTo, rootsStarted, commitStarted };
+    const { started, verified, executedAt } = ready;
+    return {
+      block,
+      events: executed.events,
+      finalizedBefore,
+      times: { started, verified, executedAt },
+      visible,
+      moduleChanges,
+      engineChanges,
+      finalizedHeight,
+      eventsPrunedUpTo,
+      rootsStarted,
+      commitStarted,
+    };
   }
 
   /** Waits until the block's transaction is visible, then moves the tip and tells the listeners. */
   private async finishCommit(committing: CommittingBlock): Promise<ProcessedBlock> {
     const { stateDb } = this.options;
-    const { ready, finalizedHeight, eventsPrunedUpTo } = committing;
-    const { executed, finalizedBefore } = ready;
-    const { header } = executed.block;
+    const { block, events, finalizedBefore, finalizedHeight, eventsPrunedUpTo, times } = committing;
+    const { header } = block;
     try {
       await committing.visible();
     } finally {
@@ -502,13 +519,13 @@ export class ChainProcessor {
     if (timed !== undefined) {
       const committed = performance.now();
       timed({
-        verify: (ready.verified - ready.started) / 1000,
-        execute: (ready.executedAt - ready.verified) / 1000,
+        verify: (times.verified - times.started) / 1000,
+        execute: (times.executedAt - times.verified) / 1000,
         roots: (committing.commitStarted - committing.rootsStarted) / 1000,
         commit: (committed - committing.commitStarted) / 1000,
       });
     }
-    return { block: executed.block, events: executed.events, previousFinalizedHeight: finalizedBefore, finalizedHeight };
+    return { block, events, previousFinalizedHeight: finalizedBefore, finalizedHeight };
   }
 
   /** The header at `height` on `base`'s chain (its tip may not be stored yet). */
