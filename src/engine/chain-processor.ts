@@ -319,12 +319,14 @@ export class ChainProcessor {
    * (false). `onStored` hears of each block once it is stored and visible, in order.
    *
    * Pipelined: while block N's transaction is on LMDB's write thread, block N+1 is checked
-   * against N and executed on N's overlays (its tip header, finalized height and state changes,
-   * all in memory); N+1's roots are computed, and its transaction queued, only once N is
-   * visible and the tree has moved to N's root. A failed commit of N is reported before
-   * anything about N+1, and N+1 is then never written. For callers that apply many blocks in a
-   * row and need nothing between them (sync, replay); block production and single blocks from
-   * peers use `processBlock`.
+   * against N and executed on N's net changes in front of the store (CommittingState), with N's
+   * header and finalized height as the tip; N+1's roots are computed, and its transaction
+   * queued, only once N is visible and the tree has moved to N's root. A failed commit of N is
+   * reported before anything about N+1, and N+1 is then never written. N's visibility is awaited
+   * after N+1 has arrived and executed (or failed): an asynchronous source that is slow to hand
+   * out N+1 holds N's listeners back meanwhile. For callers that apply many blocks in a row and
+   * need nothing between them (sync, replay); block production and single blocks from peers use
+   * `processBlock`.
    */
   processBlocks(
     blocks: Iterable<Block> | AsyncIterable<Block>,
