@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Block } from '../../src/chain/block.js';
-import { InvalidBlockError } from '../../src/errors.js';
+import { InvalidBlockError, StoreWriteError } from '../../src/errors.js';
 import { openChain, type OpenChain } from '../../src/node.js';
 import { devBlockLines, devChainConfig, devGenesisBlock } from '../support/dev-chain.js';
 
@@ -69,6 +69,32 @@ describe('ChainProcessor.processBlocks', () => {
     // Block 3 was executing when block 2 was stored; the stop is seen before block 4.
     expect(stored).toEqual([1, 2, 3]);
     expect(chain.chainStore.tipHeight()).toBe(3);
+  });
+
+  it('reports a failed commit before anything about the block executed meanwhile, which is never written', async () => {
+    const { stateDb, processor } = chain;
+    const queueTransaction = stateDb.queueTransaction.bind(stateDb);
+    let queued = 0;
+    // The third block's transaction fails as a full disk makes it fail: nothing of it is written.
+    stateDb.queueTransaction = <T>(write: Parameters<typeof queueTransaction<T>>[0]) => {
+      queued += 1;
+      if (queued !== 3) return queueTransaction(write);
+      return { result: undefined as T, visible: () => Promise.reject(new StoreWriteError(new Error('MDB_MAP_FULL'))) };
+    };
+    const reported: StoreWriteError[] = [];
+    processor.onStoreWriteFailed((error) => reported.push(error));
+    const stored: number[] = [];
+    try {
+      // Block 5 does not follow block 3: its own error, found meanwhile, must not be the one reported.
+      const attempt = processor.processBlocks([1, 2, 3, 5].map(block), (processed) => stored.push(processed.block.header.height));
+      await expect(attempt).rejects.toThrow(StoreWriteError);
+    } finally {
+      stateDb.queueTransaction = queueTransaction;
+    }
+    expect(stored).toEqual([1, 2]);
+    expect(reported).toHaveLength(1);
+    expect(chain.chainStore.tipHeight()).toBe(2);
+    expect(stateDb.root().equals(block(2).header.stateRoot)).toBe(true);
   });
 
   it('reverts a block it stored, as processBlock would', async () => {
