@@ -6,12 +6,15 @@ import { blockEventRoot, encodeEvent, type EventProps } from '../chain/event.js'
 import type { GenesisConfig } from '../config/genesis-config.js';
 import { ConsensusError, InvalidBlockError, StoreError, StoreWriteError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { StateDb } from '../state/state-db.js';
+import type { StateDb, WriteSink } from '../state/state-db.js';
+import type { StateChange } from '../state/overlay-state.js';
+import type { StateReader } from '../state/state-view.js';
 import { verifyBlsCheck } from '../crypto/bls-batch.js';
 import type { SignatureVerifier } from '../crypto/signature-verifier.js';
 import { aggregateCommitVerdict } from './consensus/aggregate-commit.js';
 import type { Bft } from './consensus/bft/bft.js';
 import type { BlockExecutor, ExecutedBlock } from './block-executor.js';
+import { CommittingState } from './committing-state.js';
 import { eventsPrunableUpTo, KEEP_ALL_EVENTS } from './event-retention.js';
 
 export interface ChainProcessorOptions {
@@ -58,11 +61,58 @@ export interface ProcessedBlock {
 }
 
 /**
+ * What a block is checked against and executed on: the tip and the state after it, either the
+ * stored ones or those of a block whose transaction is still being committed.
+ */
+interface TipBase {
+  readonly header: BlockHeader;
+  readonly finalizedHeight: number;
+  readonly moduleState: StateReader;
+  readonly engineState: StateReader;
+  /** `tipChanges` once this tip is stored: a different count means the tip moved meanwhile. */
+  readonly tipChanges: number;
+}
+
+/** A block checked and executed on a tip, not yet stored; the times are performance.now() readings. */
+interface ExecutedOnTip {
+  readonly executed: ExecutedBlock;
+  readonly finalizedBefore: number;
+  readonly tipChanges: number;
+  readonly started: number;
+  readonly verified: number;
+  readonly executedAt: number;
+}
+
+/** A block whose transaction is queued: `visible` awaits it (StateDb.queueTransaction). */
+interface CommittingBlock {
+  /** The block and its events, without the execution's overlays (they are not kept alive meanwhile). */
+  readonly block: Block;
+  readonly events: readonly EventProps[];
+  readonly finalizedBefore: number;
+  /** Phase boundaries, performance.now() readings (0 when nobody times blocks). */
+  readonly times: { readonly started: number; readonly verified: number; readonly executedAt: number };
+  readonly visible: () => Promise<void>;
+  /** The block's net changes (OverlayState.changes()), as they are written. */
+  readonly moduleChanges: readonly StateChange[];
+  readonly engineChanges: readonly StateChange[];
+  readonly finalizedHeight: number;
+  readonly eventsPrunedUpTo: number | undefined;
+  readonly rootsStarted: number;
+  readonly commitStarted: number;
+}
+
+/**
  * The tip-changing operations, handed to a task that holds the tip lock (see `withTipLock`).
  * Calling the processor's own `processBlock` inside such a task would wait for itself.
  */
 export interface TipWriter {
   processBlock(block: Block): Promise<ProcessedBlock>;
+  /** ChainProcessor.processBlocks. */
+  processBlocks(
+    blocks: Iterable<Block> | AsyncIterable<Block>,
+    onStored?: (processed: ProcessedBlock) => void,
+    stopping?: () => boolean,
+  ): Promise<boolean>;
   /** Deletes the tip block; with `keepIn`, the block is kept there in the same transaction. */
   revertTip(keepIn?: TempBlockStore): Block;
 }
@@ -106,6 +156,7 @@ export class ChainProcessor {
   private upcomingNext = 0;
   private readonly writer: TipWriter = {
     processBlock: (block) => this.applyBlock(block),
+    processBlocks: (blocks, onStored, stopping = () => false) => this.applyPipelined(blocks, onStored, stopping),
     revertTip: (keepIn) => this.revertTip(keepIn),
   };
 
@@ -186,7 +237,7 @@ export class ChainProcessor {
    * Before `block` executes: plans the signatures of the announced blocks that follow it. True
    * when `block` was announced.
    */
-  private planAhead(block: Block): boolean {
+  private planAhead(block: Block, state: StateReader): boolean {
     const { upcoming } = this;
     if (upcoming.length === 0) return false;
     const index = upcoming.findIndex((next, i) => i >= this.upcomingNext && next.header.id.equals(block.header.id));
@@ -195,7 +246,7 @@ export class ChainProcessor {
       return false;
     }
     this.upcomingNext = index + 1;
-    void this.options.executor.planSignatures(upcoming.slice(index), this.options.stateDb.moduleReader);
+    void this.options.executor.planSignatures(upcoming.slice(index), state);
     if (this.upcomingNext === upcoming.length) this.upcoming = [];
     return true;
   }
@@ -227,9 +278,10 @@ export class ChainProcessor {
     }
     block.validateGenesis();
     const executed = await executor.executeGenesis(block, stateDb.moduleReader, stateDb.engineReader);
-    const { stateUpdate, encodedEvents } = await this.checkRoots(executed);
+    const moduleChanges = executed.moduleState.changes();
+    const { stateUpdate, encodedEvents } = await this.checkRoots(executed, moduleChanges);
     stateDb.transaction(() => {
-      stateDb.commit(header.height, executed.moduleState.changes(), executed.engineState.changes(), stateUpdate);
+      stateDb.commit(header.height, moduleChanges, executed.engineState.changes(), stateUpdate);
       chainStore.saveBlock(block, executed.events, header.height, encodedEvents);
     });
   }
@@ -253,34 +305,147 @@ export class ChainProcessor {
   }
 
   private async applyOnTip(block: Block): Promise<ProcessedBlock> {
-    const { chainStore, stateDb, executor, bft, genesisConfig } = this.options;
-    const { header } = block;
-    const timed = this.options.onBlockTimed;
-    const started = timed === undefined ? 0 : performance.now();
-    block.validate(genesisConfig.maxTransactionsSize);
-    const tipChanges = this.tipChanges;
-    const tip = this.tipHeader();
-    const commitVerdict = this.verifyAgainstTip(block, tip);
+    const ready = await this.executeOnTip(block, this.storedTip());
+    const committing = await this.commitExecuted(ready, (write) => {
+      const stored = this.options.stateDb.transactionAsync(write);
+      return () => stored;
+    });
+    return this.finishCommit(committing);
+  }
 
-    const finalizedBefore = chainStore.finalizedHeight();
-    const finalizedHeader = chainStore.getHeaderByHeight(finalizedBefore) as BlockHeader;
+  /**
+   * Applies `blocks` in order, as `processBlock` would one by one, until one fails (it throws,
+   * after every block before it is stored) or `stopping` says to stop before the next one
+   * (false). `onStored` hears of each block once it is stored and visible, in order.
+   *
+   * Pipelined: while block N's transaction is on LMDB's write thread, block N+1 is checked
+   * against N and executed on N's net changes in front of the store (CommittingState), with N's
+   * header and finalized height as the tip; N+1's roots are computed, and its transaction
+   * queued, only once N is visible and the tree has moved to N's root. A failed commit of N is
+   * reported before anything about N+1, and N+1 is then never written. N's visibility is awaited
+   * after N+1 has arrived and executed (or failed): an asynchronous source that is slow to hand
+   * out N+1 holds N's listeners back meanwhile. For callers that apply many blocks in a row and
+   * need nothing between them (sync, replay); block production and single blocks from peers use
+   * `processBlock`.
+   */
+  processBlocks(
+    blocks: Iterable<Block> | AsyncIterable<Block>,
+    onStored?: (processed: ProcessedBlock) => void,
+    stopping: () => boolean = () => false,
+  ): Promise<boolean> {
+    return this.withTipLock((writer) => writer.processBlocks(blocks, onStored, stopping));
+  }
+
+  private async applyPipelined(
+    blocks: Iterable<Block> | AsyncIterable<Block>,
+    onStored: ((processed: ProcessedBlock) => void) | undefined,
+    stopping: () => boolean,
+  ): Promise<boolean> {
+    const { stateDb } = this.options;
+    let inFlight: CommittingBlock | undefined;
+    const finish = async (): Promise<void> => {
+      if (inFlight === undefined) return;
+      const committing = inFlight;
+      inFlight = undefined;
+      const processed = await this.finishCommit(committing);
+      onStored?.(processed);
+    };
+    try {
+      for await (const block of blocks) {
+        if (stopping()) {
+          await finish();
+          return false;
+        }
+        const base = inFlight === undefined ? this.storedTip() : this.tipAfter(inFlight);
+        const ready = await this.executeOnTip(block, base);
+        await finish();
+        inFlight = await this.commitExecuted(ready, (write) => {
+          const queued = stateDb.queueTransaction(write);
+          return () => queued.visible();
+        });
+      }
+      await finish();
+      return true;
+    } catch (error) {
+      this.forgetUpcoming();
+      // Whatever failed (the next block, or reading it), the block before it is stored first,
+      // and a failure to store it is the one reported.
+      await finish();
+      throw error;
+    }
+  }
+
+  /** The stored tip, as a block executes on it. */
+  private storedTip(): TipBase {
+    const { chainStore, stateDb } = this.options;
+    return {
+      header: this.tipHeader(),
+      finalizedHeight: chainStore.finalizedHeight(),
+      moduleState: stateDb.moduleReader,
+      engineState: stateDb.engineReader,
+      tipChanges: this.tipChanges,
+    };
+  }
+
+  /** The tip once `committing` is stored: its header and state, from memory. */
+  private tipAfter(committing: CommittingBlock): TipBase {
+    const { stateDb } = this.options;
+    return {
+      header: committing.block.header,
+      finalizedHeight: committing.finalizedHeight,
+      moduleState: new CommittingState(stateDb.moduleReader, committing.moduleChanges),
+      engineState: new CommittingState(stateDb.engineReader, committing.engineChanges),
+      tipChanges: this.tipChanges + 1,
+    };
+  }
+
+  /** Static checks, checks against `base` and execution on its state; nothing is written. */
+  private async executeOnTip(block: Block, base: TipBase): Promise<ExecutedOnTip> {
+    const { executor, genesisConfig } = this.options;
+    const { header } = block;
+    const timed = this.options.onBlockTimed !== undefined;
+    const started = timed ? performance.now() : 0;
+    block.validate(genesisConfig.maxTransactionsSize);
+    const commitVerdict = this.verifyAgainstTip(block, base);
+
+    const finalizedBefore = base.finalizedHeight;
+    const finalizedHeader = this.headerAt(base, finalizedBefore) as BlockHeader;
     const maxRemovalHeight = Math.max(finalizedHeader.aggregateCommit.height, genesisConfig.minimumCertifyHeight - 1);
-    const verified = timed === undefined ? 0 : performance.now();
+    const verified = timed ? performance.now() : 0;
     // After the checks against the tip, so that the aggregate commit's check is queued first.
-    if (this.planAhead(block)) await yieldToEventLoop();
+    if (this.planAhead(block, base.moduleState)) await yieldToEventLoop();
     let executed: ExecutedBlock;
     try {
-      executed = await executor.execute(block, stateDb.moduleReader, stateDb.engineReader, maxRemovalHeight);
+      executed = await executor.execute(block, base.moduleState, base.engineState, maxRemovalHeight);
     } finally {
       // lisk-sdk checks the commit before executing: its error wins over any execution error.
       await this.requireValidCommit(commitVerdict, header.height);
     }
+    const executedAt = timed ? performance.now() : 0;
+    return { executed, finalizedBefore, tipChanges: base.tipChanges, started, verified, executedAt };
+  }
+
+  /**
+   * The roots of an executed block, then its transaction, handed to `write` (which starts it and
+   * returns how to await its visibility). From the last tip check to the hand-over, everything is
+   * synchronous.
+   */
+  private async commitExecuted(
+    ready: ExecutedOnTip,
+    write: (writeBlock: (writes: WriteSink) => void) => () => Promise<void>,
+  ): Promise<CommittingBlock> {
+    const { chainStore, stateDb, bft } = this.options;
+    const { executed, finalizedBefore, tipChanges } = ready;
+    const { block } = executed;
+    const { header } = block;
+    const timed = this.options.onBlockTimed !== undefined;
     // Only the awaits could see the tip move (a revertTip outside the lock): the roots would be
-    // checked against a state that is no longer there. From the last check to the commit,
-    // everything is synchronous.
+    // checked against a state that is no longer there.
     this.requireTip(tipChanges, header.height);
-    const rootsStarted = timed === undefined ? 0 : performance.now();
-    const { stateUpdate, encodedEvents } = await this.checkRoots(executed);
+    const rootsStarted = timed ? performance.now() : 0;
+    // Net changes are computed once: the tree update, the diff and the next block's base use them.
+    const moduleChanges = executed.moduleState.changes();
+    const { stateUpdate, encodedEvents } = await this.checkRoots(executed, moduleChanges);
     this.requireTip(tipChanges, header.height);
     if (this.commitGates.length > 0) {
       const gates = this.commitGates;
@@ -289,24 +454,53 @@ export class ChainProcessor {
       this.requireTip(tipChanges, header.height);
     }
     const finalizedHeight = Math.max(finalizedBefore, bft.getHeights(executed.engineState).maxHeightPrecommitted);
+    const engineChanges = executed.engineState.changes();
 
     const pruneUpTo = eventsPrunableUpTo(this.options.keepEventsForHeights ?? KEEP_ALL_EVENTS, header.height, finalizedHeight);
     const eventsPrunedUpTo = pruneUpTo > this.eventsPrunedUpTo ? pruneUpTo : undefined;
 
-    const commitStarted = timed === undefined ? 0 : performance.now();
+    const commitStarted = timed ? performance.now() : 0;
     // LMDB's write thread commits the block: this thread is free meanwhile, and the tip moves
     // once the block is visible to every reader (StateDb.transactionAsync). A revertTip in
     // between is refused (`committing`).
     this.committing = true;
+    let visible: () => Promise<void>;
     try {
-      await stateDb.transactionAsync((writes) => {
-        stateDb.commit(header.height, executed.moduleState.changes(), executed.engineState.changes(), stateUpdate);
+      visible = write((writes) => {
+        stateDb.commit(header.height, moduleChanges, engineChanges, stateUpdate);
         chainStore.saveBlock(block, executed.events, finalizedHeight, encodedEvents, writes);
         stateDb.pruneDiffsUpTo(finalizedHeight);
         // lisk-sdk drops old events in a write after the block's; here they go in the block's own
         // transaction, so a crash leaves either both or neither.
         if (eventsPrunedUpTo !== undefined) chainStore.deleteEventsUpTo(eventsPrunedUpTo, writes);
       });
+    } catch (error) {
+      this.committing = false;
+      throw error;
+    }
+    const { started, verified, executedAt } = ready;
+    return {
+      block,
+      events: executed.events,
+      finalizedBefore,
+      times: { started, verified, executedAt },
+      visible,
+      moduleChanges,
+      engineChanges,
+      finalizedHeight,
+      eventsPrunedUpTo,
+      rootsStarted,
+      commitStarted,
+    };
+  }
+
+  /** Waits until the block's transaction is visible, then moves the tip and tells the listeners. */
+  private async finishCommit(committing: CommittingBlock): Promise<ProcessedBlock> {
+    const { stateDb } = this.options;
+    const { block, events, finalizedBefore, finalizedHeight, eventsPrunedUpTo, times } = committing;
+    const { header } = block;
+    try {
+      await committing.visible();
     } finally {
       this.committing = false;
     }
@@ -323,16 +517,22 @@ export class ChainProcessor {
       const gate = listener(header);
       if (gate !== undefined) this.commitGates.push(gate);
     }
+    const timed = this.options.onBlockTimed;
     if (timed !== undefined) {
       const committed = performance.now();
       timed({
-        verify: (verified - started) / 1000,
-        execute: (rootsStarted - verified) / 1000,
-        roots: (commitStarted - rootsStarted) / 1000,
-        commit: (committed - commitStarted) / 1000,
+        verify: (times.verified - times.started) / 1000,
+        execute: (times.executedAt - times.verified) / 1000,
+        roots: (committing.commitStarted - committing.rootsStarted) / 1000,
+        commit: (committed - committing.commitStarted) / 1000,
       });
     }
-    return { block, events: executed.events, previousFinalizedHeight: finalizedBefore, finalizedHeight };
+    return { block, events, previousFinalizedHeight: finalizedBefore, finalizedHeight };
+  }
+
+  /** The header at `height` on `base`'s chain (its tip may not be stored yet). */
+  private headerAt(base: TipBase, height: number): BlockHeader | undefined {
+    return height === base.header.height ? base.header : this.options.chainStore.getHeaderByHeight(height);
   }
 
   /**
@@ -384,11 +584,11 @@ export class ChainProcessor {
    * check, the aggregate commit's signature, may still be running on a worker: its verdict is
    * returned, for applyBlock to await before anything is stored.
    */
-  private verifyAgainstTip(block: Block, tip: BlockHeader): boolean | Promise<boolean> {
-    const { bft, stateDb, chainStore, genesisConfig } = this.options;
+  private verifyAgainstTip(block: Block, base: TipBase): boolean | Promise<boolean> {
+    const { bft, genesisConfig } = this.options;
     const { header } = block;
     const { height } = header;
-    const engineState = stateDb.engineReader;
+    const { engineState, header: tip } = base;
 
     const slot = bft.slotNumber(header.timestamp);
     if (slot > bft.slotNumber(this.now())) {
@@ -447,7 +647,7 @@ export class ChainProcessor {
       engineState,
       chainID: genesisConfig.chainID,
       minimumCertifyHeight: genesisConfig.minimumCertifyHeight,
-      headerAt: (h) => chainStore.getHeaderByHeight(h),
+      headerAt: (h) => this.headerAt(base, h),
     });
     if (verdict === false) throw new InvalidBlockError('aggregate-commit', 'Invalid aggregate commit.', height);
     if (verdict === true) return true;
@@ -465,10 +665,10 @@ export class ChainProcessor {
    * thread computes the other two. Returns the update and the events' encodings (computed for the
    * event root, and stored as they are).
    */
-  private async checkRoots(executed: ExecutedBlock) {
+  private async checkRoots(executed: ExecutedBlock, moduleChanges: readonly StateChange[]) {
     const { bft, stateDb } = this.options;
     const { header } = executed.block;
-    const pendingUpdate = stateDb.prepareUpdateAsync(executed.moduleState.changes());
+    const pendingUpdate = stateDb.prepareUpdateAsync(moduleChanges);
     // Awaited below, unless an earlier root fails first; that must not leave a rejection unheard.
     pendingUpdate.catch(() => undefined);
     const { validatorsHash } = bft.getParameters(executed.engineState, header.height + 1);

@@ -12,6 +12,16 @@ import { InvariantError, StoreError, StoreWriteError } from '../errors.js';
 
 export type { PreparedStateUpdate, StateTreeUpdater, WriteSink };
 
+/** A transaction queued by `StateDb.queueTransaction`: what its `write` returned, and its second half. */
+export interface QueuedTransaction<T> {
+  readonly result: T;
+  /**
+   * Resolves once the transaction is visible to every reader and the tree has moved to its root;
+   * rejects with StoreWriteError if it failed. Call it once or many times: it waits only once.
+   */
+  visible(): Promise<T>;
+}
+
 const ROOT_KEY = Buffer.from('stateRoot');
 /**
  * The stamp of the tree snapshot written at the last clean shutdown (root ‖ a random generation),
@@ -253,34 +263,66 @@ export class StateDb {
    * wait for the disk. docs/architecture.md ("Durability of a committed block") says more.
    */
   async transactionAsync<T>(write: (writes: WriteSink) => T): Promise<T> {
+    return this.queueTransaction(write).visible();
+  }
+
+  /**
+   * The first half of `transactionAsync`: runs `write` and queues its writes, and returns at once.
+   * The transaction is not visible yet, the tree has not moved, and no other write may start
+   * until `visible()` (which does the second half, once) has settled: the caller does work that
+   * needs neither in between, such as executing the next block on top of this one's overlays
+   * (ChainProcessor.processBlocks). If `write` throws, nothing is queued and nothing is pending.
+   */
+  queueTransaction<T>(write: (writes: WriteSink) => T): QueuedTransaction<T> {
     if (this.writing) throw new InvariantError('StateDb.transactionAsync does not nest, nor runs while another transaction commits.');
     this.writing = true;
     const invalidates = this.snapshotRecorded;
+    const writes = new StoreWrites();
+    let result: T;
+    this.sink = writes;
     try {
-      const writes = new StoreWrites();
-      let result: T;
-      this.sink = writes;
-      try {
-        result = write(writes);
-      } catch (error) {
-        this.snapshotRecorded = invalidates;
-        throw error;
-      } finally {
-        this.sink = DIRECT_WRITES;
-      }
+      result = write(writes);
+    } catch (error) {
+      this.snapshotRecorded = invalidates;
+      this.endWrite();
+      throw error;
+    } finally {
+      this.sink = DIRECT_WRITES;
+    }
+    let flush: Promise<void>;
+    try {
       const commit = writes.issue(this.env);
-      const flush = commit.then(
+      flush = commit.then(
         () => undefined,
         async (error: unknown) => {
           this.afterFailedCommit();
           throw new StoreWriteError(await lmdbCommitError(error));
         },
       );
-      // Whoever awaits `flushed` hears of a failure; nobody has to.
-      flush.catch(() => undefined);
-      this.lastFlush = flush;
+    } catch (error) {
+      this.snapshotRecorded = invalidates;
+      this.endWrite();
+      throw error;
+    }
+    // Whoever awaits `flushed` hears of a failure; nobody has to.
+    flush.catch(() => undefined);
+    this.lastFlush = flush;
+    const diffKey = this.committedDiffKey;
+    let settling: Promise<T> | undefined;
+    return {
+      result,
+      visible: () => {
+        settling ??= this.settleQueued(flush, diffKey, invalidates, result);
+        return settling;
+      },
+    };
+  }
+
+  /** The second half of `transactionAsync`: waits until the transaction is visible, then moves the tree. */
+  private async settleQueued<T>(flush: Promise<void>, diffKey: Buffer | undefined, invalidates: boolean, result: T): Promise<T> {
+    try {
       try {
-        await this.visible(flush, this.committedDiffKey);
+        await this.visible(flush, diffKey);
       } catch (error) {
         this.snapshotRecorded = invalidates;
         throw error;

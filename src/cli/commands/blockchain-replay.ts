@@ -65,29 +65,38 @@ export const replayCommand: CliCommand = {
     try {
       const startHeight = chain.processor.tipHeader().height;
       const progress = new ProgressReporter(io.stderr, 'blocks');
-      for await (const { block, upcoming } of readBlocksAhead(blocksFile, READ_AHEAD)) {
-        const { height } = block.header;
-        if (height <= startHeight) {
-          const stored = chain.chainStore.getHeaderByHeight(height);
-          if (stored && !stored.id.equals(block.header.id)) {
-            return mismatch(
-              io,
-              height,
-              `block ID: the store has ${stored.id.toString('hex')}, the file ${block.header.id.toString('hex')}`,
-            );
+      /** A line that disagrees with a block the store already has: the replay ends there. */
+      let disagreement: { height: number; what: string } | undefined;
+      /** The block last handed to the processor: an InvalidBlockError is always about it. */
+      let applying = startHeight;
+      const toApply = async function* (): AsyncGenerator<Block> {
+        for await (const { block, upcoming } of readBlocksAhead(blocksFile, READ_AHEAD)) {
+          const { height } = block.header;
+          if (height <= startHeight) {
+            const stored = chain.chainStore.getHeaderByHeight(height);
+            if (stored && !stored.id.equals(block.header.id)) {
+              disagreement = {
+                height,
+                what: `block ID: the store has ${stored.id.toString('hex')}, the file ${block.header.id.toString('hex')}`,
+              };
+              return;
+            }
+            continue;
           }
-          continue;
+          // The next lines' signatures are verified while this block executes and commits.
+          chain.processor.verifyAhead([block, ...upcoming]);
+          applying = height;
+          yield block;
         }
-        // The next lines' signatures are verified while this block executes and commits.
-        chain.processor.verifyAhead([block, ...upcoming]);
-        try {
-          await chain.processor.processBlock(block);
-        } catch (error) {
-          if (error instanceof InvalidBlockError) return mismatch(io, height, `${error.reason}: ${error.message}`);
-          throw error;
-        }
-        progress.tick(height);
+      };
+      try {
+        // Each block executes while the one before it is committed (ChainProcessor.processBlocks).
+        await chain.processor.processBlocks(toApply(), (processed) => progress.tick(processed.block.header.height));
+      } catch (error) {
+        if (error instanceof InvalidBlockError) return mismatch(io, applying, `${error.reason}: ${error.message}`);
+        throw error;
       }
+      if (disagreement !== undefined) return mismatch(io, disagreement.height, disagreement.what);
       progress.done();
       const tip = chain.processor.tipHeader();
       io.stdout.write(`${JSON.stringify({ height: tip.height, id: tip.id.toString('hex'), stateRoot: tip.stateRoot.toString('hex') })}\n`);

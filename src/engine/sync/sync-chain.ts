@@ -78,17 +78,14 @@ export class SyncChain {
   /**
    * Applies `blocks` in order, each as `apply` does, until one fails (it throws) or `stopping`
    * says to stop (false). The signatures of the blocks after the one applying are verified
-   * meanwhile (ChainProcessor.verifyAhead); what is not applied leaves nothing behind.
+   * meanwhile (ChainProcessor.verifyAhead), and each block executes while the one before it is
+   * being committed (ChainProcessor.processBlocks); what is not applied leaves nothing behind.
    */
   async applyInOrder(blocks: readonly Block[], stopping: () => boolean = () => false): Promise<boolean> {
     const { processor } = this.parts;
     processor.verifyAhead(blocks);
     try {
-      for (const block of blocks) {
-        if (stopping()) return false;
-        await this.apply(block);
-      }
-      return true;
+      return await this.writer.processBlocks(blocks, (processed) => this.listener.blockApplied?.(processed), stopping);
     } finally {
       processor.verifyAhead([]);
     }
