@@ -131,40 +131,50 @@ function writesPerStore(chain: OpenChain, changes: StateChange[]): string {
 }
 
 /**
- * Replays the recorded blocks after genesis onto `chain`, checking after each one that the tip
- * has the recorded ID and stateRoot and that the stored events are the recorded ones. Returns
- * the first divergence (undefined when all blocks agree): the height, and either the first event
- * that differs (recorded vs emitted), or the root or error that the processor reported.
+ * Replays the recorded blocks after genesis onto `chain` through `processBlocks` (each block
+ * executes while the one before it commits, as sync and `blockchain:replay` apply blocks),
+ * checking as each one is stored that the tip has the recorded ID and that the stored events are
+ * the recorded ones (the processor itself refuses a block whose roots differ). Returns the first
+ * divergence (undefined when all blocks agree): the height, and either the first event that
+ * differs (recorded vs emitted), or the ID or error that the processor reported.
  */
 export async function replayInteropBlocks(
   chain: OpenChain,
   lines: DevBlockLine[],
   events: Map<number, RecordedEvent[]>,
 ): Promise<ReplayDivergence | undefined> {
-  for (const line of lines) {
-    if (line.height === 0) continue;
-    const block = Block.fromBytes(Buffer.from(line.blockHex, 'hex'));
-    const expected = events.get(line.height) ?? [];
-    try {
-      await chain.processor.processBlock(block);
-    } catch (error) {
-      const outcome = await dryRun(chain, block);
-      const eventDiff = 'events' in outcome ? firstEventDifference(outcome.events, expected) : undefined;
-      const parts = [`block ${line.id} refused: ${(error as Error).message}`];
-      if ('error' in outcome) parts.push(`execution threw: ${outcome.error}`);
-      if (eventDiff !== undefined) parts.push(eventDiff);
-      else if ('events' in outcome) parts.push(`all ${expected.length} events as recorded; the block writes ${outcome.writes}`);
-      return { height: line.height, message: parts.join('\n') };
-    }
+  const after = lines.filter((line) => line.height !== 0);
+  let divergence: ReplayDivergence | undefined;
+  let storedCount = 0;
+  const checkStored = (): void => {
+    const line = after[storedCount] as DevBlockLine;
+    storedCount += 1;
     const tip = chain.processor.tipHeader();
     if (tip.id.toString('hex') !== line.id) {
-      return { height: line.height, message: `tip ID ${tip.id.toString('hex')}, recorded ${line.id}` };
+      divergence = { height: line.height, message: `tip ID ${tip.id.toString('hex')}, recorded ${line.id}` };
+      return;
     }
     const stored = (chain.chainStore.getEvents(line.height) ?? []).map((event) => ({ ...eventToJSON(event) }));
-    const eventDiff = firstEventDifference(stored, expected);
-    if (eventDiff !== undefined) return { height: line.height, message: `stored events: ${eventDiff}` };
+    const eventDiff = firstEventDifference(stored, events.get(line.height) ?? []);
+    if (eventDiff !== undefined) divergence = { height: line.height, message: `stored events: ${eventDiff}` };
+  };
+  const blocks = after.map((line) => Block.fromBytes(Buffer.from(line.blockHex, 'hex')));
+  try {
+    await chain.processor.processBlocks(blocks, checkStored, () => divergence !== undefined);
+  } catch (error) {
+    if (divergence !== undefined) return divergence;
+    const line = after[storedCount] as DevBlockLine;
+    const block = blocks[storedCount] as Block;
+    const outcome = await dryRun(chain, block);
+    const expected = events.get(line.height) ?? [];
+    const eventDiff = 'events' in outcome ? firstEventDifference(outcome.events, expected) : undefined;
+    const parts = [`block ${line.id} refused: ${(error as Error).message}`];
+    if ('error' in outcome) parts.push(`execution threw: ${outcome.error}`);
+    if (eventDiff !== undefined) parts.push(eventDiff);
+    else if ('events' in outcome) parts.push(`all ${expected.length} events as recorded; the block writes ${outcome.writes}`);
+    return { height: line.height, message: parts.join('\n') };
   }
-  return undefined;
+  return divergence;
 }
 
 /** A divergence as one line-broken message, the first line naming the chain and height. */
