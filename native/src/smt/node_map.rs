@@ -79,24 +79,33 @@ const PREFIX_LENGTH: usize = 6;
 const COMPACT_LENGTH: usize = COMPACT_SOURCE_LENGTH - PREFIX_LENGTH;
 /// Prefixes a map keeps at most (a leaf whose prefix finds the table full is kept as it is).
 const MAX_PREFIXES: usize = 256;
-/// A short record in the arena: the 32-byte hash, one byte counting the linked branches that
-/// point to it (`LINK_COUNT`), its length code again (so that a record reached through a link
-/// is read without its slot), then the data. A long one (data of `COMPACT` bytes or more, rare:
-/// only leaves with long values) has its data length (u32, little-endian) in place of the count:
-/// no branch links to it. A state tree's nodes are all short: their length lives in the slot.
+/// A short record in the arena: the 32-byte hash, a header byte (`LINK_COUNT`: the count of
+/// linked branches that point to it, `DEAD`, and its kind, so that a record reached through a
+/// link is read without its slot), its length code again unless the kind says it (a linked
+/// branch, a compact leaf: `LEAN_HEADER`), then the data. A long one (data of `COMPACT` bytes or
+/// more, rare: only leaves with long values) has its data length (u32, little-endian) in place
+/// of the header: no branch links to it. A state tree's nodes are all short and lean.
 const HASH_LENGTH: usize = 32;
 const LINK_COUNT: usize = 32;
 const RECORD_CODE: usize = 33;
 const SHORT_HEADER: usize = 34;
+const LEAN_HEADER: usize = 33;
 const LONG_HEADER: usize = 36;
+/// Kinds in the header byte: a record with its length code after the header, a linked branch,
+/// a compact leaf.
+const KIND_MASK: u8 = 0x60;
+const KIND_CODED: u8 = 0x00;
+const KIND_LINKED: u8 = 0x20;
+const KIND_COMPACT: u8 = 0x40;
 /// A linked branch's data: the arena offsets of its children's records (u32 each, `NO_LINK`
 /// for an empty child).
 const LINKS_LENGTH: usize = 8;
 pub const NO_LINK: u32 = u32::MAX;
-/// In the count byte: the record was removed from the table but branches still link to it.
+/// In the header byte: the record was removed from the table but branches still link to it.
 const DEAD: u8 = 0x80;
-/// A count that has reached this stays (the record is then kept for good once removed).
-const STUCK: u8 = 0x7f;
+/// The bits of the header byte that count links. A count that has reached this stays (the
+/// record is then kept for good once removed; in a pruned state tree a node has one parent).
+const STUCK: u8 = 0x1f;
 /// A table is rebuilt once this share of its slots is taken (removed entries included)...
 const MAX_LOAD: (usize, usize) = (2, 3);
 /// ...with enough slots that its live entries fill this share of them. Linear probing stays short
@@ -108,8 +117,8 @@ const REBUILT_LOAD: (usize, usize) = (1, 2);
 const COMPACTION_FLOOR: usize = 1 << 20;
 /// Lookups in flight at once in `copy_many_into`.
 const LOOKAHEAD: usize = 16;
-/// Records of removed nodes with at most this much data are kept on free lists and reused.
-const MAX_REUSED_DATA: usize = 128;
+/// Removed records of at most this many bytes are kept on free lists (by size) and reused.
+const MAX_REUSED_SIZE: usize = SHORT_HEADER + 128;
 /// No record on a free list.
 const NO_RECORD: usize = usize::MAX;
 
@@ -254,8 +263,8 @@ impl NodeMap {
                 let length = link_at(&self.arena, record + 32) as usize;
                 (record + LONG_HEADER, length)
             }
-            LINKED => (record + SHORT_HEADER, LINKED_BRANCH),
-            COMPACT => (record + SHORT_HEADER, COMPACT_LEAF),
+            LINKED => (record + LEAN_HEADER, LINKED_BRANCH),
+            COMPACT => (record + LEAN_HEADER, COMPACT_LEAF),
             code => (record + SHORT_HEADER, code),
         }
     }
@@ -265,8 +274,8 @@ impl NodeMap {
     fn record_bytes(&self, slot: u64) -> usize {
         match length_code(slot) {
             LONG => LONG_HEADER + link_at(&self.arena, record_of(slot) + 32) as usize,
-            LINKED => SHORT_HEADER + LINKS_LENGTH,
-            COMPACT => SHORT_HEADER + COMPACT_LENGTH,
+            LINKED => LEAN_HEADER + LINKS_LENGTH,
+            COMPACT => LEAN_HEADER + COMPACT_LENGTH,
             code => SHORT_HEADER + code,
         }
     }
@@ -525,12 +534,12 @@ impl NodeMap {
         self.live += 1;
     }
 
-    /// A free record of `length` data bytes taken off its list, if there is one.
+    /// A free record of `size` bytes taken off its list, if there is one.
     #[inline]
-    fn reuse(&mut self, length: usize) -> Option<usize> {
-        let record = *self.free.get(length).filter(|&&record| record != NO_RECORD)?;
-        self.free[length] = word(&self.arena, record) as usize;
-        self.garbage -= SHORT_HEADER + length;
+    fn reuse(&mut self, size: usize) -> Option<usize> {
+        let record = *self.free.get(size).filter(|&&record| record != NO_RECORD)?;
+        self.free[size] = word(&self.arena, record) as usize;
+        self.garbage -= size;
         Some(record)
     }
 
@@ -538,21 +547,15 @@ impl NodeMap {
         if let Some(index) = self.compact_index(data) {
             return self.append_compact(hash, index, data);
         }
-        if let Some(record) = self.reuse(data.len()) {
-            self.arena[record..record + HASH_LENGTH].copy_from_slice(hash);
-            self.arena[record + LINK_COUNT] = 0;
-            self.arena[record + RECORD_CODE] = data.len() as u8;
+        if data.len() < COMPACT {
+            let record = self.short_record(hash, data.len(), data.len());
             self.arena[record + SHORT_HEADER..record + SHORT_HEADER + data.len()].copy_from_slice(data);
             return slot_value(record, data.len(), hash);
         }
         self.reserve_arena(record_size(data.len()));
         let record = self.arena.len();
         self.arena.extend_from_slice(hash);
-        if data.len() >= COMPACT {
-            self.arena.extend_from_slice(&(data.len() as u32).to_le_bytes());
-        } else {
-            self.arena.extend_from_slice(&[0, data.len() as u8]);
-        }
+        self.arena.extend_from_slice(&(data.len() as u32).to_le_bytes());
         self.arena.extend_from_slice(data);
         slot_value(record, data.len(), hash)
     }
@@ -560,33 +563,33 @@ impl NodeMap {
     /// Stores a leaf compact (see `COMPACT_SOURCE_LENGTH`) under prefix `index`.
     fn append_compact(&mut self, hash: &Hash, index: u8, data: &[u8]) -> u64 {
         let record = self.short_record(hash, COMPACT, COMPACT_LENGTH);
-        Self::write_compact(&mut self.arena, record + SHORT_HEADER, index, data);
+        Self::write_compact(&mut self.arena, record + LEAN_HEADER, index, data);
         ((record as u64 + 1) << RECORD_SHIFT) | ((COMPACT as u64) << TAG_BITS) | tag_of(hash)
     }
 
     fn append_linked(&mut self, hash: &Hash, [left, right]: [u32; 2]) -> u64 {
         let record = self.short_record(hash, LINKED, LINKS_LENGTH);
-        self.arena[record + SHORT_HEADER..record + SHORT_HEADER + 4].copy_from_slice(&left.to_le_bytes());
-        self.arena[record + SHORT_HEADER + 4..record + SHORT_HEADER + 8].copy_from_slice(&right.to_le_bytes());
+        self.arena[record + LEAN_HEADER..record + LEAN_HEADER + 4].copy_from_slice(&left.to_le_bytes());
+        self.arena[record + LEAN_HEADER + 4..record + LEAN_HEADER + 8].copy_from_slice(&right.to_le_bytes());
         ((record as u64 + 1) << RECORD_SHIFT) | ((LINKED as u64) << TAG_BITS) | tag_of(hash)
     }
 
     /// A short record for `hash` with `length` bytes of data to be written by the caller, taken
-    /// off the free list of that length or appended; its header written (length `code`).
+    /// off the free list of its size or appended; its header written (length `code`).
     #[inline]
     fn short_record(&mut self, hash: &Hash, code: usize, length: usize) -> usize {
-        let record = match self.reuse(length) {
+        let size = header_length(code) + length;
+        let record = match self.reuse(size) {
             Some(record) => record,
             None => {
-                self.reserve_arena(SHORT_HEADER + length);
+                self.reserve_arena(size);
                 let record = self.arena.len();
-                self.arena.resize(record + SHORT_HEADER + length, 0);
+                self.arena.resize(record + size, 0);
                 record
             }
         };
         self.arena[record..record + HASH_LENGTH].copy_from_slice(hash);
-        self.arena[record + LINK_COUNT] = 0;
-        self.arena[record + RECORD_CODE] = code as u8;
+        write_header(&mut self.arena, record, code);
         record
     }
 
@@ -612,7 +615,7 @@ impl NodeMap {
             return;
         }
         self.arena[at] -= 1;
-        if self.arena[at] == DEAD {
+        if self.arena[at] & (DEAD | STUCK) == DEAD {
             let slot = self.kept.remove(&(link as usize)).expect("a kept record");
             self.release(slot);
         }
@@ -624,11 +627,11 @@ impl NodeMap {
     fn retire(&mut self, slot: u64) {
         let record = record_of(slot);
         if length_code(slot) == LINKED {
-            for link in self.links(record + SHORT_HEADER) {
+            for link in self.links(record + LEAN_HEADER) {
                 self.drop_link(link);
             }
         }
-        if length_code(slot) != LONG && self.arena[record + LINK_COUNT] != 0 {
+        if length_code(slot) != LONG && self.arena[record + LINK_COUNT] & STUCK != 0 {
             self.arena[record + LINK_COUNT] |= DEAD;
             self.kept.insert(record, slot);
             return;
@@ -639,16 +642,12 @@ impl NodeMap {
     /// Makes a record out of the table garbage (free-listed when short enough).
     fn release(&mut self, slot: u64) {
         let record = record_of(slot);
-        let length = match self.record_position(slot).1 {
-            LINKED_BRANCH => LINKS_LENGTH,
-            COMPACT_LEAF => COMPACT_LENGTH,
-            length => length,
-        };
-        self.garbage += record_size(length);
-        if length <= MAX_REUSED_DATA {
-            let next = self.free[length] as u64;
+        let size = self.record_bytes(slot);
+        self.garbage += size;
+        if size <= MAX_REUSED_SIZE {
+            let next = self.free[size] as u64;
             self.arena[record..record + 8].copy_from_slice(&next.to_le_bytes());
-            self.free[length] = record;
+            self.free[size] = record;
         }
     }
 
@@ -802,15 +801,16 @@ impl NodeMap {
     fn linked_record(&self, link: u32) -> (Hash, Option<Position>) {
         let record = link as usize;
         let hash = to_hash(&self.arena[record..record + HASH_LENGTH]);
-        if self.arena[record + LINK_COUNT] & DEAD != 0 {
+        let header = self.arena[record + LINK_COUNT];
+        if header & DEAD != 0 {
             return (hash, None);
         }
-        let length = match self.arena[record + RECORD_CODE] as usize {
-            LINKED => LINKED_BRANCH,
-            COMPACT => COMPACT_LEAF,
-            code => code,
+        let position = match header & KIND_MASK {
+            KIND_LINKED => (record + LEAN_HEADER, LINKED_BRANCH),
+            KIND_COMPACT => (record + LEAN_HEADER, COMPACT_LEAF),
+            _ => (record + SHORT_HEADER, self.arena[record + RECORD_CODE] as usize),
         };
-        (hash, Some((record + SHORT_HEADER, length)))
+        (hash, Some(position))
     }
 
     /// Calls `found(i, hash)` with the hash of the record each of `links` points to, the records
@@ -834,7 +834,7 @@ impl NodeMap {
     fn prefetch_children(&self, hash: &Hash) {
         let slot = self.slots[self.home(hash)];
         if slot > REMOVED_SLOT && length_code(slot) == LINKED {
-            for link in self.links(record_of(slot) + SHORT_HEADER) {
+            for link in self.links(record_of(slot) + LEAN_HEADER) {
                 if link != NO_LINK {
                     prefetch(self.arena.as_ptr().wrapping_add(link as usize + LINK_COUNT));
                 }
@@ -859,7 +859,7 @@ impl NodeMap {
         if slot > REMOVED_SLOT {
             let record = self.arena.as_ptr().wrapping_add(record_of(slot));
             prefetch(record);
-            prefetch(record.wrapping_add(SHORT_HEADER + LINKS_LENGTH - 1));
+            prefetch(record.wrapping_add(LEAN_HEADER + LINKS_LENGTH - 1));
             if length_code(slot) != LINKED {
                 prefetch(record.wrapping_add(64));
                 prefetch(record.wrapping_add(HASH_LENGTH + 64));
@@ -921,10 +921,10 @@ impl NodeMap {
             entry.1 += self.record_bytes(slot);
         }
         let mut free = 0;
-        for (length, &first) in self.free.iter().enumerate() {
+        for (size, &first) in self.free.iter().enumerate() {
             let mut record = first;
             while record != NO_RECORD {
-                free += record_size(length);
+                free += size;
                 record = word(&self.arena, record) as usize;
             }
         }
@@ -1018,7 +1018,7 @@ impl NodeMap {
     /// True when linked branches point to the record of `slot`.
     #[inline]
     fn is_linked_to(&self, slot: u64) -> bool {
-        length_code(slot) != LONG && self.arena[record_of(slot) + LINK_COUNT] != 0
+        length_code(slot) != LONG && self.arena[record_of(slot) + LINK_COUNT] & STUCK != 0
     }
 
     /// A map over `records`, `count` of them back to back as a snapshot stores them: hash, data
@@ -1082,27 +1082,24 @@ impl NodeMap {
             // Records only ever move down (`to` <= `at`), so the ones still to read are intact.
             let slot = if let Some(links) = links {
                 map.arena.copy_within(at..at + HASH_LENGTH, to);
-                map.arena[to + LINK_COUNT] = 0;
-                map.arena[to + RECORD_CODE] = LINKED as u8;
-                map.arena[to + SHORT_HEADER..to + SHORT_HEADER + 4].copy_from_slice(&links[0].to_le_bytes());
-                map.arena[to + SHORT_HEADER + 4..to + SHORT_HEADER + 8].copy_from_slice(&links[1].to_le_bytes());
+                write_header(&mut map.arena, to, LINKED);
+                map.arena[to + LEAN_HEADER..to + LEAN_HEADER + 4].copy_from_slice(&links[0].to_le_bytes());
+                map.arena[to + LEAN_HEADER + 4..to + LEAN_HEADER + 8].copy_from_slice(&links[1].to_le_bytes());
                 for link in links {
                     map.count_link(link);
                 }
                 ((to as u64 + 1) << RECORD_SHIFT) | ((LINKED as u64) << TAG_BITS) | tag_of(&hash)
             } else if let Some((index, data)) = compact {
                 map.arena.copy_within(at..at + HASH_LENGTH, to);
-                map.arena[to + LINK_COUNT] = 0;
-                map.arena[to + RECORD_CODE] = COMPACT as u8;
-                Self::write_compact(&mut map.arena, to + SHORT_HEADER, index, &data);
+                write_header(&mut map.arena, to, COMPACT);
+                Self::write_compact(&mut map.arena, to + LEAN_HEADER, index, &data);
                 ((to as u64 + 1) << RECORD_SHIFT) | ((COMPACT as u64) << TAG_BITS) | tag_of(&hash)
             } else if length >= COMPACT {
                 map.arena.copy_within(at..at + LONG_HEADER + length, to);
                 slot_value(to, length, &hash)
             } else {
                 map.arena.copy_within(at..at + HASH_LENGTH, to);
-                map.arena[to + LINK_COUNT] = 0;
-                map.arena[to + RECORD_CODE] = length as u8;
+                write_header(&mut map.arena, to, length);
                 map.arena.copy_within(at + LONG_HEADER..at + LONG_HEADER + length, to + SHORT_HEADER);
                 slot_value(to, length, &hash)
             };
@@ -1171,14 +1168,17 @@ impl NodeMap {
             for link in links {
                 self.count_link(link);
             }
-            self.arena[start..start + 4].copy_from_slice(&links[0].to_le_bytes());
-            self.arena[start + 4..start + 8].copy_from_slice(&links[1].to_le_bytes());
-            self.arena[record_of(slot) + RECORD_CODE] = LINKED as u8;
+            // The record shrinks in place: a lean header (its link count kept), then the links.
+            let record = record_of(slot);
+            self.arena[record + LINK_COUNT] = (self.arena[record + LINK_COUNT] & STUCK) | KIND_LINKED;
+            let at = record + LEAN_HEADER;
+            self.arena[at..at + 4].copy_from_slice(&links[0].to_le_bytes());
+            self.arena[at + 4..at + 8].copy_from_slice(&links[1].to_le_bytes());
             self.slots[index] = (slot & !(LENGTH_MASK << TAG_BITS)) | ((LINKED as u64) << TAG_BITS);
             shrunk += 1;
         }
         if shrunk > 0 {
-            self.garbage += shrunk * (BRANCH_NODE_LENGTH - LINKS_LENGTH);
+            self.garbage += shrunk * (SHORT_HEADER + BRANCH_NODE_LENGTH - LEAN_HEADER - LINKS_LENGTH);
             self.compact();
         }
     }
@@ -1230,7 +1230,7 @@ impl NodeMap {
             arena.extend_from_slice(&old[record..record + size]);
             old[record..record + 8].copy_from_slice(&(moved as u64).to_le_bytes());
             if live && length_code(slot) == LINKED {
-                linked.push(moved + SHORT_HEADER);
+                linked.push(moved + LEAN_HEADER);
             }
             ((moved as u64 + 1) << RECORD_SHIFT) | (slot & ((1 << RECORD_SHIFT) - 1))
         };
@@ -1314,14 +1314,37 @@ fn slot_value(record: usize, length: usize, hash: &Hash) -> u64 {
     ((record as u64 + 1) << RECORD_SHIFT) | ((code as u64) << TAG_BITS) | tag_of(hash)
 }
 
-/// Arena bytes of an unlinked record with `length` bytes of data (a linked branch: `LINKS_LENGTH`).
+/// Arena bytes of a record with its length code, holding `length` bytes of data.
 #[inline(always)]
 fn record_size(length: usize) -> usize {
     length + if length >= COMPACT { LONG_HEADER } else { SHORT_HEADER }
 }
 
+/// Bytes before the data of a short record with length code `code`.
+#[inline(always)]
+fn header_length(code: usize) -> usize {
+    if code == LINKED || code == COMPACT {
+        LEAN_HEADER
+    } else {
+        SHORT_HEADER
+    }
+}
+
+/// Writes the header of a new short record (no link to it yet) with length code `code` at `record`.
+#[inline(always)]
+fn write_header(arena: &mut [u8], record: usize, code: usize) {
+    match code {
+        LINKED => arena[record + LINK_COUNT] = KIND_LINKED,
+        COMPACT => arena[record + LINK_COUNT] = KIND_COMPACT,
+        _ => {
+            arena[record + LINK_COUNT] = KIND_CODED;
+            arena[record + RECORD_CODE] = code as u8;
+        }
+    }
+}
+
 fn no_free_records() -> Vec<usize> {
-    vec![NO_RECORD; MAX_REUSED_DATA + 1]
+    vec![NO_RECORD; MAX_REUSED_SIZE + 1]
 }
 
 /// A table of `count` empty slots (zeroed memory, not touched yet, advised for huge pages).
@@ -1647,6 +1670,47 @@ mod tests {
         for (h, _) in &all {
             assert_eq!(loaded.get(h).as_deref(), map.get(h).as_deref());
         }
+    }
+
+    #[test]
+    fn a_child_linked_more_often_than_counted_stays_readable() {
+        let mut map = NodeMap::with_capacity(4);
+        // A compact leaf and a coded one, each under 40 branches (the count stops at STUCK).
+        let (compact, coded) = ((hash(1), state_leaf(1, 1)), (hash(2), leaf_data(2)));
+        // Children first, as a write set lists them.
+        let mut ordered = vec![compact.clone(), coded.clone()];
+        ordered.extend((0..40u32).map(|i| (hash(20_000 + i), leaf_data(100 + i))));
+        for i in 0..40u32 {
+            ordered.push((hash(10_000 + i), branch_data(&compact.0, &hash(20_000 + i))));
+            ordered.push((hash(30_000 + i), branch_data(&hash(20_000 + i), &coded.0)));
+        }
+        apply(&mut map, &[], &ordered);
+        assert_eq!(linked_count(&map), 80);
+        map.remove(&compact.0);
+        map.remove(&coded.0);
+        for i in 0..40u32 {
+            let left = map.position(&hash(10_000 + i)).expect("stored");
+            let right = map.position(&hash(30_000 + i)).expect("stored");
+            map.find_each(
+                &[
+                    (hash(0), map.child_links(left).expect("linked")[0]),
+                    (hash(0), map.child_links(right).expect("linked")[1]),
+                ],
+                |index, child, position| {
+                    assert_eq!(*child, [compact.0, coded.0][index]);
+                    assert!(position.is_none(), "removed from the table, kept for its hash");
+                },
+            );
+            assert_eq!(map.get(&hash(10_000 + i)).as_deref(), Some(&branch_data(&compact.0, &hash(20_000 + i))[..]));
+        }
+        // Removing every branch leaves the two records kept for good (their counts were stuck).
+        for i in 0..40u32 {
+            map.remove(&hash(10_000 + i));
+            map.remove(&hash(30_000 + i));
+        }
+        assert!(map.breakdown().kept > 0);
+        map.insert(compact.0, &compact.1);
+        assert_eq!(map.get(&compact.0).as_deref(), Some(&compact.1[..]));
     }
 
     #[test]
