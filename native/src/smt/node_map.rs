@@ -166,6 +166,8 @@ pub struct NodeMap {
     /// The key prefixes of compact leaves, by index, and their indexes.
     prefixes: Vec<[u8; PREFIX_LENGTH]>,
     prefix_indexes: HashMap<[u8; PREFIX_LENGTH], u8>,
+    /// The index `compact_index` found last.
+    last_prefix: u8,
 }
 
 #[inline]
@@ -230,6 +232,7 @@ impl NodeMap {
             kept: HashMap::new(),
             prefixes: Vec::new(),
             prefix_indexes: HashMap::new(),
+            last_prefix: 0,
         }
     }
 
@@ -319,7 +322,13 @@ impl NodeMap {
             return None;
         }
         let prefix: [u8; PREFIX_LENGTH] = data[1..1 + PREFIX_LENGTH].try_into().expect("prefix bytes");
+        // Most of a tree's leaves share one prefix (a block's writes come sorted by key, so
+        // prefix by prefix): the last one found is tried before the hash map.
+        if self.prefixes.get(self.last_prefix as usize) == Some(&prefix) {
+            return Some(self.last_prefix);
+        }
         if let Some(&index) = self.prefix_indexes.get(&prefix) {
+            self.last_prefix = index;
             return Some(index);
         }
         if self.prefixes.len() == MAX_PREFIXES {
@@ -885,6 +894,7 @@ impl NodeMap {
         self.kept.clear();
         self.prefixes.clear();
         self.prefix_indexes.clear();
+        self.last_prefix = 0;
     }
 
     /// Makes room for at least `nodes` nodes without growing during the operation.
@@ -1040,6 +1050,7 @@ impl NodeMap {
             kept: HashMap::new(),
             prefixes: Vec::new(),
             prefix_indexes: HashMap::new(),
+            last_prefix: 0,
         };
         let (mut at, mut to) = (0usize, 0usize);
         let end = map.arena.len();
