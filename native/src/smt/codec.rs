@@ -6,15 +6,35 @@
 //! Any first byte other than 0x00 is read as a branch, as the TypeScript tree does.
 
 use super::Hash;
+use std::borrow::Cow;
 
 pub const LEAF_TAG: u8 = 0x00;
 pub const BRANCH_TAG: u8 = 0x01;
 pub const BRANCH_NODE_LENGTH: usize = 65;
 
-/// A stored node, decoded just enough to walk the tree.
+/// A stored node, decoded just enough to walk the tree. A leaf's data is borrowed from the map,
+/// or owned when the map rebuilt it (a compact leaf, see node_map.rs).
 pub enum Node<'a> {
-    Leaf { key: &'a [u8], value: &'a [u8] },
+    Leaf { data: Cow<'a, [u8]>, key_length: usize },
     Branch { left: Hash, right: Hash },
+}
+
+impl Node<'_> {
+    /// A leaf's key and value.
+    pub fn leaf_parts(&self) -> Option<(&[u8], &[u8])> {
+        match self {
+            Node::Leaf { data, key_length } => Some((&data[1..1 + key_length], &data[1 + key_length..])),
+            Node::Branch { .. } => None,
+        }
+    }
+}
+
+/// `decode` of data the caller hands over (a rebuilt leaf).
+pub fn decode_owned(data: Vec<u8>, key_length: usize) -> Option<Node<'static>> {
+    match decode(&data, key_length)? {
+        Node::Leaf { .. } => Some(Node::Leaf { data: Cow::Owned(data), key_length }),
+        Node::Branch { left, right } => Some(Node::Branch { left, right }),
+    }
 }
 
 /// Decodes `data`; None when it is too short for its kind (a leaf needs its full key).
@@ -24,7 +44,7 @@ pub fn decode(data: &[u8], key_length: usize) -> Option<Node<'_>> {
             if data.len() < 1 + key_length {
                 return None;
             }
-            Some(Node::Leaf { key: &data[1..1 + key_length], value: &data[1 + key_length..] })
+            Some(Node::Leaf { data: Cow::Borrowed(data), key_length })
         }
         _ => {
             if data.len() < BRANCH_NODE_LENGTH {

@@ -1,6 +1,6 @@
 //! SMT nodes by hash, in memory: the map one operation reads from, and the native node store.
 
-use super::codec::{decode, encode_branch, Node, BRANCH_NODE_LENGTH, BRANCH_TAG, LEAF_TAG};
+use super::codec::{decode, decode_owned, encode_branch, Node, BRANCH_NODE_LENGTH, BRANCH_TAG, LEAF_TAG};
 use super::hash::{is_empty, EMPTY_HASH};
 use super::store::to_hash;
 use super::{Hash, SmtError};
@@ -44,16 +44,19 @@ impl NodeSource for StoreSource<'_> {
 }
 
 /// Where a node's bytes are in the arena: (start, length). A linked branch (see `NodeMap`) has
-/// no bytes of its own to hand out: its length is `LINKED_BRANCH`, and it is read with `node`.
+/// no bytes of its own to hand out: its length is `LINKED_BRANCH`, and it is read with `node`;
+/// nor has a compact leaf (length `COMPACT_LEAF`), read with `node` or `copy_data`.
 pub type Position = (usize, usize);
 
 /// The length in the `Position` of a linked branch.
 pub const LINKED_BRANCH: usize = usize::MAX;
+/// The length in the `Position` of a compact leaf (see `NodeMap`).
+pub const COMPACT_LEAF: usize = usize::MAX - 1;
 
 /// Slot values: empty, a removed entry (probing continues past it), or
 /// `(record + 1) << 24 | length code << 16 | tag`, the record's offset in the arena, its data
-/// length (`LONG` for data too long for the code, `LINKED` for a linked branch) and two bytes of
-/// its hash.
+/// length (`LONG` for data too long for the code, `LINKED` for a linked branch, `COMPACT` for a
+/// compact leaf) and two bytes of its hash.
 const EMPTY_SLOT: u64 = 0;
 const REMOVED_SLOT: u64 = 1;
 const TAG_BITS: u32 = 16;
@@ -62,26 +65,47 @@ const RECORD_SHIFT: u32 = 24;
 const LENGTH_MASK: u64 = 0xff;
 /// The length code of a record whose data length is written in the record itself.
 const LONG: usize = 0xff;
-/// The length code of a linked branch; data of this length or more is long.
+/// The length code of a linked branch.
 const LINKED: usize = 0xfe;
-/// A short record in the arena: the 32-byte hash, one byte counting the linked branches that
-/// point to it (`LINK_COUNT`), its length code again (so that a record reached through a link
-/// is read without its slot), then the data. A long one (data of `LINKED` bytes or more, rare:
-/// only leaves with long values) has its data length (u32, little-endian) in place of the count:
-/// no branch links to it. A state tree's nodes are all short: their length lives in the slot.
+/// The length code of a compact leaf; data of this length or more is long.
+const COMPACT: usize = 0xfd;
+/// A leaf of this many data bytes (tag, 38-byte key, 32-byte value: every leaf of a state tree)
+/// is kept compact: without its tag, and with the first `PREFIX_LENGTH` bytes of its key (the
+/// store prefix of a state key: module and substore, a few dozen distinct ones in a whole tree)
+/// replaced by their index in the map's prefix table, one byte.
+const COMPACT_SOURCE_LENGTH: usize = 71;
+const PREFIX_LENGTH: usize = 6;
+/// A compact leaf's data: the prefix index, then the data after the tag and the prefix.
+const COMPACT_LENGTH: usize = COMPACT_SOURCE_LENGTH - PREFIX_LENGTH;
+/// Prefixes a map keeps at most (a leaf whose prefix finds the table full is kept as it is).
+const MAX_PREFIXES: usize = 256;
+/// A short record in the arena: the 32-byte hash, a header byte (`LINK_COUNT`: the count of
+/// linked branches that point to it, `DEAD`, and its kind, so that a record reached through a
+/// link is read without its slot), its length code again unless the kind says it (a linked
+/// branch, a compact leaf: `LEAN_HEADER`), then the data. A long one (data of `COMPACT` bytes or
+/// more, rare: only leaves with long values) has its data length (u32, little-endian) in place
+/// of the header: no branch links to it. A state tree's nodes are all short and lean.
 const HASH_LENGTH: usize = 32;
 const LINK_COUNT: usize = 32;
 const RECORD_CODE: usize = 33;
 const SHORT_HEADER: usize = 34;
+const LEAN_HEADER: usize = 33;
 const LONG_HEADER: usize = 36;
+/// Kinds in the header byte: a record with its length code after the header, a linked branch,
+/// a compact leaf.
+const KIND_MASK: u8 = 0x60;
+const KIND_CODED: u8 = 0x00;
+const KIND_LINKED: u8 = 0x20;
+const KIND_COMPACT: u8 = 0x40;
 /// A linked branch's data: the arena offsets of its children's records (u32 each, `NO_LINK`
 /// for an empty child).
 const LINKS_LENGTH: usize = 8;
 pub const NO_LINK: u32 = u32::MAX;
-/// In the count byte: the record was removed from the table but branches still link to it.
+/// In the header byte: the record was removed from the table but branches still link to it.
 const DEAD: u8 = 0x80;
-/// A count that has reached this stays (the record is then kept for good once removed).
-const STUCK: u8 = 0x7f;
+/// The bits of the header byte that count links. A count that has reached this stays (the
+/// record is then kept for good once removed; in a pruned state tree a node has one parent).
+const STUCK: u8 = 0x1f;
 /// A table is rebuilt once this share of its slots is taken (removed entries included)...
 const MAX_LOAD: (usize, usize) = (2, 3);
 /// ...with enough slots that its live entries fill this share of them. Linear probing stays short
@@ -93,8 +117,8 @@ const REBUILT_LOAD: (usize, usize) = (1, 2);
 const COMPACTION_FLOOR: usize = 1 << 20;
 /// Lookups in flight at once in `copy_many_into`.
 const LOOKAHEAD: usize = 16;
-/// Records of removed nodes with at most this much data are kept on free lists and reused.
-const MAX_REUSED_DATA: usize = 128;
+/// Removed records of at most this many bytes are kept on free lists (by size) and reused.
+const MAX_REUSED_SIZE: usize = SHORT_HEADER + 128;
 /// No record on a free list.
 const NO_RECORD: usize = usize::MAX;
 
@@ -105,6 +129,10 @@ const NO_RECORD: usize = usize::MAX;
 /// only the one record it is after (the hash is stored with the data, so the record is one
 /// contiguous read). With the 48-byte entries of a general-purpose map that was three cache
 /// misses per node in a store of millions; this is two, and batches overlap them.
+///
+/// A state leaf (71 bytes of data) is kept compact: 65 bytes, its tag implied by its length code
+/// and the six-byte store prefix of its key replaced by a one-byte index into the map's prefix
+/// table (see `COMPACT_SOURCE_LENGTH`). It is rebuilt as given wherever it is read.
 ///
 /// A branch stored by `apply_batch` whose children are already in the map is kept linked: its
 /// record holds the offsets of its children's records (8 bytes) instead of their hashes (64),
@@ -135,6 +163,11 @@ pub struct NodeMap {
     /// The slot values of removed records that linked branches still point to, by record (a
     /// handful at a time: a write set removes a node's children before the node).
     kept: HashMap<usize, u64>,
+    /// The key prefixes of compact leaves, by index, and their indexes.
+    prefixes: Vec<[u8; PREFIX_LENGTH]>,
+    prefix_indexes: HashMap<[u8; PREFIX_LENGTH], u8>,
+    /// The index `compact_index` found last.
+    last_prefix: u8,
 }
 
 #[inline]
@@ -197,6 +230,9 @@ impl NodeMap {
             garbage: 0,
             free: no_free_records(),
             kept: HashMap::new(),
+            prefixes: Vec::new(),
+            prefix_indexes: HashMap::new(),
+            last_prefix: 0,
         }
     }
 
@@ -230,7 +266,8 @@ impl NodeMap {
                 let length = link_at(&self.arena, record + 32) as usize;
                 (record + LONG_HEADER, length)
             }
-            LINKED => (record + SHORT_HEADER, LINKED_BRANCH),
+            LINKED => (record + LEAN_HEADER, LINKED_BRANCH),
+            COMPACT => (record + LEAN_HEADER, COMPACT_LEAF),
             code => (record + SHORT_HEADER, code),
         }
     }
@@ -240,7 +277,8 @@ impl NodeMap {
     fn record_bytes(&self, slot: u64) -> usize {
         match length_code(slot) {
             LONG => LONG_HEADER + link_at(&self.arena, record_of(slot) + 32) as usize,
-            LINKED => SHORT_HEADER + LINKS_LENGTH,
+            LINKED => LEAN_HEADER + LINKS_LENGTH,
+            COMPACT => LEAN_HEADER + COMPACT_LENGTH,
             code => SHORT_HEADER + code,
         }
     }
@@ -254,11 +292,59 @@ impl NodeMap {
         self.find_slot(hash).map(|index| self.record_position(self.slots[index]))
     }
 
-    /// The data at `position`, which must not be a linked branch (see `node`, `copy_data`).
+    /// The data at `position`, which must be neither a linked branch nor a compact leaf (see
+    /// `node`, `copy_data`).
     #[inline]
     pub fn bytes(&self, (start, length): Position) -> &[u8] {
-        debug_assert!(length != LINKED_BRANCH, "a linked branch has no bytes of its own");
+        debug_assert!(length < COMPACT_LEAF, "a linked branch or a compact leaf has no bytes of its own");
         &self.arena[start..start + length]
+    }
+
+    /// True when `position` is a node whose data is stored as it was given (`bytes` reads it).
+    #[inline]
+    fn is_plain(position: Position) -> bool {
+        position.1 < COMPACT_LEAF
+    }
+
+    /// Appends the data of the compact leaf whose record data starts at `start`, as it was given.
+    #[inline]
+    fn expand_leaf(&self, start: usize, out: &mut Vec<u8>) {
+        out.push(LEAF_TAG);
+        out.extend_from_slice(&self.prefixes[self.arena[start] as usize]);
+        out.extend_from_slice(&self.arena[start + 1..start + COMPACT_LENGTH]);
+    }
+
+    /// The prefix index a leaf with `data` is kept compact under, if it is kept compact (the
+    /// prefix is added to the table if new and there is room).
+    #[inline]
+    fn compact_index(&mut self, data: &[u8]) -> Option<u8> {
+        if data.len() != COMPACT_SOURCE_LENGTH || data[0] != LEAF_TAG {
+            return None;
+        }
+        let prefix: [u8; PREFIX_LENGTH] = data[1..1 + PREFIX_LENGTH].try_into().expect("prefix bytes");
+        // Most of a tree's leaves share one prefix (a block's writes come sorted by key, so
+        // prefix by prefix): the last one found is tried before the hash map.
+        if self.prefixes.get(self.last_prefix as usize) == Some(&prefix) {
+            return Some(self.last_prefix);
+        }
+        if let Some(&index) = self.prefix_indexes.get(&prefix) {
+            self.last_prefix = index;
+            return Some(index);
+        }
+        if self.prefixes.len() == MAX_PREFIXES {
+            return None;
+        }
+        let index = self.prefixes.len() as u8;
+        self.prefixes.push(prefix);
+        self.prefix_indexes.insert(prefix, index);
+        Some(index)
+    }
+
+    /// Writes a compact leaf's data (index, then `data` after its tag and prefix) at `at`.
+    #[inline]
+    fn write_compact(arena: &mut [u8], at: usize, index: u8, data: &[u8]) {
+        arena[at] = index;
+        arena[at + 1..at + COMPACT_LENGTH].copy_from_slice(&data[1 + PREFIX_LENGTH..]);
     }
 
     /// The hash of the child a link points to.
@@ -279,36 +365,50 @@ impl NodeMap {
     /// The node at `position` decoded (see codec.rs `decode`), linked branches included.
     #[inline]
     pub fn node(&self, position: Position, key_length: usize) -> Option<Node<'_>> {
-        if position.1 == LINKED_BRANCH {
-            let [left, right] = self.links(position.0);
-            return Some(Node::Branch { left: self.linked_hash(left), right: self.linked_hash(right) });
+        match position.1 {
+            LINKED_BRANCH => {
+                let [left, right] = self.links(position.0);
+                Some(Node::Branch { left: self.linked_hash(left), right: self.linked_hash(right) })
+            }
+            COMPACT_LEAF => {
+                let mut data = Vec::with_capacity(COMPACT_SOURCE_LENGTH);
+                self.expand_leaf(position.0, &mut data);
+                decode_owned(data, key_length)
+            }
+            _ => decode(self.bytes(position), key_length),
         }
-        decode(self.bytes(position), key_length)
     }
 
     /// True when the node at `position` is stored with the leaf tag.
     #[inline]
     pub fn is_leaf(&self, position: Position) -> bool {
-        position.1 != LINKED_BRANCH && self.bytes(position).first() == Some(&LEAF_TAG)
+        match position.1 {
+            LINKED_BRANCH => false,
+            COMPACT_LEAF => true,
+            _ => self.bytes(position).first() == Some(&LEAF_TAG),
+        }
     }
 
     /// Appends the node's data at `position` to `out`, as it was stored.
+    #[inline]
     pub fn copy_data(&self, position: Position, out: &mut Vec<u8>) {
-        if position.1 == LINKED_BRANCH {
-            let [left, right] = self.links(position.0);
-            encode_branch(out, &self.linked_hash(left), &self.linked_hash(right));
-        } else {
-            out.extend_from_slice(self.bytes(position));
+        match position.1 {
+            LINKED_BRANCH => {
+                let [left, right] = self.links(position.0);
+                encode_branch(out, &self.linked_hash(left), &self.linked_hash(right));
+            }
+            COMPACT_LEAF => self.expand_leaf(position.0, out),
+            _ => out.extend_from_slice(self.bytes(position)),
         }
     }
 
-    /// The data stored under `hash` (borrowed, or rebuilt for a linked branch).
+    /// The data stored under `hash` (borrowed, or rebuilt for a linked branch or a compact leaf).
     pub fn get(&self, hash: &Hash) -> Option<Cow<'_, [u8]>> {
         let position = self.position(hash)?;
-        if position.1 != LINKED_BRANCH {
+        if Self::is_plain(position) {
             return Some(Cow::Borrowed(self.bytes(position)));
         }
-        let mut data = Vec::with_capacity(BRANCH_NODE_LENGTH);
+        let mut data = Vec::with_capacity(COMPACT_SOURCE_LENGTH);
         self.copy_data(position, &mut data);
         Some(Cow::Owned(data))
     }
@@ -316,11 +416,20 @@ impl NodeMap {
     /// True when the record a slot value points to holds exactly `data`.
     fn holds(&self, slot: u64, data: &[u8]) -> bool {
         let position = self.record_position(slot);
-        if position.1 != LINKED_BRANCH {
-            return self.bytes(position) == data;
+        match position.1 {
+            LINKED_BRANCH => {
+                let [left, right] = self.links(position.0);
+                canonical_branch(data).is_some_and(|[l, r]| self.linked_hash(left) == l && self.linked_hash(right) == r)
+            }
+            COMPACT_LEAF => {
+                let start = position.0;
+                data.len() == COMPACT_SOURCE_LENGTH
+                    && data[0] == LEAF_TAG
+                    && data[1..1 + PREFIX_LENGTH] == self.prefixes[self.arena[start] as usize]
+                    && data[1 + PREFIX_LENGTH..] == self.arena[start + 1..start + COMPACT_LENGTH]
+            }
+            _ => self.bytes(position) == data,
         }
-        let [left, right] = self.links(position.0);
-        canonical_branch(data).is_some_and(|[l, r]| self.linked_hash(left) == l && self.linked_hash(right) == r)
     }
 
     /// Keeps a copy of `data` under `hash`, replacing any node stored under that hash.
@@ -434,51 +543,63 @@ impl NodeMap {
         self.live += 1;
     }
 
-    /// A free record of `length` data bytes taken off its list, if there is one.
+    /// A free record of `size` bytes taken off its list, if there is one.
     #[inline]
-    fn reuse(&mut self, length: usize) -> Option<usize> {
-        let record = *self.free.get(length).filter(|&&record| record != NO_RECORD)?;
-        self.free[length] = word(&self.arena, record) as usize;
-        self.garbage -= SHORT_HEADER + length;
+    fn reuse(&mut self, size: usize) -> Option<usize> {
+        let record = *self.free.get(size).filter(|&&record| record != NO_RECORD)?;
+        self.free[size] = word(&self.arena, record) as usize;
+        self.garbage -= size;
         Some(record)
     }
 
     fn append_record(&mut self, hash: &Hash, data: &[u8]) -> u64 {
-        if let Some(record) = self.reuse(data.len()) {
-            self.arena[record..record + HASH_LENGTH].copy_from_slice(hash);
-            self.arena[record + LINK_COUNT] = 0;
-            self.arena[record + RECORD_CODE] = data.len() as u8;
+        if let Some(index) = self.compact_index(data) {
+            return self.append_compact(hash, index, data);
+        }
+        if data.len() < COMPACT {
+            let record = self.short_record(hash, data.len(), data.len());
             self.arena[record + SHORT_HEADER..record + SHORT_HEADER + data.len()].copy_from_slice(data);
             return slot_value(record, data.len(), hash);
         }
         self.reserve_arena(record_size(data.len()));
         let record = self.arena.len();
         self.arena.extend_from_slice(hash);
-        if data.len() >= LINKED {
-            self.arena.extend_from_slice(&(data.len() as u32).to_le_bytes());
-        } else {
-            self.arena.extend_from_slice(&[0, data.len() as u8]);
-        }
+        self.arena.extend_from_slice(&(data.len() as u32).to_le_bytes());
         self.arena.extend_from_slice(data);
         slot_value(record, data.len(), hash)
     }
 
+    /// Stores a leaf compact (see `COMPACT_SOURCE_LENGTH`) under prefix `index`.
+    fn append_compact(&mut self, hash: &Hash, index: u8, data: &[u8]) -> u64 {
+        let record = self.short_record(hash, COMPACT, COMPACT_LENGTH);
+        Self::write_compact(&mut self.arena, record + LEAN_HEADER, index, data);
+        ((record as u64 + 1) << RECORD_SHIFT) | ((COMPACT as u64) << TAG_BITS) | tag_of(hash)
+    }
+
     fn append_linked(&mut self, hash: &Hash, [left, right]: [u32; 2]) -> u64 {
-        let record = match self.reuse(LINKS_LENGTH) {
+        let record = self.short_record(hash, LINKED, LINKS_LENGTH);
+        self.arena[record + LEAN_HEADER..record + LEAN_HEADER + 4].copy_from_slice(&left.to_le_bytes());
+        self.arena[record + LEAN_HEADER + 4..record + LEAN_HEADER + 8].copy_from_slice(&right.to_le_bytes());
+        ((record as u64 + 1) << RECORD_SHIFT) | ((LINKED as u64) << TAG_BITS) | tag_of(hash)
+    }
+
+    /// A short record for `hash` with `length` bytes of data to be written by the caller, taken
+    /// off the free list of its size or appended; its header written (length `code`).
+    #[inline]
+    fn short_record(&mut self, hash: &Hash, code: usize, length: usize) -> usize {
+        let size = header_length(code) + length;
+        let record = match self.reuse(size) {
             Some(record) => record,
             None => {
-                self.reserve_arena(SHORT_HEADER + LINKS_LENGTH);
+                self.reserve_arena(size);
                 let record = self.arena.len();
-                self.arena.resize(record + SHORT_HEADER + LINKS_LENGTH, 0);
+                self.arena.resize(record + size, 0);
                 record
             }
         };
         self.arena[record..record + HASH_LENGTH].copy_from_slice(hash);
-        self.arena[record + LINK_COUNT] = 0;
-        self.arena[record + RECORD_CODE] = LINKED as u8;
-        self.arena[record + SHORT_HEADER..record + SHORT_HEADER + 4].copy_from_slice(&left.to_le_bytes());
-        self.arena[record + SHORT_HEADER + 4..record + SHORT_HEADER + 8].copy_from_slice(&right.to_le_bytes());
-        ((record as u64 + 1) << RECORD_SHIFT) | ((LINKED as u64) << TAG_BITS) | tag_of(hash)
+        write_header(&mut self.arena, record, code);
+        record
     }
 
     /// One more linked branch points to the record at `link`.
@@ -503,7 +624,7 @@ impl NodeMap {
             return;
         }
         self.arena[at] -= 1;
-        if self.arena[at] == DEAD {
+        if self.arena[at] & (DEAD | STUCK) == DEAD {
             let slot = self.kept.remove(&(link as usize)).expect("a kept record");
             self.release(slot);
         }
@@ -515,11 +636,11 @@ impl NodeMap {
     fn retire(&mut self, slot: u64) {
         let record = record_of(slot);
         if length_code(slot) == LINKED {
-            for link in self.links(record + SHORT_HEADER) {
+            for link in self.links(record + LEAN_HEADER) {
                 self.drop_link(link);
             }
         }
-        if length_code(slot) != LONG && self.arena[record + LINK_COUNT] != 0 {
+        if length_code(slot) != LONG && self.arena[record + LINK_COUNT] & STUCK != 0 {
             self.arena[record + LINK_COUNT] |= DEAD;
             self.kept.insert(record, slot);
             return;
@@ -530,13 +651,12 @@ impl NodeMap {
     /// Makes a record out of the table garbage (free-listed when short enough).
     fn release(&mut self, slot: u64) {
         let record = record_of(slot);
-        let (_, length) = self.record_position(slot);
-        let length = if length == LINKED_BRANCH { LINKS_LENGTH } else { length };
-        self.garbage += record_size(length);
-        if length <= MAX_REUSED_DATA {
-            let next = self.free[length] as u64;
+        let size = self.record_bytes(slot);
+        self.garbage += size;
+        if size <= MAX_REUSED_SIZE {
+            let next = self.free[size] as u64;
             self.arena[record..record + 8].copy_from_slice(&next.to_le_bytes());
-            self.free[length] = record;
+            self.free[size] = record;
         }
     }
 
@@ -690,14 +810,16 @@ impl NodeMap {
     fn linked_record(&self, link: u32) -> (Hash, Option<Position>) {
         let record = link as usize;
         let hash = to_hash(&self.arena[record..record + HASH_LENGTH]);
-        if self.arena[record + LINK_COUNT] & DEAD != 0 {
+        let header = self.arena[record + LINK_COUNT];
+        if header & DEAD != 0 {
             return (hash, None);
         }
-        let length = match self.arena[record + RECORD_CODE] as usize {
-            LINKED => LINKED_BRANCH,
-            code => code,
+        let position = match header & KIND_MASK {
+            KIND_LINKED => (record + LEAN_HEADER, LINKED_BRANCH),
+            KIND_COMPACT => (record + LEAN_HEADER, COMPACT_LEAF),
+            _ => (record + SHORT_HEADER, self.arena[record + RECORD_CODE] as usize),
         };
-        (hash, Some((record + SHORT_HEADER, length)))
+        (hash, Some(position))
     }
 
     /// Calls `found(i, hash)` with the hash of the record each of `links` points to, the records
@@ -721,7 +843,7 @@ impl NodeMap {
     fn prefetch_children(&self, hash: &Hash) {
         let slot = self.slots[self.home(hash)];
         if slot > REMOVED_SLOT && length_code(slot) == LINKED {
-            for link in self.links(record_of(slot) + SHORT_HEADER) {
+            for link in self.links(record_of(slot) + LEAN_HEADER) {
                 if link != NO_LINK {
                     prefetch(self.arena.as_ptr().wrapping_add(link as usize + LINK_COUNT));
                 }
@@ -739,14 +861,14 @@ impl NodeMap {
     }
 
     /// Requests the cache lines of the record that `hash`'s home slot points to: the hash at its
-    /// start and the rest of it (a state leaf is 105 bytes with its hash, a linked branch 42).
+    /// start and the rest of it (a state leaf is 99 bytes with its hash, a linked branch 42).
     #[inline(always)]
     fn prefetch_record(&self, hash: &Hash) {
         let slot = self.slots[self.home(hash)];
         if slot > REMOVED_SLOT {
             let record = self.arena.as_ptr().wrapping_add(record_of(slot));
             prefetch(record);
-            prefetch(record.wrapping_add(SHORT_HEADER + LINKS_LENGTH - 1));
+            prefetch(record.wrapping_add(LEAN_HEADER + LINKS_LENGTH - 1));
             if length_code(slot) != LINKED {
                 prefetch(record.wrapping_add(64));
                 prefetch(record.wrapping_add(HASH_LENGTH + 64));
@@ -770,6 +892,9 @@ impl NodeMap {
         self.garbage = 0;
         self.free.fill(NO_RECORD);
         self.kept.clear();
+        self.prefixes.clear();
+        self.prefix_indexes.clear();
+        self.last_prefix = 0;
     }
 
     /// Makes room for at least `nodes` nodes without growing during the operation.
@@ -797,6 +922,7 @@ impl NodeMap {
         for &slot in self.slots.iter().filter(|&&slot| slot > REMOVED_SLOT) {
             let kind = match length_code(slot) {
                 LINKED => "linked branch".to_string(),
+                COMPACT => "compact leaf".to_string(),
                 LONG => "long record".to_string(),
                 code => format!("{code}-byte data"),
             };
@@ -805,10 +931,10 @@ impl NodeMap {
             entry.1 += self.record_bytes(slot);
         }
         let mut free = 0;
-        for (length, &first) in self.free.iter().enumerate() {
+        for (size, &first) in self.free.iter().enumerate() {
             let mut record = first;
             while record != NO_RECORD {
-                free += record_size(length);
+                free += size;
                 record = word(&self.arena, record) as usize;
             }
         }
@@ -842,6 +968,7 @@ impl NodeMap {
         for &slot in self.slots.iter().filter(|&&slot| slot > REMOVED_SLOT) {
             match self.record_position(slot) {
                 (_, LINKED_BRANCH) => length(BRANCH_NODE_LENGTH),
+                (_, COMPACT_LEAF) => length(COMPACT_SOURCE_LENGTH),
                 (_, data) => length(data),
             }
         }
@@ -855,7 +982,7 @@ impl NodeMap {
         let mut data = Vec::with_capacity(BRANCH_NODE_LENGTH);
         let mut emit = |record_at: usize, position: Position| {
             let hash = &self.arena[record_at..record_at + HASH_LENGTH];
-            if position.1 == LINKED_BRANCH {
+            if !Self::is_plain(position) {
                 data.clear();
                 self.copy_data(position, &mut data);
                 record(hash, &data);
@@ -901,7 +1028,7 @@ impl NodeMap {
     /// True when linked branches point to the record of `slot`.
     #[inline]
     fn is_linked_to(&self, slot: u64) -> bool {
-        length_code(slot) != LONG && self.arena[record_of(slot) + LINK_COUNT] != 0
+        length_code(slot) != LONG && self.arena[record_of(slot) + LINK_COUNT] & STUCK != 0
     }
 
     /// A map over `records`, `count` of them back to back as a snapshot stores them: hash, data
@@ -921,6 +1048,9 @@ impl NodeMap {
             garbage: 0,
             free: no_free_records(),
             kept: HashMap::new(),
+            prefixes: Vec::new(),
+            prefix_indexes: HashMap::new(),
+            last_prefix: 0,
         };
         let (mut at, mut to) = (0usize, 0usize);
         let end = map.arena.len();
@@ -951,24 +1081,36 @@ impl NodeMap {
             // A branch written after its children (see `for_each_record`) is linked as it is
             // placed, its children taken off the end of `unlinked`.
             let links = map.links_for(&map.arena[at + LONG_HEADER..at + LONG_HEADER + length], &mut unlinked);
+            // A state leaf is kept compact, as `apply_batch` keeps it (its bytes copied first: the
+            // record shrinks into the space it is read from).
+            let compact = if links.is_none() && length == COMPACT_SOURCE_LENGTH {
+                let data: [u8; COMPACT_SOURCE_LENGTH] =
+                    map.arena[at + LONG_HEADER..at + LONG_HEADER + length].try_into().expect("leaf bytes");
+                map.compact_index(&data).map(|index| (index, data))
+            } else {
+                None
+            };
             // Records only ever move down (`to` <= `at`), so the ones still to read are intact.
             let slot = if let Some(links) = links {
                 map.arena.copy_within(at..at + HASH_LENGTH, to);
-                map.arena[to + LINK_COUNT] = 0;
-                map.arena[to + RECORD_CODE] = LINKED as u8;
-                map.arena[to + SHORT_HEADER..to + SHORT_HEADER + 4].copy_from_slice(&links[0].to_le_bytes());
-                map.arena[to + SHORT_HEADER + 4..to + SHORT_HEADER + 8].copy_from_slice(&links[1].to_le_bytes());
+                write_header(&mut map.arena, to, LINKED);
+                map.arena[to + LEAN_HEADER..to + LEAN_HEADER + 4].copy_from_slice(&links[0].to_le_bytes());
+                map.arena[to + LEAN_HEADER + 4..to + LEAN_HEADER + 8].copy_from_slice(&links[1].to_le_bytes());
                 for link in links {
                     map.count_link(link);
                 }
                 ((to as u64 + 1) << RECORD_SHIFT) | ((LINKED as u64) << TAG_BITS) | tag_of(&hash)
-            } else if length >= LINKED {
+            } else if let Some((index, data)) = compact {
+                map.arena.copy_within(at..at + HASH_LENGTH, to);
+                write_header(&mut map.arena, to, COMPACT);
+                Self::write_compact(&mut map.arena, to + LEAN_HEADER, index, &data);
+                ((to as u64 + 1) << RECORD_SHIFT) | ((COMPACT as u64) << TAG_BITS) | tag_of(&hash)
+            } else if length >= COMPACT {
                 map.arena.copy_within(at..at + LONG_HEADER + length, to);
                 slot_value(to, length, &hash)
             } else {
                 map.arena.copy_within(at..at + HASH_LENGTH, to);
-                map.arena[to + LINK_COUNT] = 0;
-                map.arena[to + RECORD_CODE] = length as u8;
+                write_header(&mut map.arena, to, length);
                 map.arena.copy_within(at + LONG_HEADER..at + LONG_HEADER + length, to + SHORT_HEADER);
                 slot_value(to, length, &hash)
             };
@@ -1037,14 +1179,17 @@ impl NodeMap {
             for link in links {
                 self.count_link(link);
             }
-            self.arena[start..start + 4].copy_from_slice(&links[0].to_le_bytes());
-            self.arena[start + 4..start + 8].copy_from_slice(&links[1].to_le_bytes());
-            self.arena[record_of(slot) + RECORD_CODE] = LINKED as u8;
+            // The record shrinks in place: a lean header (its link count kept), then the links.
+            let record = record_of(slot);
+            self.arena[record + LINK_COUNT] = (self.arena[record + LINK_COUNT] & STUCK) | KIND_LINKED;
+            let at = record + LEAN_HEADER;
+            self.arena[at..at + 4].copy_from_slice(&links[0].to_le_bytes());
+            self.arena[at + 4..at + 8].copy_from_slice(&links[1].to_le_bytes());
             self.slots[index] = (slot & !(LENGTH_MASK << TAG_BITS)) | ((LINKED as u64) << TAG_BITS);
             shrunk += 1;
         }
         if shrunk > 0 {
-            self.garbage += shrunk * (BRANCH_NODE_LENGTH - LINKS_LENGTH);
+            self.garbage += shrunk * (SHORT_HEADER + BRANCH_NODE_LENGTH - LEAN_HEADER - LINKS_LENGTH);
             self.compact();
         }
     }
@@ -1096,7 +1241,7 @@ impl NodeMap {
             arena.extend_from_slice(&old[record..record + size]);
             old[record..record + 8].copy_from_slice(&(moved as u64).to_le_bytes());
             if live && length_code(slot) == LINKED {
-                linked.push(moved + SHORT_HEADER);
+                linked.push(moved + LEAN_HEADER);
             }
             ((moved as u64 + 1) << RECORD_SHIFT) | (slot & ((1 << RECORD_SHIFT) - 1))
         };
@@ -1176,18 +1321,41 @@ fn length_code(slot: u64) -> usize {
 /// The slot value of an unlinked record with `length` bytes of data.
 #[inline(always)]
 fn slot_value(record: usize, length: usize, hash: &Hash) -> u64 {
-    let code = if length >= LINKED { LONG } else { length };
+    let code = if length >= COMPACT { LONG } else { length };
     ((record as u64 + 1) << RECORD_SHIFT) | ((code as u64) << TAG_BITS) | tag_of(hash)
 }
 
-/// Arena bytes of an unlinked record with `length` bytes of data (a linked branch: `LINKS_LENGTH`).
+/// Arena bytes of a record with its length code, holding `length` bytes of data.
 #[inline(always)]
 fn record_size(length: usize) -> usize {
-    length + if length >= LINKED { LONG_HEADER } else { SHORT_HEADER }
+    length + if length >= COMPACT { LONG_HEADER } else { SHORT_HEADER }
+}
+
+/// Bytes before the data of a short record with length code `code`.
+#[inline(always)]
+fn header_length(code: usize) -> usize {
+    if code == LINKED || code == COMPACT {
+        LEAN_HEADER
+    } else {
+        SHORT_HEADER
+    }
+}
+
+/// Writes the header of a new short record (no link to it yet) with length code `code` at `record`.
+#[inline(always)]
+fn write_header(arena: &mut [u8], record: usize, code: usize) {
+    match code {
+        LINKED => arena[record + LINK_COUNT] = KIND_LINKED,
+        COMPACT => arena[record + LINK_COUNT] = KIND_COMPACT,
+        _ => {
+            arena[record + LINK_COUNT] = KIND_CODED;
+            arena[record + RECORD_CODE] = code as u8;
+        }
+    }
 }
 
 fn no_free_records() -> Vec<usize> {
-    vec![NO_RECORD; MAX_REUSED_DATA + 1]
+    vec![NO_RECORD; MAX_REUSED_SIZE + 1]
 }
 
 /// A table of `count` empty slots (zeroed memory, not touched yet, advised for huge pages).
@@ -1303,7 +1471,7 @@ mod tests {
     #[test]
     fn long_records_keep_their_length_in_the_arena() {
         let mut map = NodeMap::with_capacity(4);
-        let sizes = [0usize, 1, 65, 128, 254, 255, 256, 300, 70_000];
+        let sizes = [0usize, 1, 65, 128, 253, 254, 255, 256, 300, 70_000];
         for (i, &size) in sizes.iter().enumerate() {
             map.insert(hash(i as u32), &vec![i as u8; size]);
         }
@@ -1320,8 +1488,9 @@ mod tests {
         }
         let mut compacted = loaded;
         compacted.compact();
-        assert_eq!(compacted.get(&hash(8)).as_deref(), Some(&vec![8u8; 70_000][..]));
-        assert_eq!(compacted.get(&hash(4)).as_deref(), Some(&[4u8; 254][..]));
+        assert_eq!(compacted.get(&hash(9)).as_deref(), Some(&vec![9u8; 70_000][..]));
+        assert_eq!(compacted.get(&hash(5)).as_deref(), Some(&[5u8; 254][..]));
+        assert_eq!(compacted.get(&hash(4)).as_deref(), Some(&[4u8; 253][..]));
     }
 
     #[test]
@@ -1452,6 +1621,107 @@ mod tests {
         apply(&mut map, &[root, b01, l1, hash(4002), b2], &[]);
         assert_eq!(map.breakdown().kept, 0);
         assert_eq!(map.get(&hash(4000)).as_deref(), Some(&branch_data(&hash(9), &l0)[..]));
+    }
+
+    /// A state leaf's data (tag, 38-byte key, 32-byte value) under store prefix `prefix`.
+    fn state_leaf(prefix: u32, i: u32) -> Vec<u8> {
+        let mut key = [0u8; 38];
+        key[..4].copy_from_slice(&prefix.to_be_bytes());
+        key[6..].copy_from_slice(&hash(i));
+        let mut data = Vec::new();
+        crate::smt::codec::encode_leaf(&mut data, &key, &hash(i + 1));
+        data
+    }
+
+    #[test]
+    fn state_leaves_are_kept_compact_and_read_back_as_given() {
+        let mut map = NodeMap::with_capacity(4);
+        // More prefixes than the table takes: the leaves past it are kept as they are.
+        let nodes: Vec<(Hash, Vec<u8>)> = (0..300u32)
+            .map(|i| (hash(100_000 + i), state_leaf(i, i)))
+            .chain((0..50).map(|i| (hash(200_000 + i), state_leaf(7, 1000 + i))))
+            .collect();
+        apply(&mut map, &[], &nodes);
+        let kinds = map.breakdown().records;
+        let count =
+            |name: &str| kinds.iter().filter(|(kind, _, _)| kind == name).map(|(_, count, _)| *count).sum::<usize>();
+        assert_eq!(count("compact leaf"), MAX_PREFIXES + 50);
+        assert_eq!(count("71-byte data"), 300 - MAX_PREFIXES);
+        for (h, data) in &nodes {
+            assert_eq!(map.get(h).as_deref(), Some(&data[..]));
+            let position = map.position(h).expect("stored");
+            assert!(map.is_leaf(position));
+            let node = map.node(position, 38).expect("a leaf");
+            assert_eq!(node.leaf_parts(), Some((&data[1..39], &data[39..])));
+            let mut copy = Vec::new();
+            map.copy_data(position, &mut copy);
+            assert_eq!(copy, *data);
+        }
+        // The same data again changes nothing; other data under the same hash replaces it, and a
+        // removed leaf's record is taken by the next compact one.
+        let arena = map.arena.len();
+        map.insert(nodes[3].0, &nodes[3].1);
+        assert_eq!(map.arena.len(), arena);
+        map.insert(nodes[3].0, &state_leaf(3, 77));
+        assert_eq!(map.get(&nodes[3].0).as_deref(), Some(&state_leaf(3, 77)[..]));
+        map.remove(&nodes[4].0);
+        let grown = map.arena.len();
+        map.insert(hash(300_000), &state_leaf(4, 5));
+        assert_eq!(map.arena.len(), grown, "the removed record was reused");
+        assert_eq!(map.get(&hash(300_000)).as_deref(), Some(&state_leaf(4, 5)[..]));
+        // A branch over two compact leaves links to them; a snapshot's records read back the same.
+        let branch = (hash(400_000), branch_data(&nodes[0].0, &nodes[1].0));
+        apply(&mut map, &[], std::slice::from_ref(&branch));
+        assert_eq!(map.get(&branch.0).as_deref(), Some(&branch.1[..]));
+        assert!(map.child_links(map.position(&branch.0).expect("stored")).is_some());
+        let loaded = NodeMap::from_records(snapshot_records(&map), map.len()).expect("valid records");
+        assert_eq!(loaded.breakdown().records, map.breakdown().records);
+        let mut all = nodes.clone();
+        all.push(branch);
+        for (h, _) in &all {
+            assert_eq!(loaded.get(h).as_deref(), map.get(h).as_deref());
+        }
+    }
+
+    #[test]
+    fn a_child_linked_more_often_than_counted_stays_readable() {
+        let mut map = NodeMap::with_capacity(4);
+        // A compact leaf and a coded one, each under 40 branches (the count stops at STUCK).
+        let (compact, coded) = ((hash(1), state_leaf(1, 1)), (hash(2), leaf_data(2)));
+        // Children first, as a write set lists them.
+        let mut ordered = vec![compact.clone(), coded.clone()];
+        ordered.extend((0..40u32).map(|i| (hash(20_000 + i), leaf_data(100 + i))));
+        for i in 0..40u32 {
+            ordered.push((hash(10_000 + i), branch_data(&compact.0, &hash(20_000 + i))));
+            ordered.push((hash(30_000 + i), branch_data(&hash(20_000 + i), &coded.0)));
+        }
+        apply(&mut map, &[], &ordered);
+        assert_eq!(linked_count(&map), 80);
+        map.remove(&compact.0);
+        map.remove(&coded.0);
+        for i in 0..40u32 {
+            let left = map.position(&hash(10_000 + i)).expect("stored");
+            let right = map.position(&hash(30_000 + i)).expect("stored");
+            map.find_each(
+                &[
+                    (hash(0), map.child_links(left).expect("linked")[0]),
+                    (hash(0), map.child_links(right).expect("linked")[1]),
+                ],
+                |index, child, position| {
+                    assert_eq!(*child, [compact.0, coded.0][index]);
+                    assert!(position.is_none(), "removed from the table, kept for its hash");
+                },
+            );
+            assert_eq!(map.get(&hash(10_000 + i)).as_deref(), Some(&branch_data(&compact.0, &hash(20_000 + i))[..]));
+        }
+        // Removing every branch leaves the two records kept for good (their counts were stuck).
+        for i in 0..40u32 {
+            map.remove(&hash(10_000 + i));
+            map.remove(&hash(30_000 + i));
+        }
+        assert!(map.breakdown().kept > 0);
+        map.insert(compact.0, &compact.1);
+        assert_eq!(map.get(&compact.0).as_deref(), Some(&compact.1[..]));
     }
 
     #[test]

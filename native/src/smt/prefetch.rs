@@ -148,6 +148,25 @@ pub struct Planned {
     pub children: [u32; 2],
 }
 
+/// What the update needs of the node at `position` of `map` (not a linked branch): a leaf's data,
+/// as it was stored, is appended to `leaves`; a branch is decoded. As codec.rs `decode` reads
+/// nodes, a leaf shorter than its key or a branch shorter than two hashes is malformed.
+pub fn plan_node(map: &NodeMap, position: Position, key_length: usize, leaves: &mut Vec<u8>) -> PlannedNode {
+    if map.is_leaf(position) {
+        let start = leaves.len();
+        map.copy_data(position, leaves);
+        if leaves.len() - start < 1 + key_length {
+            leaves.truncate(start);
+            return PlannedNode::Malformed;
+        }
+        return PlannedNode::Leaf((start, leaves.len() - start));
+    }
+    match map.node(position, key_length) {
+        Some(Node::Branch { left, right }) => PlannedNode::Branch([left, right]),
+        _ => PlannedNode::Malformed,
+    }
+}
+
 /// A node the prefetch of an update reads: at `depth`, the batch keys [lo, hi) go below it; its
 /// plan entry; and, when it was reached through a link of its parent, which child of which plan
 /// entry it is (`entry * 2 + side`, NO_PARENT otherwise), for its hash to be noted there.
@@ -234,15 +253,7 @@ pub fn prefetch_update<R: Reader>(
                 }
                 return;
             }
-            let node = match map.node(position, key_length) {
-                None => PlannedNode::Malformed,
-                Some(Node::Leaf { .. }) => {
-                    let bytes = map.bytes(position);
-                    leaves.extend_from_slice(bytes);
-                    PlannedNode::Leaf((leaves.len() - bytes.len(), bytes.len()))
-                }
-                Some(Node::Branch { left, right }) => PlannedNode::Branch([left, right]),
-            };
+            let node = plan_node(map, position, key_length, leaves);
             plan[entry as usize].node = node;
             let PlannedNode::Branch([left, right]) = node else { return };
             if !descend {

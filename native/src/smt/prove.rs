@@ -105,7 +105,8 @@ fn walk_path<S: NodeSource>(
         let position = load(source, nodes, &hash)?;
         path_nodes.insert(hash);
         let (left, right) = match nodes.node(position, key_length) {
-            Some(Node::Leaf { key, value }) => {
+            Some(node @ Node::Leaf { .. }) => {
+                let (key, value) = node.leaf_parts().expect("a leaf");
                 let proof = ProofQuery { key: key.to_vec(), value: value.to_vec(), bitmap: encode_bitmap(&flags) };
                 return Ok((Walk { proof, height: flags.len() }, siblings));
             }

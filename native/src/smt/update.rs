@@ -8,11 +8,11 @@
 //! the returned hash is the node the step was given, untouched.
 
 use super::batch::SortedBatch;
-use super::codec::{encode_branch, encode_leaf, Node, LEAF_TAG};
+use super::codec::{encode_branch, encode_leaf, LEAF_TAG};
 use super::hash::{branch_hash, is_empty, leaf_hash, node_prefix, EMPTY_HASH, NODE_PREFIX_LENGTH};
 use super::keys::key_bit;
 use super::node_map::{prefetch, NodeMap, NodeSource};
-use super::prefetch::{prefetch_update, Fetching, InPlace, Planned, PlannedNode, Reader, UNPLANNED};
+use super::prefetch::{plan_node, prefetch_update, Fetching, InPlace, Planned, PlannedNode, Reader, UNPLANNED};
 use super::{Hash, SmtError};
 use crate::sha256;
 use std::cell::RefCell;
@@ -211,16 +211,7 @@ impl<'a, R: Reader> Update<'a, R> {
         let node = match planned.map(|planned| planned.node) {
             Some(PlannedNode::Missing) | None => {
                 let position = self.load(&hash)?;
-                let map = self.reader.map();
-                match map.node(position, self.key_length) {
-                    Some(Node::Leaf { .. }) => {
-                        let bytes = map.bytes(position);
-                        self.leaves.extend_from_slice(bytes);
-                        PlannedNode::Leaf((self.leaves.len() - bytes.len(), bytes.len()))
-                    }
-                    Some(Node::Branch { left, right }) => PlannedNode::Branch([left, right]),
-                    None => PlannedNode::Malformed,
-                }
+                plan_node(self.reader.map(), position, self.key_length, &mut self.leaves)
             }
             Some(node) => node,
         };
