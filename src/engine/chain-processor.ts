@@ -90,15 +90,19 @@ interface CommittingBlock {
   readonly events: readonly EventProps[];
   readonly finalizedBefore: number;
   /** Phase boundaries, performance.now() readings (0 when nobody times blocks). */
-  readonly times: { readonly started: number; readonly verified: number; readonly executedAt: number };
+  readonly times: {
+    readonly started: number;
+    readonly verified: number;
+    readonly executedAt: number;
+    readonly rootsStarted: number;
+    readonly commitStarted: number;
+  };
   readonly visible: () => Promise<void>;
   /** The block's net changes (OverlayState.changes()), as they are written. */
   readonly moduleChanges: readonly StateChange[];
   readonly engineChanges: readonly StateChange[];
   readonly finalizedHeight: number;
   readonly eventsPrunedUpTo: number | undefined;
-  readonly rootsStarted: number;
-  readonly commitStarted: number;
 }
 
 /**
@@ -483,14 +487,12 @@ export class ChainProcessor {
       block,
       events: executed.events,
       finalizedBefore,
-      times: { started, verified, executedAt },
+      times: { started, verified, executedAt, rootsStarted, commitStarted },
       visible,
       moduleChanges,
       engineChanges,
       finalizedHeight,
       eventsPrunedUpTo,
-      rootsStarted,
-      commitStarted,
     };
   }
 
@@ -523,8 +525,8 @@ export class ChainProcessor {
       timed({
         verify: (times.verified - times.started) / 1000,
         execute: (times.executedAt - times.verified) / 1000,
-        roots: (committing.commitStarted - committing.rootsStarted) / 1000,
-        commit: (committed - committing.commitStarted) / 1000,
+        roots: (times.commitStarted - times.rootsStarted) / 1000,
+        commit: (committed - times.commitStarted) / 1000,
       });
     }
     return { block, events, previousFinalizedHeight: finalizedBefore, finalizedHeight };

@@ -279,20 +279,15 @@ export class StateDb {
     const invalidates = this.snapshotRecorded;
     const writes = new StoreWrites();
     let result: T;
-    this.sink = writes;
-    try {
-      result = write(writes);
-    } catch (error) {
-      this.snapshotRecorded = invalidates;
-      this.endWrite();
-      throw error;
-    } finally {
-      this.sink = DIRECT_WRITES;
-    }
     let flush: Promise<void>;
     try {
-      const commit = writes.issue(this.env);
-      flush = commit.then(
+      this.sink = writes;
+      try {
+        result = write(writes);
+      } finally {
+        this.sink = DIRECT_WRITES;
+      }
+      flush = writes.issue(this.env).then(
         () => undefined,
         async (error: unknown) => {
           this.afterFailedCommit();
