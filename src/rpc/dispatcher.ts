@@ -41,18 +41,9 @@ export interface TransportDispatcher {
   dispatch(rawBody: string | Buffer, session?: RpcSession): MaybePromise<string | undefined>;
   /**
    * `dispatch` with a single request's success answer left in its parts (SuccessParts), for a
-   * transport that writes them without joining them into one string first. Optional: a transport
-   * falls back to `dispatch` without it.
+   * transport that writes them without joining them into one string first.
    */
-  dispatchAnswer?(rawBody: string | Buffer, session?: RpcSession): MaybePromise<RpcAnswer | undefined>;
-}
-
-/** `dispatcher.dispatchAnswer` when it has one, else its `dispatch`. */
-export function answerDispatch(
-  dispatcher: TransportDispatcher,
-): (rawBody: string | Buffer, session?: RpcSession) => MaybePromise<RpcAnswer | undefined> {
-  const { dispatchAnswer } = dispatcher;
-  return dispatchAnswer === undefined ? (rawBody, session) => dispatcher.dispatch(rawBody, session) : dispatchAnswer.bind(dispatcher);
+  dispatchAnswer(rawBody: string | Buffer, session?: RpcSession): MaybePromise<RpcAnswer | undefined>;
 }
 
 /** Labels for requests that name no registered method: a client must not be able to grow the label set. */
@@ -122,7 +113,7 @@ export class RpcDispatcher {
    */
   forTransport(transport: string): TransportDispatcher {
     const observer = this.observer;
-    let dispatchAnswer: NonNullable<TransportDispatcher['dispatchAnswer']>;
+    let dispatchAnswer: TransportDispatcher['dispatchAnswer'];
     if (observer === undefined) dispatchAnswer = (rawBody, session) => this.run(rawBody, session, undefined);
     else {
       const meter = new TransportMeter(observer, transport);

@@ -12,7 +12,7 @@
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import type { Logger } from '../logger.js';
-import { answerDispatch, type MaybePromise, type TransportDispatcher } from './dispatcher.js';
+import type { MaybePromise, TransportDispatcher } from './dispatcher.js';
 import { INTERNAL_ERROR } from './error-codes.js';
 import { answerPayload } from './answer-bytes.js';
 import { errorResponse, type RpcAnswer } from './response.js';
@@ -51,16 +51,14 @@ class PendingPost {
 }
 
 export class HttpTransport {
-  private readonly dispatchAnswer: (rawBody: string) => MaybePromise<RpcAnswer | undefined>;
   /** `accessControlAllowOrigin` as bytes, for the answers' header. */
   private readonly origin: Buffer;
 
   constructor(
-    dispatcher: TransportDispatcher,
+    private readonly dispatcher: TransportDispatcher,
     private readonly options: HttpTransportOptions,
     private readonly logger: Logger,
   ) {
-    this.dispatchAnswer = answerDispatch(dispatcher);
     this.origin = Buffer.from(options.accessControlAllowOrigin);
   }
 
@@ -121,7 +119,7 @@ export class HttpTransport {
   private answer(pending: PendingPost, text: string): void {
     let answer: MaybePromise<RpcAnswer | undefined>;
     try {
-      answer = this.dispatchAnswer(text);
+      answer = this.dispatcher.dispatchAnswer(text);
     } catch (error) {
       answer = this.dispatcherFailure(error);
     }

@@ -11,7 +11,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, us_socket_cont
 import { InvalidParamsError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { answerPayload } from './answer-bytes.js';
-import { answerDispatch, type MaybePromise, type TransportDispatcher } from './dispatcher.js';
+import type { MaybePromise, TransportDispatcher } from './dispatcher.js';
 import { INTERNAL_ERROR } from './error-codes.js';
 import { errorResponse, type RpcAnswer } from './response.js';
 import type { RpcSession, SessionMethod } from './session.js';
@@ -76,14 +76,11 @@ export class WsTransport {
     this.corkStatus = (this.corkSocket as WebSocket<ConnectionData>).send(this.corkMessage, false, false);
   };
 
-  private readonly dispatchAnswer: (rawBody: string, session: RpcSession) => MaybePromise<RpcAnswer | undefined>;
-
   constructor(
-    dispatcher: TransportDispatcher,
+    private readonly dispatcher: TransportDispatcher,
     private readonly options: WsTransportOptions,
     private readonly logger: Logger,
   ) {
-    this.dispatchAnswer = answerDispatch(dispatcher);
     const origin = options.accessControlAllowOrigin.trim();
     this.allowedOrigins =
       origin === '*'
@@ -191,7 +188,7 @@ export class WsTransport {
   private answer(connection: WsConnection, text: string): void {
     let answer: MaybePromise<RpcAnswer | undefined>;
     try {
-      answer = this.dispatchAnswer(text, connection);
+      answer = this.dispatcher.dispatchAnswer(text, connection);
     } catch (error) {
       answer = this.dispatcherFailure(error);
     }

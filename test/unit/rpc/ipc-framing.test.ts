@@ -90,7 +90,7 @@ describe('MULTI_FRAME_REQUEST_RESPONSE', () => {
 });
 
 describe('IpcTransport options', () => {
-  const dispatcher = { dispatch: () => undefined };
+  const dispatcher = { dispatch: () => undefined, dispatchAnswer: () => undefined };
 
   it('resolves the socket paths at construction and touches nothing', () => {
     const transport = new IpcTransport(dispatcher, { dataPath: '/srv/lisk' }, silentLogger);
