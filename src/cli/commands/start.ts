@@ -2,6 +2,7 @@ import { prepareNodeConfig } from '../../config/resolve-node-config.js';
 import type { MetricsConfig, PartialNodeConfig, RpcModeName } from '../../config/node-config.js';
 import { chooseLogFormat, createLogger, LOG_FORMATS, type LogLevel } from '../../logging.js';
 import { checkModuleConfigs } from '../../runtime/module-config-check.js';
+import { settleArrayBufferDetaching } from '../../rpc/array-buffer-detaching.js';
 import { runNodeUntilSignal } from '../../runtime/start-node.js';
 import { EXIT_OK, UsageError, type CliCommand, type CliIO } from '../command.js';
 import { parseFlagsOnly } from '../support/args.js';
@@ -93,6 +94,9 @@ export const startCommand: CliCommand = {
   summary: 'Start a node (devnet by default) with block production and the RPC server',
   help: HELP,
   async run(argv: readonly string[], io: CliIO): Promise<number> {
+    // A runtime setting of the node process, like a V8 flag: first thing, before the start-up
+    // code gets optimised (rpc/array-buffer-detaching.ts says why).
+    settleArrayBufferDetaching();
     const values = parseFlagsOnly(argv, START_FLAGS);
     const logFormat = values['log-format'];
     if (logFormat !== undefined && !(LOG_FORMATS as readonly string[]).includes(logFormat)) {
