@@ -102,6 +102,7 @@ export function buildRegistry(options: BuildRegistryOptions): BuiltRegistry {
   ];
   for (const method of methods) registry.register(method);
   registry.addWarmUp(chain.warmUp);
+  registry.addPrimingRequests(chain.primingRequests);
   registerDiscover(registry, options.nodeInfo.version);
   for (const event of options.events ?? NODE_EVENTS) registry.registerEvent(event);
   return {

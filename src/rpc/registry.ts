@@ -46,12 +46,19 @@ const RESERVED_NAMES = ['rpc.discover'] as const;
  */
 export type RpcWarmUp = (onError: (error: unknown) => void, messagesReceived?: () => number) => () => void;
 
+/**
+ * Read-only request bodies that exercise the methods' busiest path (a block by height, say), run
+ * in-process before the server listens (hot-path-priming.ts); asked for once, at start.
+ */
+export type RpcPrimingRequests = () => readonly string[];
+
 /** The set of methods and events the node serves; names are unique. */
 export class RpcRegistry {
   private readonly methods = new Map<string, RpcMethod>();
   private readonly reserved = new Map<string, RpcMethod>();
   private readonly events = new Set<string>();
   private readonly warmUps: RpcWarmUp[] = [];
+  private readonly primers: RpcPrimingRequests[] = [];
   private sortedMethodNames: string[] | undefined;
 
   /**
@@ -116,6 +123,16 @@ export class RpcRegistry {
     return () => {
       for (const stop of stops) stop();
     };
+  }
+
+  /** Adds requests for RpcServer.start to run before it listens (see RpcPrimingRequests). */
+  addPrimingRequests(primer: RpcPrimingRequests): void {
+    this.primers.push(primer);
+  }
+
+  /** Every priming request, in the order the primers were added. */
+  primingRequests(): string[] {
+    return this.primers.flatMap((primer) => primer());
   }
 
   /** Every registered event name, sorted (a fresh array). */

@@ -10,6 +10,7 @@ import { listenExclusive, listenSocketPort } from '../uws-listen.js';
 import { BasaltError, InvalidParamsError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { RpcDispatcher, type RpcObserver } from './dispatcher.js';
+import { primeHotPath } from './hot-path-priming.js';
 import { HttpTransport, writeNotFound } from './http-transport.js';
 import { READY_PATH, type ReadinessProbe, writeReadiness } from './readiness.js';
 import { RawJson } from './raw-json.js';
@@ -104,7 +105,13 @@ export class RpcServer {
     this.state = 'starting';
     const { modes } = this.options;
     try {
-      if (modes.includes('http') || modes.includes('ws')) await this.listen();
+      if (modes.includes('http') || modes.includes('ws')) {
+        const primed = primeHotPath(this.dispatcher, this.registry.primingRequests());
+        if (primed.requests > 0) {
+          this.logger.debug({ requests: primed.requests, ms: Math.round(primed.ms) }, 'RPC hot path primed before listening');
+        }
+        await this.listen();
+      }
       for (const transport of this.addedTransports) {
         await transport.start();
         this.startedTransports.push(transport);

@@ -84,7 +84,16 @@ export interface ChainEndpoints {
    * block-json-warm-up.ts); returns the function that stops it.
    */
   warmUp(onError: (error: unknown) => void, messagesReceived?: () => number): () => void;
+  /**
+   * Requests for the hot path's priming before the server listens (hot-path-priming.ts): the
+   * newest blocks by height, whose JSON is built and cached as the warm-up would, and the last
+   * block.
+   */
+  primingRequests(): string[];
 }
+
+/** Blocks, from the tip down, that the priming requests ask for. */
+const PRIMING_BLOCKS = 64;
 
 /** Builds the `chain_*` methods over the given chain pieces. */
 export function createChainEndpoints(options: ChainEndpointsOptions): ChainEndpoints {
@@ -168,5 +177,17 @@ export function createChainEndpoints(options: ChainEndpointsOptions): ChainEndpo
         onError,
         messagesReceived,
       ),
+    primingRequests: () => {
+      const tip = chainStore.tipHeight();
+      const lowest = Math.max(chainStore.genesisHeight(), tip - PRIMING_BLOCKS + 1);
+      // Both shapes clients send: with params, and without (the object shapes V8 then expects).
+      const bodies = [rpcRequestBody('chain_getLastBlock', {}), JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'chain_getLastBlock' })];
+      for (let height = tip; height >= lowest; height -= 1) bodies.push(rpcRequestBody('chain_getBlockByHeight', { height }));
+      return bodies;
+    },
   };
+}
+
+function rpcRequestBody(method: string, params: Record<string, unknown>): string {
+  return JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
 }
