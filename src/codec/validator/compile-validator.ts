@@ -96,7 +96,19 @@ function compileTypeCheck(node: Node, where: string): TypeCheck | undefined {
   const types = Array.isArray(type) ? type : [type];
   for (const t of types) if (typeof t !== 'string' || !JSON_TYPES.has(t)) schemaError(where, `unknown type ${JSON.stringify(t)}`);
   const names = types as string[];
-  return { test: (data) => names.some((t) => hasType(t, data)), label: names.join(',') };
+  const label = names.join(',');
+  // No closure per call: the validator runs on every RPC request's params.
+  if (names.length === 1) {
+    const only = names[0] as string;
+    return { test: (data) => hasType(only, data), label };
+  }
+  return {
+    test: (data) => {
+      for (const name of names) if (hasType(name, data)) return true;
+      return false;
+    },
+    label,
+  };
 }
 
 function compileValueKeywords(node: Node, where: string, checks: Check[]): void {
@@ -226,13 +238,17 @@ function compileObjectKeywords(node: Node, where: string, checks: Check[]): void
   }
   const properties = node.properties === undefined ? {} : node.properties;
   if (!isPlainObject(properties)) schemaError(where, '"properties" must be an object');
-  const propertyChecks = Object.entries(properties).map(([name, sub]) => [name, compileNode(sub, `${where}/properties/${name}`)] as const);
+  // Each property's path suffix is made once: at the root (path '') `path + suffix` is the
+  // suffix itself, so valid params cost no string per property.
+  const propertyChecks = Object.entries(properties).map(
+    ([name, sub]) => ({ name, suffix: `.${name}`, check: compileNode(sub, `${where}/properties/${name}`) }) as const,
+  );
   if (propertyChecks.length > 0) {
     checks.push((data, path, errors) => {
       if (!isPlainObject(data)) return;
-      for (const [name, check] of propertyChecks) {
+      for (const { name, suffix, check } of propertyChecks) {
         const value = data[name];
-        if (value !== undefined) check(value, `${path}.${name}`, errors);
+        if (value !== undefined) check(value, path + suffix, errors);
       }
     });
   }
