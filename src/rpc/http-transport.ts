@@ -15,6 +15,7 @@ import type { Logger } from '../logger.js';
 import type { MaybePromise, TransportDispatcher } from './dispatcher.js';
 import { INTERNAL_ERROR } from './error-codes.js';
 import { answerPayload } from './answer-bytes.js';
+import { requestText } from './request-text.js';
 import { errorResponse, type RpcAnswer } from './response.js';
 
 export const HTTP_PATH = '/rpc';
@@ -108,11 +109,10 @@ export class HttpTransport {
     const chunks = pending.chunks;
     pending.chunks = undefined;
     // Decode now: the last chunk's memory is only valid during this callback.
-    const lastChunk = Buffer.from(chunk, 0, size);
     const text =
       chunks === undefined
-        ? lastChunk.toString('utf8') // the whole body in one chunk: the usual case, no copy
-        : Buffer.concat([...chunks, lastChunk], pending.received).toString('utf8');
+        ? requestText(chunk) // the whole body in one chunk: the usual case, no copy
+        : Buffer.concat([...chunks, Buffer.from(chunk, 0, size)], pending.received).toString('utf8');
     this.answer(pending, text);
   }
 

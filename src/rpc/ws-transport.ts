@@ -13,6 +13,7 @@ import type { Logger } from '../logger.js';
 import { answerPayload } from './answer-bytes.js';
 import type { MaybePromise, TransportDispatcher } from './dispatcher.js';
 import { INTERNAL_ERROR } from './error-codes.js';
+import { requestText } from './request-text.js';
 import { errorResponse, type RpcAnswer } from './response.js';
 import type { RpcSession, SessionMethod } from './session.js';
 import { MAX_TOPICS_PER_SOCKET, parseTopics, topicsMatch } from './topics.js';
@@ -112,7 +113,7 @@ export class WsTransport {
       },
       message: (ws, data) => {
         // The ArrayBuffer is only valid during this call: decode it now.
-        this.answer(ws.getUserData().connection, Buffer.from(data).toString('utf8'));
+        this.answer(ws.getUserData().connection, requestText(data));
       },
       close: (ws) => {
         const connection = ws.getUserData().connection;
