@@ -27,6 +27,25 @@ type Utf8Writer = Buffer & { utf8Write(text: string, offset: number): number };
 
 let scratch = Buffer.allocUnsafe(64 * 1024) as Utf8Writer;
 
+/**
+ * Views of `scratch` by length, so that answering allocates no view per request (a typed array
+ * is some 100 bytes of young-generation garbage, each a share of the next scavenge's pause):
+ * a hot block's answer has one length, a chain's blocks a bounded set. Emptied when full and
+ * whenever `scratch` is replaced.
+ */
+const views = new Map<number, Uint8Array>();
+const MAX_VIEWS = 4096;
+
+function viewOf(length: number): Uint8Array {
+  let view = views.get(length);
+  if (view === undefined) {
+    if (views.size >= MAX_VIEWS) views.clear();
+    view = new Uint8Array(scratch.buffer, scratch.byteOffset, length);
+    views.set(length, view);
+  }
+  return view;
+}
+
 /** `String.prototype.isWellFormed` (ES2024; V8 answers a one-byte string without a scan). */
 const isWellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
@@ -38,13 +57,16 @@ export function successBytes(parts: SuccessParts): Uint8Array | undefined {
   const { idJson, resultJson } = parts;
   if (resultJson.length > MAX_PARTS_CHARS || !isWellFormed(resultJson) || !isWellFormed(idJson)) return undefined;
   const bound = HEAD.length + RESULT.length + 1 + MAX_BYTES_PER_UNIT * (idJson.length + resultJson.length);
-  if (bound > scratch.length) scratch = Buffer.allocUnsafe(Math.max(bound, 2 * scratch.length)) as Utf8Writer;
+  if (bound > scratch.length) {
+    scratch = Buffer.allocUnsafe(Math.max(bound, 2 * scratch.length)) as Utf8Writer;
+    views.clear();
+  }
   let at = HEAD.copy(scratch, 0);
   at += scratch.utf8Write(idJson, at);
   at += RESULT.copy(scratch, at);
   at += scratch.utf8Write(resultJson, at);
   scratch[at] = CLOSE;
-  return new Uint8Array(scratch.buffer, scratch.byteOffset, at + 1);
+  return viewOf(at + 1);
 }
 
 /**
