@@ -194,7 +194,8 @@ export class WsTransport {
       answer = this.dispatcherFailure(error);
     }
     if (!(answer instanceof Promise)) {
-      if (answer !== undefined) this.send(connection, answer);
+      // Still inside uWS's message callback, which has corked the socket already.
+      if (answer !== undefined) this.send(connection, answer, true);
       return;
     }
     answer.then(
@@ -214,8 +215,11 @@ export class WsTransport {
   /**
    * Sends one text frame, unless the client has stopped reading: a socket whose backlog already
    * exceeds the limit is closed instead (so a backlog never exceeds the limit plus one message).
+   * `corked`: the caller runs inside a uWS callback of this socket, which uWS corks itself, so
+   * the frame is sent as it is (one native call instead of a cork around it, as the uWS docs
+   * advise); other callers (answers that came later, events) cork it here.
    */
-  private send(connection: WsConnection, message: RpcAnswer): void {
+  private send(connection: WsConnection, message: RpcAnswer, corked = false): void {
     const socket = connection.socket;
     if (socket === undefined) return; // closed while its request was running
     if (socket.getBufferedAmount() > this.options.maxBufferedBytes) {
@@ -227,7 +231,8 @@ export class WsTransport {
     this.corkMessage = answerPayload(message);
     this.corkStatus = 0;
     try {
-      socket.cork(this.sendCorked);
+      if (corked) this.sendCorked();
+      else socket.cork(this.sendCorked);
     } catch (error) {
       this.logger.warn({ err: error }, 'RPC message could not be sent on a WebSocket');
     } finally {
