@@ -10,6 +10,7 @@ import type { Logger } from '../logger.js';
 import { nativeAvailable, nativeSearch, nativeStatus } from '../native/index.js';
 import type { StateTreeUpdater } from '../state/state-db.js';
 import {
+  aheadSignatureThreads,
   openWorkerPool,
   PoolPopVerifier,
   PoolSignatureVerifier,
@@ -27,6 +28,8 @@ export interface OffThreadTuning {
   readonly minPoolSet?: number;
   /** Fewest state changes whose tree update is computed in the pool. */
   readonly minChanges?: number;
+  /** Threads the signature checks of blocks planned ahead may occupy at once (aheadSignatureThreads). */
+  readonly aheadThreads?: number;
 }
 
 /** Where the CPU-heavy work of block processing runs: signature checks and state-tree updates. */
@@ -72,7 +75,12 @@ export interface NodeWorkers extends Required<OffThreadWork> {
  * updater, the proof-of-possession checks and the certificate checks.
  */
 export function offThreadWork(pool: WorkerPool, tuning: OffThreadTuning = {}, logger?: Logger): Required<OffThreadWork> {
-  const signatureVerifier = new PoolSignatureVerifier(pool, { minPoolSet: tuning.minPoolSet, logger, priority: 'consensus' });
+  const signatureVerifier = new PoolSignatureVerifier(pool, {
+    minPoolSet: tuning.minPoolSet,
+    logger,
+    priority: 'consensus',
+    aheadThreads: tuning.aheadThreads ?? aheadSignatureThreads(pool.threads),
+  });
   const transactionSignatureVerifier = new PoolSignatureVerifier(pool, { minPoolSet: tuning.minPoolSet, logger, priority: 'reads' });
   return {
     signatureVerifier,
