@@ -10,7 +10,6 @@ import type { Logger } from '../logger.js';
 import { nativeAvailable, nativeSearch, nativeStatus } from '../native/index.js';
 import type { StateTreeUpdater } from '../state/state-db.js';
 import {
-  aheadSignatureThreads,
   openWorkerPool,
   PoolPopVerifier,
   PoolSignatureVerifier,
@@ -28,7 +27,10 @@ export interface OffThreadTuning {
   readonly minPoolSet?: number;
   /** Fewest state changes whose tree update is computed in the pool. */
   readonly minChanges?: number;
-  /** Threads the signature checks of blocks planned ahead may occupy at once (aheadSignatureThreads). */
+  /**
+   * Threads the signature checks of the blocks planned ahead may occupy at once (default: every
+   * thread; the block-apply bench measures a cap at cores − 1 against it).
+   */
   readonly aheadThreads?: number;
 }
 
@@ -79,7 +81,7 @@ export function offThreadWork(pool: WorkerPool, tuning: OffThreadTuning = {}, lo
     minPoolSet: tuning.minPoolSet,
     logger,
     priority: 'consensus',
-    aheadThreads: tuning.aheadThreads ?? aheadSignatureThreads(pool.threads),
+    aheadThreads: tuning.aheadThreads,
   });
   const transactionSignatureVerifier = new PoolSignatureVerifier(pool, { minPoolSet: tuning.minPoolSet, logger, priority: 'reads' });
   return {

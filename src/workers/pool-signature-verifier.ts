@@ -42,17 +42,11 @@ export interface PoolSignatureVerifierOptions {
   readonly priority?: TaskPriority;
   /**
    * Threads that checks asked for ahead of need (verifyEd25519Ahead) may occupy at once; default:
-   * every thread (no cap). See aheadSignatureThreads for the node's choice.
+   * every thread, as verifyEd25519. The node keeps the default: a cap at cores − 1, meant to leave
+   * the main thread a core while it applies blocks, did not apply blocks faster when measured
+   * (docs/architecture.md, "The checks of the blocks ahead").
    */
   readonly aheadThreads?: number;
-}
-
-/**
- * Threads that a node's block signature checks planned ahead may occupy at once: one fewer than
- * the pool has (at least one).
- */
-export function aheadSignatureThreads(poolThreads: number): number {
-  return Math.max(1, poolThreads - 1);
 }
 
 export class PoolSignatureVerifier implements SignatureVerifier {
@@ -84,9 +78,9 @@ export class PoolSignatureVerifier implements SignatureVerifier {
 
   /**
    * The same answers as verifyEd25519, for checks wanted later (the blocks after the one
-   * executing): split for at most `aheadThreads` threads, and with no more than that many of
-   * these tasks in flight at once, so that the main thread, whose work is the critical path,
-   * is not crowded off a core by a thread it does not wait for yet.
+   * executing). With `aheadThreads` below the pool's threads, the set is split for that many
+   * threads and no more of these tasks are in flight at once, leaving the other threads to work
+   * that is waited for now; otherwise this is verifyEd25519.
    */
   async verifyEd25519Ahead(checks: readonly Ed25519Check[]): Promise<boolean[]> {
     const limit = this.aheadLimit;

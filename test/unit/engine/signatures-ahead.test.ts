@@ -1,7 +1,8 @@
 /**
- * SignaturePlans with the node's block verifier on a real 2-thread pool: the block executing next
- * is checked on every thread, the blocks after it through verifyEd25519Ahead (one thread of the
- * two), and both give the main thread's answers. The blocks are the dev chain's, planned against
+ * SignaturePlans with the node's block verifier on a real 2-thread pool, its checks ahead capped at
+ * one thread: the block executing next is checked on every thread, the blocks after it through
+ * verifyEd25519Ahead (one thread of the two), and both give the main thread's answers; uncapped
+ * (the node's default), the blocks ahead are split as the next one is. The blocks are the dev chain's, planned against
  * its genesis state.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -42,7 +43,7 @@ describe('SignaturePlans on the pool', () => {
 
   it('checks the next block on both threads and the blocks after it on one, with the same answers', async () => {
     expect(blocks.length).toBeGreaterThanOrEqual(3);
-    const { signatureVerifier } = offThreadWork(pool, { minPoolSet: 1 });
+    const { signatureVerifier } = offThreadWork(pool, { minPoolSet: 1, aheadThreads: 1 });
     const plans = new SignaturePlans(chain.stateMachine, signatureVerifier, 2);
     const state = chain.stateDb.moduleReader;
     const sent = (): number => pool.taskCounts.get(TASK) ?? 0;
@@ -62,6 +63,15 @@ describe('SignaturePlans on the pool', () => {
     // Planned once: asking again gives the same plan and sends nothing.
     expect(plans.plan(blocks[1] as Block, state)).toBe(ahead[0]);
     expect(sent() - before).toBe(4);
+  });
+
+  it('with the default verifier (no cap) splits the blocks ahead for every thread', async () => {
+    const { signatureVerifier } = offThreadWork(pool, { minPoolSet: 1 });
+    const plans = new SignaturePlans(chain.stateMachine, signatureVerifier, 2);
+    const before = pool.taskCounts.get(TASK) ?? 0;
+    const plan = plans.plan(blocks[1] as Block, chain.stateDb.moduleReader);
+    expect((pool.taskCounts.get(TASK) ?? 0) - before).toBe(2);
+    expect(await plan?.answers).toEqual(await new MainThreadSignatureVerifier().verifyEd25519(plan?.checks ?? []));
   });
 
   it('plans with a verifier that has no verifyEd25519Ahead through verifyEd25519', async () => {

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyPairFromSeed, MainThreadSignatureVerifier, signDigest, type Ed25519Check } from '../../../src/crypto/index.js';
 import { InFlightLimit } from '../../../src/workers/in-flight-limit.js';
-import { aheadSignatureThreads, PoolSignatureVerifier, WorkerPool } from '../../../src/workers/index.js';
+import { PoolSignatureVerifier, WorkerPool } from '../../../src/workers/index.js';
 
 const signer = keyPairFromSeed(randomBytes(32));
 
@@ -42,10 +42,6 @@ describe('InFlightLimit in front of a real pool (2 threads)', () => {
   });
   afterAll(async () => {
     await pool.close();
-  });
-
-  it('leaves one thread of two to the node: aheadSignatureThreads', () => {
-    expect([1, 2, 4, 8].map(aheadSignatureThreads)).toEqual([1, 1, 3, 7]);
   });
 
   it('runs checks asked ahead on at most aheadThreads threads, with the answers of the main thread', async () => {
