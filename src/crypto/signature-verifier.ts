@@ -29,6 +29,12 @@ export interface Ed25519Check {
 export interface SignatureVerifier {
   /** `answers[i]` says whether `checks[i]` verifies (libsodium's strict rules, as Lisk's). */
   verifyEd25519(checks: readonly Ed25519Check[]): Promise<boolean[]>;
+  /**
+   * The same answers, for checks that nothing waits on yet (the blocks after the one executing):
+   * a verifier may give them less of its capacity than verifyEd25519 would. Without it, callers
+   * use verifyEd25519.
+   */
+  verifyEd25519Ahead?(checks: readonly Ed25519Check[]): Promise<boolean[]>;
   /** `answers[i]` says whether `checks[i]` holds (bls-batch.ts rules, as lisk-cryptography's). */
   verifyBls(checks: readonly BlsCheck[]): Promise<boolean[]>;
   /** The aggregate of `signatures` (bls.ts aggregateSignatures); rejects with its CryptoError. */

@@ -207,7 +207,7 @@ export class BlockExecutor {
     if (plans === undefined) return;
     const planned = blocks.slice(0, plans.limit + 1);
     plans.retainOnly(planned);
-    await Promise.all(planned.map((block) => plans.plan(block, state)?.answers));
+    await Promise.all(planned.map((block, i) => plans.plan(block, state, i === 0)?.answers));
   }
 
   /** Drops every signature plan (the blocks they were for will not be applied next). */

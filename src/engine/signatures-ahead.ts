@@ -69,14 +69,19 @@ export class SignaturePlans {
 
   /**
    * Starts verifying the checks of `block`'s transactions, planned against `state`, unless already
-   * planned; returns its plan (none for a block without transactions).
+   * planned; returns its plan (none for a block without transactions). `next`: the block executes
+   * right away, so its checks get the verifier's full capacity; the others are checked ahead
+   * (SignatureVerifier.verifyEd25519Ahead), leaving room for the work the node waits on now.
    */
-  plan(block: Block, state: StateReader): SignaturePlan | undefined {
+  plan(block: Block, state: StateReader, next = false): SignaturePlan | undefined {
     const key = keyOf(block);
     const planned = this.plans.get(key);
     if (planned !== undefined || block.transactions.length === 0) return planned;
     const checks = this.stateMachine.signatureChecks(block.transactions, state);
-    const plan = new SignaturePlan(checks, this.verifier.verifyEd25519(checks));
+    const { verifier } = this;
+    const answers =
+      next || verifier.verifyEd25519Ahead === undefined ? verifier.verifyEd25519(checks) : verifier.verifyEd25519Ahead(checks);
+    const plan = new SignaturePlan(checks, answers);
     this.plans.set(key, plan);
     return plan;
   }

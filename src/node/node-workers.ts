@@ -27,6 +27,11 @@ export interface OffThreadTuning {
   readonly minPoolSet?: number;
   /** Fewest state changes whose tree update is computed in the pool. */
   readonly minChanges?: number;
+  /**
+   * Threads the signature checks of the blocks planned ahead may occupy at once (default: every
+   * thread; the block-apply bench measures a cap at cores − 1 against it).
+   */
+  readonly aheadThreads?: number;
 }
 
 /** Where the CPU-heavy work of block processing runs: signature checks and state-tree updates. */
@@ -72,7 +77,12 @@ export interface NodeWorkers extends Required<OffThreadWork> {
  * updater, the proof-of-possession checks and the certificate checks.
  */
 export function offThreadWork(pool: WorkerPool, tuning: OffThreadTuning = {}, logger?: Logger): Required<OffThreadWork> {
-  const signatureVerifier = new PoolSignatureVerifier(pool, { minPoolSet: tuning.minPoolSet, logger, priority: 'consensus' });
+  const signatureVerifier = new PoolSignatureVerifier(pool, {
+    minPoolSet: tuning.minPoolSet,
+    logger,
+    priority: 'consensus',
+    aheadThreads: tuning.aheadThreads,
+  });
   const transactionSignatureVerifier = new PoolSignatureVerifier(pool, { minPoolSet: tuning.minPoolSet, logger, priority: 'reads' });
   return {
     signatureVerifier,

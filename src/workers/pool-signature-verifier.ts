@@ -20,6 +20,7 @@ import {
   type PackedEd25519Batch,
 } from './tasks/ed25519-verify-batch.js';
 import { silentLogger, type Logger } from '../logger.js';
+import { InFlightLimit } from './in-flight-limit.js';
 import type { TaskPriority } from './priority-task-queue.js';
 import type { FallbackReason, WorkerPool } from './worker-pool.js';
 
@@ -39,6 +40,13 @@ export interface PoolSignatureVerifierOptions {
    * never delays a block's checks.
    */
   readonly priority?: TaskPriority;
+  /**
+   * Threads that checks asked for ahead of need (verifyEd25519Ahead) may occupy at once; default:
+   * every thread, as verifyEd25519. The node keeps the default: a cap at cores − 1, meant to leave
+   * the main thread a core while it applies blocks, did not apply blocks faster when measured
+   * (docs/architecture.md, "The checks of the blocks ahead").
+   */
+  readonly aheadThreads?: number;
 }
 
 export class PoolSignatureVerifier implements SignatureVerifier {
@@ -49,6 +57,8 @@ export class PoolSignatureVerifier implements SignatureVerifier {
   private readonly priority: TaskPriority;
   /** The pool failures already logged: a dead pool fails every task the same way, once is enough. */
   private readonly loggedCauses = new Set<string>();
+  /** The cap on ahead checks in flight, when it is below the pool's threads. */
+  private readonly aheadLimit: InFlightLimit | undefined;
 
   constructor(
     private readonly pool: WorkerPool,
@@ -58,9 +68,27 @@ export class PoolSignatureVerifier implements SignatureVerifier {
     this.batchSize = options.batchSize ?? 128;
     this.logger = options.logger ?? silentLogger;
     this.priority = options.priority ?? 'consensus';
+    const aheadThreads = options.aheadThreads ?? pool.threads;
+    this.aheadLimit = aheadThreads < pool.threads ? new InFlightLimit(Math.max(1, aheadThreads)) : undefined;
   }
 
   async verifyEd25519(checks: readonly Ed25519Check[]): Promise<boolean[]> {
+    return this.verifyEd25519Set(checks, this.pool.threads);
+  }
+
+  /**
+   * The same answers as verifyEd25519, for checks wanted later (the blocks after the one
+   * executing). With `aheadThreads` below the pool's threads, the set is split for that many
+   * threads and no more of these tasks are in flight at once, leaving the other threads to work
+   * that is waited for now; otherwise this is verifyEd25519.
+   */
+  async verifyEd25519Ahead(checks: readonly Ed25519Check[]): Promise<boolean[]> {
+    const limit = this.aheadLimit;
+    return limit === undefined ? this.verifyEd25519Set(checks, this.pool.threads) : this.verifyEd25519Set(checks, limit.limit, limit);
+  }
+
+  /** `checks` in batches for `threads` threads, each task run through `limit` when there is one. */
+  private async verifyEd25519Set(checks: readonly Ed25519Check[], threads: number, limit?: InFlightLimit): Promise<boolean[]> {
     if (checks.length < this.minPoolSet) {
       this.fellBack(ed25519VerifyBatchTask.name, 'small_input');
       return this.mainThread.verifyEd25519(checks);
@@ -78,15 +106,12 @@ export class PoolSignatureVerifier implements SignatureVerifier {
       }
     });
     // Spread evenly: every thread gets work even when the set is only a little over one batch.
-    const batches = Math.max(
-      Math.ceil(packable.length / this.batchSize),
-      Math.min(this.pool.threads, Math.ceil(packable.length / this.minPoolSet)),
-    );
+    const batches = Math.max(Math.ceil(packable.length / this.batchSize), Math.min(threads, Math.ceil(packable.length / this.minPoolSet)));
     const perBatch = Math.ceil(packable.length / Math.max(1, batches));
     const runs: Promise<void>[] = [];
     for (let start = 0; start < packable.length; start += perBatch) {
       const indexes = packable.slice(start, start + perBatch);
-      runs.push(this.runBatch(checks, indexes, answers));
+      runs.push(limit === undefined ? this.runBatch(checks, indexes, answers) : limit.run(() => this.runBatch(checks, indexes, answers)));
     }
     await Promise.all(runs);
     return answers;
