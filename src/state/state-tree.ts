@@ -68,13 +68,19 @@ const EMPTY_LEAF_VALUE = Buffer.alloc(0);
  * that stored the block has committed) or `advance` (StateDb.queueTransaction: as soon as the
  * transaction is queued, so that the next block's update is computed while this one's writes run
  * on LMDB's write thread). An advanced tree keeps the nodes of the root it left (`settledRoot`,
- * the one proofs are against) until `settle` drops them once the block is visible, or `rollBack`
- * returns to it when the block failed: at most one block is ever ahead of the disk.
+ * the one proofs are against) until the block is visible (`settle`), or returns to it when the
+ * block failed (`rollBack`): at most one block is ever ahead of the disk.
  */
 export class StateTree {
   private readonly tree: SparseMerkleTree;
   /** The update `advance` moved the tree by, and the root it left; undefined when settled. */
   private ahead: { readonly update: PreparedStateUpdate; readonly settledRoot: Buffer } | undefined;
+  /**
+   * The nodes only a root left behind used, once settled (`settle`): dropped by the next change
+   * of the tree, in the same pass as that change's writes and before them, or when the whole
+   * tree is read (`size`, `writeSnapshot`). Until then nothing reaches them.
+   */
+  private stale: Buffer | readonly Buffer[] | undefined;
   /** How many stored values `fromValues` built the tree from (undefined for a snapshot). */
   rebuiltFromValues: number | undefined;
 
@@ -137,6 +143,7 @@ export class StateTree {
   writeSnapshot(path: string, stamp: Buffer): void {
     if (this.ahead !== undefined) throw new InvariantError('A tree snapshot is written while no block is ahead of the disk.');
     if (!snapshotStampRoot(stamp).equals(this.currentRoot)) throw new StoreError('A tree snapshot is stamped with the current root.');
+    this.dropStale();
     writeTreeSnapshot(this.store, path, stamp);
   }
 
@@ -157,6 +164,7 @@ export class StateTree {
 
   /** Nodes held (for logs and tests). */
   get size(): number {
+    this.dropStale();
     return this.store.size;
   }
 
@@ -180,6 +188,7 @@ export class StateTree {
    */
   apply(update: PreparedStateUpdate): void {
     if (this.ahead !== undefined) throw new InvariantError('A state tree update is applied while another one is ahead of the disk.');
+    this.dropStale();
     this.store.apply(update, true);
     this.currentRoot = update.root;
   }
@@ -193,21 +202,25 @@ export class StateTree {
    */
   advance(update: PreparedStateUpdate): void {
     if (this.ahead !== undefined) throw new InvariantError('A state tree update is applied while another one is ahead of the disk.');
-    this.store.apply(update, false);
+    // The nodes the last settled block left go first, in the same pass: a node this update
+    // writes may be one of them (a value set back to what it was two blocks ago).
+    this.store.apply(withRemoved(update, this.stale), true);
+    this.stale = undefined;
     this.ahead = { update, settledRoot: this.currentRoot };
     this.currentRoot = update.root;
   }
 
-  /** The advanced block is visible: the nodes only the root it left used are dropped. */
+  /**
+   * The advanced block is visible: its root is the settled one, and the nodes only the root it
+   * left used are stale. They are dropped with the next update's writes (`advance`), not now:
+   * the next block's transaction is waiting to be queued, and LMDB's write thread with it.
+   */
   settle(): void {
     const { ahead } = this;
     if (ahead === undefined) return;
     this.ahead = undefined;
     const { update } = ahead;
-    this.store.apply(
-      update instanceof PackedSmtUpdateResult ? packedRemoval(update.removedHashes) : { writes: [], removed: update.removed },
-      true,
-    );
+    this.stale = update instanceof PackedSmtUpdateResult ? update.removedHashes : update.removed;
   }
 
   /** The advanced block was not stored: its nodes are dropped and the tree is back at the settled root. */
@@ -216,13 +229,16 @@ export class StateTree {
     if (ahead === undefined) return;
     this.ahead = undefined;
     const { update } = ahead;
-    this.store.apply(
-      update instanceof PackedSmtUpdateResult
-        ? packedRemoval(update.writeHashes)
-        : { writes: [], removed: update.writes.map(({ hash }) => hash) },
-      true,
-    );
+    this.store.apply(removal(update instanceof PackedSmtUpdateResult ? update.writeHashes : update.writes.map(({ hash }) => hash)), true);
     this.currentRoot = ahead.settledRoot;
+  }
+
+  /** Drops the stale nodes now (see `stale`). */
+  private dropStale(): void {
+    const { stale } = this;
+    if (stale === undefined) return;
+    this.stale = undefined;
+    this.store.apply(removal(stale), true);
   }
 
   /**
@@ -286,9 +302,21 @@ export function stateTreeLeaves(entries: readonly { key: Buffer; value?: Buffer 
   return { keys, hashes };
 }
 
-/** A write set that only deletes the nodes of `hashes` (32 bytes each), in the store's flat form. */
-function packedRemoval(hashes: Buffer): SmtWriteSet {
-  return new PackedSmtUpdateResult(EMPTY_HASH, NO_BYTES, NO_BYTES, NO_ENDS, hashes);
+/** A write set that only deletes the nodes of `hashes` (packed: 32 bytes each). */
+function removal(hashes: Buffer | readonly Buffer[]): SmtWriteSet {
+  if (Buffer.isBuffer(hashes)) return new PackedSmtUpdateResult(EMPTY_HASH, NO_BYTES, NO_BYTES, NO_ENDS, hashes);
+  return { writes: [], removed: hashes as readonly Buffer[] };
+}
+
+/**
+ * The writes of `update` with `removed` in place of its own removed nodes (none when undefined):
+ * applied with pruning, `removed` goes first. Kept in the flat form when both are.
+ */
+function withRemoved(update: PreparedStateUpdate, removed: Buffer | readonly Buffer[] | undefined): SmtWriteSet {
+  if (update instanceof PackedSmtUpdateResult && (removed === undefined || Buffer.isBuffer(removed))) {
+    return new PackedSmtUpdateResult(update.root, update.writeHashes, update.writeData, update.writeEnds, removed ?? NO_BYTES);
+  }
+  return { writes: update.writes, removed: removal(removed ?? NO_BYTES).removed };
 }
 
 const NO_BYTES = Buffer.alloc(0);

@@ -136,6 +136,40 @@ describe('StateDb.queueTransaction (the tree moves as the block is queued)', () 
     expect(stateDb.treeSize()).toBe(size);
   });
 
+  it('keeps every node a block needs when it puts back what the block two before it replaced', async () => {
+    // Values flip between two states and keys are deleted and added back, block after block,
+    // each block prepared while the one before it commits: the nodes a block writes are often
+    // the very ones the block before it replaced.
+    const flipping = keys.slice(0, 300);
+    const first = new Map(flipping.map((key) => [key.toString('hex'), expected.get(key.toString('hex')) as Buffer]));
+    const second = new Map(flipping.map((key) => [key.toString('hex'), randomBytes(32)]));
+    let state = expected;
+    let committing: { visible(): Promise<unknown> } | undefined;
+    for (let round = 0; round < 6; round++) {
+      const values = round % 2 === 0 ? second : first;
+      const changes = flipping
+        .map((key, i): StateChange => {
+          const id = key.toString('hex');
+          const value = i % 7 === round % 7 ? undefined : values.get(id);
+          return { key, value, previous: state.get(id) };
+        })
+        .filter(({ value, previous }) => value !== undefined || previous !== undefined);
+      const update = stateDb.prepareUpdate(changes);
+      state = applied(state, changes);
+      expect(update.root.equals(rootOf(state))).toBe(true);
+      await committing?.visible();
+      committing = queue(changes, update);
+    }
+    await committing?.visible();
+    await stateDb.flushed();
+    expect(stateDb.root().equals(rootOf(state))).toBe(true);
+    const query = flipping.slice(0, 20).map(smtKeyFromStateKey);
+    expect(verify(query, stateDb.prove(query), stateDb.root(), STATE_KEY_LENGTH)).toBe(true);
+    const size = stateDb.treeSize();
+    await reopen();
+    expect(stateDb.treeSize()).toBe(size);
+  });
+
   it('takes the tree back to the committed root when the queued commit fails for want of room', async () => {
     const before = stateDb.root();
     const size = stateDb.treeSize();
