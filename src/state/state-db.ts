@@ -333,8 +333,8 @@ export class StateDb {
   }
 
   /**
-   * The second half of `transactionAsync`: waits until the transaction is visible, then drops the
-   * nodes of the tree's previous root; if it failed, takes the tree back to that root.
+   * The second half of `transactionAsync`: waits until the transaction is visible, then settles
+   * the tree on its root (StateTree.settle); if it failed, takes the tree back to the root before.
    */
   private async settleQueued<T>(flush: Promise<void>, diffKey: Buffer | undefined, invalidates: boolean, result: T): Promise<T> {
     try {
