@@ -5,11 +5,7 @@
  * against the root readers see until the block is visible, the tree ends with exactly the nodes
  * of one root, and a commit that really fails (the file may not grow: RLIMIT_FSIZE on this test
  * process, as a full disk does to the node) takes the tree back to the committed root.
- *
- * Each test file runs in a process of its own (vitest.config.ts: pool forks), so the file size
- * limit set here on this process reaches no other test.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,32 +14,11 @@ import { open, type RootDatabase } from 'lmdb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHAIN_ENV_OPTIONS } from '../../../src/chain/lmdb-environment.js';
 import { StoreWriteError } from '../../../src/errors.js';
-import {
-  EMPTY_HASH,
-  InMemorySmtNodeStore,
-  SparseMerkleTree,
-  smtKeyFromStateKey,
-  smtValueFromStateValue,
-  STATE_KEY_LENGTH,
-  verify,
-} from '../../../src/merkle/index.js';
+import { smtKeyFromStateKey, STATE_KEY_LENGTH, verify } from '../../../src/merkle/index.js';
 import type { StateChange } from '../../../src/state/overlay-state.js';
 import { StateDb } from '../../../src/state/state-db.js';
-
-const stateKey = (): Buffer => Buffer.concat([Buffer.from('0000000a8000', 'hex'), randomBytes(20)]);
-
-/** The root of `entries` computed from scratch by the TypeScript tree. */
-function rootOf(entries: Map<string, Buffer>): Buffer {
-  if (entries.size === 0) return EMPTY_HASH;
-  const keys = [...entries.keys()].map((key) => smtKeyFromStateKey(Buffer.from(key, 'hex')));
-  const values = [...entries.values()].map((value) => smtValueFromStateValue(value));
-  return new SparseMerkleTree(new InMemorySmtNodeStore(), STATE_KEY_LENGTH).update(EMPTY_HASH, keys, values).root;
-}
-
-/** Sets this process's soft file size limit (bytes, or 'unlimited'): writes past it fail with EFBIG. */
-function limitFileSize(limit: number | 'unlimited'): void {
-  execFileSync('prlimit', ['--pid', String(process.pid), `--fsize=${limit}:`]);
-}
+import { limitOwnFileSize } from '../../support/file-size-limit.js';
+import { randomStateKey, rootOfEntries } from '../../support/state-entries.js';
 
 describe('StateDb.queueTransaction (the tree moves as the block is queued)', () => {
   let dir: string;
@@ -65,7 +40,7 @@ describe('StateDb.queueTransaction (the tree moves as the block is queued)', () 
       picked.add(id);
       changes.push({ key, value: i % 5 === 0 ? undefined : randomBytes(valueBytes), previous: state.get(id) });
     }
-    for (let i = 0; i < count; i++) changes.push({ key: stateKey(), value: randomBytes(valueBytes), previous: undefined });
+    for (let i = 0; i < count; i++) changes.push({ key: randomStateKey(), value: randomBytes(valueBytes), previous: undefined });
     return changes.sort((a, b) => a.key.compare(b.key));
   };
   const applied = (state: Map<string, Buffer>, changes: readonly StateChange[]): Map<string, Buffer> => {
@@ -103,7 +78,7 @@ describe('StateDb.queueTransaction (the tree moves as the block is queued)', () 
   });
 
   afterEach(async () => {
-    limitFileSize('unlimited');
+    limitOwnFileSize('unlimited');
     await env.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -120,10 +95,10 @@ describe('StateDb.queueTransaction (the tree moves as the block is queued)', () 
     const second = changesFor(500, afterFirst);
     const afterSecond = applied(afterFirst, second);
     const secondUpdate = stateDb.prepareUpdate(second);
-    expect(secondUpdate.root.equals(rootOf(afterSecond))).toBe(true);
+    expect(secondUpdate.root.equals(rootOfEntries(afterSecond))).toBe(true);
 
     await queued.visible();
-    expect(stateDb.root().equals(rootOf(afterFirst))).toBe(true);
+    expect(stateDb.root().equals(rootOfEntries(afterFirst))).toBe(true);
     expect(verify(query, stateDb.prove(query), stateDb.root(), STATE_KEY_LENGTH)).toBe(true);
     await queue(second, secondUpdate).visible();
     expect(stateDb.root().equals(secondUpdate.root)).toBe(true);
@@ -156,13 +131,13 @@ describe('StateDb.queueTransaction (the tree moves as the block is queued)', () 
         .filter(({ value, previous }) => value !== undefined || previous !== undefined);
       const update = stateDb.prepareUpdate(changes);
       state = applied(state, changes);
-      expect(update.root.equals(rootOf(state))).toBe(true);
+      expect(update.root.equals(rootOfEntries(state))).toBe(true);
       await committing?.visible();
       committing = queue(changes, update);
     }
     await committing?.visible();
     await stateDb.flushed();
-    expect(stateDb.root().equals(rootOf(state))).toBe(true);
+    expect(stateDb.root().equals(rootOfEntries(state))).toBe(true);
     const query = flipping.slice(0, 20).map(smtKeyFromStateKey);
     expect(verify(query, stateDb.prove(query), stateDb.root(), STATE_KEY_LENGTH)).toBe(true);
     const size = stateDb.treeSize();
@@ -174,7 +149,7 @@ describe('StateDb.queueTransaction (the tree moves as the block is queued)', () 
     const before = stateDb.root();
     const size = stateDb.treeSize();
     // Room for nothing more than the file holds: a block of large new values must grow it.
-    limitFileSize(statSync(path).size);
+    limitOwnFileSize(statSync(path).size);
     const failing = changesFor(1_500, expected, 1_000);
     const queued = queue(failing);
     expect(stateDb.treeSize()).toBeGreaterThan(size);
@@ -191,7 +166,7 @@ describe('StateDb.queueTransaction (the tree moves as the block is queued)', () 
     for (const { key } of failing) expect(stateDb.moduleReader.get(key)).toEqual(expected.get(key.toString('hex')));
     height -= 1;
 
-    limitFileSize('unlimited');
+    limitOwnFileSize('unlimited');
     // The same block again, on the committed state (the keys the failed block added are not there).
     const recomputed = next
       .map(({ key, value }) => ({ key, value, previous: expected.get(key.toString('hex')) }))
@@ -199,13 +174,13 @@ describe('StateDb.queueTransaction (the tree moves as the block is queued)', () 
     const update = stateDb.prepareUpdate(recomputed);
     expect(update.root.equals(nextOnFailed.root)).toBe(false);
     const afterNext = applied(expected, recomputed);
-    expect(update.root.equals(rootOf(afterNext))).toBe(true);
+    expect(update.root.equals(rootOfEntries(afterNext))).toBe(true);
     await queue(recomputed, update).visible();
     await stateDb.flushed();
-    expect(stateDb.root().equals(rootOf(afterNext))).toBe(true);
+    expect(stateDb.root().equals(rootOfEntries(afterNext))).toBe(true);
     const grown = stateDb.treeSize();
     await reopen();
-    expect(stateDb.root().equals(rootOf(afterNext))).toBe(true);
+    expect(stateDb.root().equals(rootOfEntries(afterNext))).toBe(true);
     expect(stateDb.treeSize()).toBe(grown);
   });
 });
