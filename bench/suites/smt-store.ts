@@ -65,8 +65,54 @@ const BATCH = 10_000;
 /** A module store prefix (6 bytes) as in real state keys; the rest is hashed into the SMT key. */
 const PREFIX = Buffer.from('0000000a8000', 'hex');
 
-function randomStateKeys(count: number): Buffer[] {
-  return Array.from({ length: count }, () => Buffer.concat([PREFIX, randomBytes(20)]));
+const KEY_LENGTH = PREFIX.length + 20;
+const VALUE_LENGTH = 32;
+
+/**
+ * The bench's own record of the stored entries, for the `previous` values a block's changes
+ * carry, kept in flat memory: every key in one buffer, every current value in another. With a
+ * Map of a million keys to values of their own (a million Buffers, each its own ArrayBuffer),
+ * V8's collector spent some 140 ms of CPU per block on its helper threads, scavenges and
+ * marking of the bench's bookkeeping, on a machine of two cores that LMDB's write thread and
+ * the main thread need: a cost of the bench, not of the store. A block's changes are views into
+ * three buffers of its own (keys of new entries, new values, previous values).
+ */
+class StoredEntries {
+  private readonly keyBytes: Buffer;
+  private readonly valueBytes: Buffer;
+  /** Entries recorded; entry i's key and value are at i × their length. */
+  count = 0;
+
+  constructor(capacity: number) {
+    this.keyBytes = Buffer.alloc(capacity * KEY_LENGTH);
+    this.valueBytes = Buffer.alloc(capacity * VALUE_LENGTH);
+  }
+
+  /** Changes giving new random values to the existing entries `existing` and to `fresh` new keys. */
+  changes(existing: readonly number[], fresh: number): StateChange[] {
+    const tails = randomBytes(fresh * 20);
+    const first = this.count;
+    for (let i = 0; i < fresh; i++) {
+      const at = (first + i) * KEY_LENGTH;
+      PREFIX.copy(this.keyBytes, at);
+      tails.copy(this.keyBytes, at + PREFIX.length, i * 20, (i + 1) * 20);
+    }
+    this.count += fresh;
+    const indexes = [...existing, ...Array.from({ length: fresh }, (_, i) => first + i)];
+    const values = randomBytes(indexes.length * VALUE_LENGTH);
+    const previous = Buffer.allocUnsafe(existing.length * VALUE_LENGTH);
+    return indexes.map((index, i) => {
+      const at = index * VALUE_LENGTH;
+      const value = values.subarray(i * VALUE_LENGTH, (i + 1) * VALUE_LENGTH);
+      let before: Buffer | undefined;
+      if (i < existing.length) {
+        this.valueBytes.copy(previous, i * VALUE_LENGTH, at, at + VALUE_LENGTH);
+        before = previous.subarray(i * VALUE_LENGTH, (i + 1) * VALUE_LENGTH);
+      }
+      value.copy(this.valueBytes, at);
+      return { key: this.keyBytes.subarray(index * KEY_LENGTH, (index + 1) * KEY_LENGTH), value, previous: before };
+    });
+  }
 }
 
 function median(values: readonly number[]): number {
@@ -82,8 +128,9 @@ export const smtStoreSuite: Suite = {
     let env = open({ path: join(dir, 'basalt.lmdb'), ...CHAIN_ENV_OPTIONS });
     try {
       const stateDb = new StateDb(env);
-      const values = new Map<string, Buffer>();
-      const keys: Buffer[] = [];
+      const rounds = options.quick ? 4 : 8;
+      // The build, then the warm-up block and two rows of `rounds` blocks, half of each block new keys.
+      const entries = new StoredEntries(LEAVES + (1 + 2 * rounds) * (BATCH / 2));
       let height = 0;
       const applyBlock = async (changes: StateChange[], untilFlushed = false): Promise<{ prepareMs: number; totalMs: number }> => {
         height += 1;
@@ -94,19 +141,11 @@ export const smtStoreSuite: Suite = {
         if (untilFlushed) await stateDb.flushed();
         return { prepareMs: prepared - start, totalMs: performance.now() - start };
       };
-      const change = (key: Buffer): StateChange => {
-        const value = randomBytes(32);
-        const previous = values.get(key.toString('hex'));
-        values.set(key.toString('hex'), value);
-        return { key, value, previous };
-      };
 
       const buildStart = performance.now();
       for (let built = 0; built < LEAVES; built += BUILD_CHUNK) {
         progress(`smt-store: building ${built.toLocaleString('en-US')}..${(built + BUILD_CHUNK).toLocaleString('en-US')} leaves in LMDB`);
-        const fresh = randomStateKeys(BUILD_CHUNK);
-        for (const key of fresh) keys.push(key);
-        await applyBlock(fresh.map(change));
+        await applyBlock(entries.changes([], BUILD_CHUNK));
       }
       // The build chunks are not blocks a node would keep diffs of.
       await stateDb.flushed();
@@ -116,13 +155,9 @@ export const smtStoreSuite: Suite = {
       // The next block's changes: 5,000 existing keys and 5,000 new, distinct as a block's state
       // diff is. Made ahead of the timed part (their `previous` values follow the order applied).
       const nextBlock = (): StateChange[] => {
-        const existing = Array.from({ length: BATCH / 2 }, () => keys[Math.floor(Math.random() * keys.length)]!);
-        const fresh = randomStateKeys(BATCH / 2);
-        keys.push(...fresh);
-        const unique = [...new Map([...existing, ...fresh].map((key) => [key.toString('hex'), key])).values()];
-        return unique.map(change);
+        const existing = new Set(Array.from({ length: BATCH / 2 }, () => Math.floor(Math.random() * entries.count)));
+        return entries.changes([...existing], BATCH / 2);
       };
-      const rounds = options.quick ? 4 : 8;
       const prepares: number[] = [];
       // The first block warms the LMDB page cache and the JIT; it is not counted.
       progress('smt-store: a warm-up block');
@@ -199,7 +234,7 @@ export const smtStoreSuite: Suite = {
       if (treeBytes !== undefined) {
         results.push({
           name: `smt-store ${tree} memory per state entry (tree in native memory)`,
-          value: treeBytes / keys.length,
+          value: treeBytes / entries.count,
           unit: 'B/entry',
         });
       }
