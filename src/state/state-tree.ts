@@ -141,7 +141,7 @@ export class StateTree {
    * be the current root (the one fromSnapshot adopts).
    */
   writeSnapshot(path: string, stamp: Buffer): void {
-    if (this.ahead !== undefined) throw new InvariantError('A tree snapshot is written while no block is ahead of the disk.');
+    if (this.ahead !== undefined) throw new InvariantError('A tree snapshot is not written while a block is ahead of the disk.');
     if (!snapshotStampRoot(stamp).equals(this.currentRoot)) throw new StoreError('A tree snapshot is stamped with the current root.');
     this.dropStale();
     writeTreeSnapshot(this.store, path, stamp);
@@ -187,7 +187,7 @@ export class StateTree {
    * kept: proofs are always against the committed root).
    */
   apply(update: PreparedStateUpdate): void {
-    if (this.ahead !== undefined) throw new InvariantError('A state tree update is applied while another one is ahead of the disk.');
+    if (this.ahead !== undefined) throw new InvariantError('A state tree update is not applied while another one is ahead of the disk.');
     this.dropStale();
     this.store.apply(update, true);
     this.currentRoot = update.root;
@@ -201,7 +201,7 @@ export class StateTree {
    * alone. That makes both ways out a plain deletion.
    */
   advance(update: PreparedStateUpdate): void {
-    if (this.ahead !== undefined) throw new InvariantError('A state tree update is applied while another one is ahead of the disk.');
+    if (this.ahead !== undefined) throw new InvariantError('A state tree update is not applied while another one is ahead of the disk.');
     // The nodes the last settled block left go first, in the same pass: a node this update
     // writes may be one of them (a value set back to what it was two blocks ago).
     this.store.apply(withRemoved(update, this.stale), true);
