@@ -10,10 +10,12 @@
  * writes, adopting the snapshot (a start after a clean shutdown; target 2 s). The memory row is
  * the native tree's bytes (records, garbage, table) per state entry after the blocks.
  *
- * Two figures for the durable commit. "with durable commit (fsync per block)" is the node's way:
- * blocks back to back, the next one starting once this one is committed and visible (what
- * survives a killed process) while its fsync runs on LMDB's write thread, and the clock stopped
- * when the last block is flushed, so every block counted is on disk: updates over that time.
+ * Two figures for the durable commit. "with durable commit (fsync per block)" is the node's way
+ * (ChainProcessor.processBlocks): blocks back to back, the next one's tree update computed while
+ * this one's transaction is on LMDB's write thread (StateDb.queueTransaction moves the tree as it
+ * queues), the next transaction queued once this one is committed and visible (what survives a
+ * killed process) while its fsync runs, and the clock stopped when the last block is flushed, so
+ * every block counted is on disk: updates over that time.
  * "each block awaited until flushed" waits for every block's own fsync before the next starts
  * (what a power loss cannot take back); its median block is reported. docs/architecture.md
  * ("Durability of a committed block") says what each guarantees.
@@ -25,7 +27,8 @@
  * Where a block of 10,000 updates spends its time (2-core machine, thread CPU time): leaf keys
  * and value hashes 4-5 ms (warm), the native tree update about 25 ms, the packed diff 3 ms,
  * collecting and queueing the 10,000 writes for LMDB about 8 ms, and applying the write set to
- * the tree about 21 ms on the main thread; on lmdb-js's write threads about 105 ms, a third of it
+ * the tree about 21 ms on the main thread (StateTree.advance: the previous block's stale nodes
+ * dropped, this one's written); on lmdb-js's write threads about 105 ms, a third of it
  * in the kernel: the 10,000 value puts each copy their own page of a 1,000,000-entry B-tree
  * (about 8,900 pages per block), the commit writes them, and the fsync follows. The same puts
  * into a handful of pages cost those threads 7-9 ms: the cost is the pages, not lmdb-js's
@@ -37,11 +40,25 @@
  * process).
  *
  * Back to back, the fsync does not hold the next block back: it runs after the write lock is
- * released, while the main thread applies the write set and prepares the next block. What is
- * serial is the rest: a block's main-thread work, then its puts and commit on the write threads
- * (the tree moves only once the commit is visible), then the next block's main-thread work. With
- * nothing else running that is about 65 + 90 ms per block, 60,000-65,000 updates/s at best; past
- * that, the next block would have to be prepared while this one's puts run.
+ * released. Nor do the next block's hashes and tree update (30-35 ms): the tree moved to this
+ * block's root when its transaction was queued, keeping the previous root's nodes until it is
+ * visible (proofs meanwhile, and a failed commit, go back to that root), so they run while the
+ * write threads put this block's values. What is serial is what lies between one block becoming
+ * visible and the next one's puts starting: noticing it (a poll, 1-2 ms) and collecting and
+ * queueing the next block's writes (8 ms). A block then takes about as long as its puts and
+ * commit, some 90-100 ms, where it took the main thread's 65 ms plus those before (60,000-65,000
+ * updates/s at best). That needs a free core for each of the two threads: on the shared 2-core
+ * machine, with other work running (load 4-7), six alternating runs gave 48,400-84,700
+ * updates/s, median 52,700 (the best two in the quietest minutes), against 21,800-47,500, median
+ * 30,400, for the serial order with the bench's earlier bookkeeping (below); with the same
+ * bookkeeping and the machine saturated, the two orders were within the noise of each other
+ * (20,000-64,000 updates/s each over 16 groups of 8 blocks, no core to spare). Per block the main thread spent 73-100 ms of CPU either way, the other
+ * threads 95-140 ms, of it about 100 ms lmdb-js's. Both roots' nodes are in memory while a block
+ * is being written: the memory row reads about 9% more (212 B per entry, 195 before).
+ *
+ * The bench keeps its own record of the entries (for the previous values of each change) in flat
+ * buffers (`StoredEntries`): kept in a Map of a million Buffers, it had V8's helper threads spend
+ * some 140 ms of CPU per block collecting it, on the same two cores.
  *
  * History: with the tree's nodes in LMDB keyed by hash this ran at ~1,500 updates/s: a block put
  * ~91,000 nodes and deleted ~79,000, each on a random page that LMDB copies on write (~30 µs per
