@@ -48,9 +48,9 @@
  * queueing the next block's writes (8 ms). A block then takes about as long as its puts and
  * commit, some 90-100 ms, where it took the main thread's 65 ms plus those before (60,000-65,000
  * updates/s at best). That needs a free core for each of the two threads: on the shared 2-core
- * machine, with other work running (load 4-7), six alternating runs gave 48,400-84,700
- * updates/s, median 52,700 (the best two in the quietest minutes), against 21,800-47,500, median
- * 30,400, for the serial order with the bench's earlier bookkeeping (below); with the same
+ * machine, with other work running (load 2-7), eight alternating runs gave 48,400-84,700
+ * updates/s, median 52,700 (the best two in the quietest minutes), against 21,800-47,600, median
+ * 30,700, for the serial order with the bench's earlier bookkeeping (below); with the same
  * bookkeeping and the machine saturated, the two orders were within the noise of each other
  * (20,000-64,000 updates/s each over 16 groups of 8 blocks, no core to spare). Per block the main thread spent 73-100 ms of CPU either way, the other
  * threads 95-140 ms, of it about 100 ms lmdb-js's. Both roots' nodes are in memory while a block
