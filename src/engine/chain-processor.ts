@@ -6,7 +6,7 @@ import { blockEventRoot, encodeEvent, type EventProps } from '../chain/event.js'
 import type { GenesisConfig } from '../config/genesis-config.js';
 import { ConsensusError, InvalidBlockError, StoreError, StoreWriteError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { StateDb, WriteSink } from '../state/state-db.js';
+import type { PreparedStateUpdate, StateDb, WriteSink } from '../state/state-db.js';
 import type { StateChange } from '../state/overlay-state.js';
 import type { StateReader } from '../state/state-view.js';
 import { verifyBlsCheck } from '../crypto/bls-batch.js';
@@ -83,6 +83,18 @@ interface ExecutedOnTip {
   readonly executedAt: number;
 }
 
+/** An executed block whose roots matched its header: what its transaction writes besides the block. */
+interface CheckedBlock {
+  readonly ready: ExecutedOnTip;
+  /** The block's net changes (OverlayState.changes()): the tree update, the diff and the next block's base use them. */
+  readonly moduleChanges: readonly StateChange[];
+  readonly stateUpdate: PreparedStateUpdate;
+  readonly encodedEvents: readonly Buffer[];
+  /** performance.now() readings (0 when nobody times blocks). */
+  readonly rootsStarted: number;
+  readonly rootsChecked: number;
+}
+
 /** A block whose transaction is queued: `visible` awaits it (StateDb.queueTransaction). */
 interface CommittingBlock {
   /** The block and its events, without the execution's overlays (they are not kept alive meanwhile). */
@@ -95,6 +107,7 @@ interface CommittingBlock {
     readonly verified: number;
     readonly executedAt: number;
     readonly rootsStarted: number;
+    readonly rootsChecked: number;
     readonly commitStarted: number;
   };
   readonly visible: () => Promise<void>;
@@ -310,7 +323,8 @@ export class ChainProcessor {
 
   private async applyOnTip(block: Block): Promise<ProcessedBlock> {
     const ready = await this.executeOnTip(block, this.storedTip());
-    const committing = await this.commitExecuted(ready, (write) => {
+    const checked = await this.checkExecuted(ready, false);
+    const committing = await this.commitExecuted(checked, (write) => {
       const stored = this.options.stateDb.transactionAsync(write);
       return () => stored;
     });
@@ -323,10 +337,11 @@ export class ChainProcessor {
    * (false). `onStored` hears of each block once it is stored and visible, in order.
    *
    * Pipelined: while block N's transaction is on LMDB's write thread, block N+1 is checked
-   * against N and executed on N's net changes in front of the store (CommittingState), with N's
-   * header and finalized height as the tip; N+1's roots are computed, and its transaction
-   * queued, only once N is visible and the tree has moved to N's root. A failed commit of N is
-   * reported before anything about N+1, and N+1 is then never written. N's visibility is awaited
+   * against N, executed on N's net changes in front of the store (CommittingState), with N's
+   * header and finalized height as the tip, and its roots are checked on the state tree, which
+   * moved to N's root when N was queued (StateDb.queueTransaction); N+1's transaction is queued
+   * only once N is visible. A failed commit of N is reported before anything about N+1 (the
+   * tree goes back to the stored root), and N+1 is then never written. N's visibility is awaited
    * after N+1 has arrived and executed (or failed): an asynchronous source that is slow to hand
    * out N+1 holds N's listeners back meanwhile. For callers that apply many blocks in a row and
    * need nothing between them (sync, replay); block production and single blocks from peers use
@@ -362,8 +377,10 @@ export class ChainProcessor {
         }
         const base = inFlight === undefined ? this.storedTip() : this.tipAfter(inFlight);
         const ready = await this.executeOnTip(block, base);
+        // The tree moved to N's root when N was queued: N+1's roots are checked while N commits.
+        const checked = await this.checkExecuted(ready, inFlight !== undefined);
         await finish();
-        inFlight = await this.commitExecuted(ready, (write) => {
+        inFlight = await this.commitExecuted(checked, (write) => {
           const queued = stateDb.queueTransaction(write);
           return () => queued.visible();
         });
@@ -430,26 +447,41 @@ export class ChainProcessor {
   }
 
   /**
-   * The roots of an executed block, then its transaction, handed to `write` (which starts it and
-   * returns how to await its visibility). From the last tip check to the hand-over, everything is
-   * synchronous.
+   * The roots of an executed block, checked against its header. `afterInFlight`: the block
+   * executed on a block whose transaction is queued and not yet visible (processBlocks), which
+   * the tip does not count yet.
    */
-  private async commitExecuted(
-    ready: ExecutedOnTip,
-    write: (writeBlock: (writes: WriteSink) => void) => () => Promise<void>,
-  ): Promise<CommittingBlock> {
-    const { chainStore, stateDb, bft } = this.options;
-    const { executed, finalizedBefore, tipChanges } = ready;
-    const { block } = executed;
-    const { header } = block;
+  private async checkExecuted(ready: ExecutedOnTip, afterInFlight: boolean): Promise<CheckedBlock> {
+    const { executed } = ready;
+    const { height } = executed.block.header;
     const timed = this.options.onBlockTimed !== undefined;
+    const tipChanges = ready.tipChanges - (afterInFlight ? 1 : 0);
     // Only the awaits could see the tip move (a revertTip outside the lock): the roots would be
     // checked against a state that is no longer there.
-    this.requireTip(tipChanges, header.height);
+    this.requireTip(tipChanges, height);
     const rootsStarted = timed ? performance.now() : 0;
     // Net changes are computed once: the tree update, the diff and the next block's base use them.
     const moduleChanges = executed.moduleState.changes();
     const { stateUpdate, encodedEvents } = await this.checkRoots(executed, moduleChanges);
+    this.requireTip(tipChanges, height);
+    const rootsChecked = timed ? performance.now() : 0;
+    return { ready, moduleChanges, stateUpdate, encodedEvents, rootsStarted, rootsChecked };
+  }
+
+  /**
+   * The transaction of a checked block, handed to `write` (which starts it and returns how to
+   * await its visibility). From the last tip check to the hand-over, everything is synchronous.
+   */
+  private async commitExecuted(
+    checked: CheckedBlock,
+    write: (writeBlock: (writes: WriteSink) => void) => () => Promise<void>,
+  ): Promise<CommittingBlock> {
+    const { chainStore, stateDb, bft } = this.options;
+    const { ready, moduleChanges, stateUpdate, encodedEvents, rootsStarted, rootsChecked } = checked;
+    const { executed, finalizedBefore, tipChanges } = ready;
+    const { block } = executed;
+    const { header } = block;
+    const timed = this.options.onBlockTimed !== undefined;
     this.requireTip(tipChanges, header.height);
     if (this.commitGates.length > 0) {
       const gates = this.commitGates;
@@ -487,7 +519,7 @@ export class ChainProcessor {
       block,
       events: executed.events,
       finalizedBefore,
-      times: { started, verified, executedAt, rootsStarted, commitStarted },
+      times: { started, verified, executedAt, rootsStarted, rootsChecked, commitStarted },
       visible,
       moduleChanges,
       engineChanges,
@@ -525,7 +557,7 @@ export class ChainProcessor {
       timed({
         verify: (times.verified - times.started) / 1000,
         execute: (times.executedAt - times.verified) / 1000,
-        roots: (times.commitStarted - times.rootsStarted) / 1000,
+        roots: (times.rootsChecked - times.rootsStarted) / 1000,
         commit: (committed - times.commitStarted) / 1000,
       });
     }

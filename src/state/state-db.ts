@@ -16,8 +16,9 @@ export type { PreparedStateUpdate, StateTreeUpdater, WriteSink };
 export interface QueuedTransaction<T> {
   readonly result: T;
   /**
-   * Resolves once the transaction is visible to every reader and the tree has moved to its root;
-   * rejects with StoreWriteError if it failed. Call it once or many times: it waits only once.
+   * Resolves once the transaction is visible to every reader (proofs are then against its root);
+   * rejects with StoreWriteError if it failed, after the tree went back to the root it had before
+   * the transaction was queued. Call it once or many times: it waits only once.
    */
   visible(): Promise<T>;
 }
@@ -63,8 +64,11 @@ function heightKey(height: number): Buffer {
  * rebuilt from the values when the store opens.
  *
  * Writes go through `transaction`: commit and revert store the block's state in the LMDB write
- * transaction, and the tree moves to the new root only after that transaction committed. A crash
- * or a failed commit leaves the disk at the previous block and the tree is rebuilt from it.
+ * transaction, and the tree moves to the new root after that transaction committed, or, through
+ * `queueTransaction`, as soon as it is queued (the previous root's nodes are kept, for proofs and
+ * for going back, until it is visible). A crash leaves the disk at a committed block and the tree
+ * is rebuilt from it; a failed commit leaves the disk at the previous block and takes the tree
+ * back there.
  * A revert re-applies the previous values through the tree, which by history independence
  * (LIP 0039) gives exactly the previous root.
  */
@@ -76,7 +80,7 @@ export class StateDb {
   private readonly diffs: Database<Buffer, Buffer>;
   private readonly meta: Database<Buffer, Buffer>;
   private readonly tree: StateTree;
-  /** The tree update of the block being written, applied once its transaction commits. */
+  /** The tree update of the block being written (`transaction` applies it once its transaction commits). */
   private pending: PreparedStateUpdate | undefined;
   private writing = false;
   /** Where the writes of the open transaction go (`transaction`: straight in; `transactionAsync`: collected). */
@@ -196,12 +200,19 @@ export class StateDb {
     return this.tree.shareId();
   }
 
-  /** Inclusion/non-inclusion proof of 38-byte SMT keys against the committed root (state_prove). */
+  /**
+   * Inclusion/non-inclusion proof of 38-byte SMT keys against the committed root (state_prove):
+   * while a queued block is not visible yet, the root of the block before it, whose nodes the
+   * tree keeps until then.
+   */
   prove(queryKeys: readonly Uint8Array[]): SmtProof {
     return this.tree.prove(queryKeys);
   }
 
-  /** Computes the tree update for module-state changes without writing anything. */
+  /**
+   * Computes the tree update for module-state changes without writing anything, on top of the
+   * last block written or queued (`queueTransaction` moves the tree as it queues).
+   */
   prepareUpdate(changes: readonly StateChange[]): PreparedStateUpdate {
     return this.tree.prepare(changes);
   }
@@ -209,8 +220,8 @@ export class StateDb {
   /**
    * prepareUpdate, computed by the updater in another thread when there is one and the batch is
    * large enough, so the caller can do other work meanwhile (ChainProcessor: the event root).
-   * The result is the same either way. Throws if a block is committed or reverted before it
-   * settles: the update would be for a state that is gone.
+   * The result is the same either way. Throws if a block is committed, queued, reverted or rolled
+   * back before it settles: the update would be for a state that is not the tree's any more.
    */
   async prepareUpdateAsync(changes: readonly StateChange[]): Promise<PreparedStateUpdate> {
     const { updater } = this;
@@ -240,6 +251,7 @@ export class StateDb {
         this.snapshotRecorded = invalidates;
         throw error;
       }
+      if (this.pending !== undefined) this.tree.apply(this.pending);
       this.committed(invalidates);
       return result;
     } finally {
@@ -251,10 +263,10 @@ export class StateDb {
    * `transaction` with the LMDB work on lmdb-js's write thread: `write` runs here and now, its
    * writes (through the sink it is given, and through commit, revert and pruneDiffsUpTo) are
    * collected, and only when it returned are they queued as one transaction. If `write` throws,
-   * nothing is queued. Resolves once the transaction is visible to every reader, and the tree has
-   * moved to the root it committed; the flush to disk may still be running then (`flushed`).
-   * A transaction that fails rejects with StoreWriteError, and nothing changed, on disk or in
-   * memory. Other writes (`transaction`, a second `transactionAsync`) are refused until it settles.
+   * nothing is queued. Resolves once the transaction is visible to every reader; the flush to
+   * disk may still be running then (`flushed`). A transaction that fails rejects with
+   * StoreWriteError, and nothing changed, on disk or in memory. Other writes (`transaction`, a
+   * second `transactionAsync`) are refused until it settles.
    *
    * Why "visible" and not "flushed": the commit is in the operating system's page cache and in
    * LMDB's meta page once it is visible, so it survives the process being killed; a power loss
@@ -267,11 +279,17 @@ export class StateDb {
   }
 
   /**
-   * The first half of `transactionAsync`: runs `write` and queues its writes, and returns at once.
-   * The transaction is not visible yet, the tree has not moved, and no other write may start
-   * until `visible()` (which does the second half, once) has settled: the caller does work that
-   * needs neither in between, such as executing the next block on top of this one's overlays
-   * (ChainProcessor.processBlocks). If `write` throws, nothing is queued and nothing is pending.
+   * The first half of `transactionAsync`: runs `write`, queues its writes, moves the tree to the
+   * root `commit` staged (StateTree.advance), and returns at once. The transaction is not visible
+   * yet and no other write may start until `visible()` (which does the second half, once) has
+   * settled; meanwhile the caller can compute the next block's tree update (`prepareUpdate`,
+   * `prepareUpdateAsync`) and execute it on this one's changes (ChainProcessor.processBlocks),
+   * while proofs stay against the root readers see. If the transaction fails, `visible()` takes
+   * the tree back before it rejects. If `write` throws, nothing is queued and nothing is pending.
+   *
+   * The tree moves at once, not when the transaction is visible, because the next block's update
+   * needs this block's root, and computing it (some 25 ms for 10,000 changes into a million
+   * leaves) would otherwise wait for LMDB's write thread to finish this block's puts.
    */
   queueTransaction<T>(write: (writes: WriteSink) => T): QueuedTransaction<T> {
     if (this.writing) throw new InvariantError('StateDb.transactionAsync does not nest, nor runs while another transaction commits.');
@@ -302,6 +320,7 @@ export class StateDb {
     // Whoever awaits `flushed` hears of a failure; nobody has to.
     flush.catch(() => undefined);
     this.lastFlush = flush;
+    if (this.pending !== undefined) this.tree.advance(this.pending);
     const diffKey = this.committedDiffKey;
     let settling: Promise<T> | undefined;
     return {
@@ -313,15 +332,20 @@ export class StateDb {
     };
   }
 
-  /** The second half of `transactionAsync`: waits until the transaction is visible, then moves the tree. */
+  /**
+   * The second half of `transactionAsync`: waits until the transaction is visible, then settles
+   * the tree on its root (StateTree.settle); if it failed, takes the tree back to the root before.
+   */
   private async settleQueued<T>(flush: Promise<void>, diffKey: Buffer | undefined, invalidates: boolean, result: T): Promise<T> {
     try {
       try {
         await this.visible(flush, diffKey);
       } catch (error) {
         this.snapshotRecorded = invalidates;
+        this.tree.rollBack();
         throw error;
       }
+      this.tree.settle();
       this.committed(invalidates);
       return result;
     } finally {
@@ -396,9 +420,8 @@ export class StateDb {
     this.writing = false;
   }
 
-  /** After a transaction committed: the tree follows it, and a stale snapshot file goes. */
+  /** After a transaction committed (and the tree followed it): a stale snapshot file goes. */
   private committed(invalidates: boolean): void {
-    if (this.pending !== undefined) this.tree.apply(this.pending);
     if (invalidates && !this.snapshotRecorded && this.snapshotPath !== undefined) {
       // The stamp is gone from the store: the file is stale now, and only costs disk.
       rmSync(this.snapshotPath, { force: true });
@@ -459,7 +482,10 @@ export class StateDb {
     return decodeStateDiff(bytes);
   }
 
-  /** Records the block's new root; the tree itself follows once the transaction committed. */
+  /**
+   * Records the block's new root; the tree itself follows once the transaction committed
+   * (`transaction`) or as it is queued (`queueTransaction`).
+   */
   private stage(update: PreparedStateUpdate): void {
     if (!this.writing) throw new InvariantError('State is written inside StateDb.transaction, which keeps the tree in step with the disk.');
     if (this.pending !== undefined) throw new InvariantError('One state update per transaction: a block was already written in this one.');

@@ -5,15 +5,22 @@ import {
   STORE_PREFIX_LENGTH,
   type SmtNodeWrite,
   type SmtProof,
+  type SmtWriteSet,
   type SparseMerkleTree,
   smtBranchHash,
   smtLeafHash,
 } from '../merkle/index.js';
 import { sha256Many } from '../native/index.js';
-import { createInMemoryNodeStore, createSparseMerkleTree, NativeSmtNodeStore, type MemoryNodeStore } from '../merkle/native/index.js';
+import {
+  createInMemoryNodeStore,
+  createSparseMerkleTree,
+  NativeSmtNodeStore,
+  PackedSmtUpdateResult,
+  type MemoryNodeStore,
+} from '../merkle/native/index.js';
 import type { StateChange } from './overlay-state.js';
 import { readTreeSnapshot, writeTreeSnapshot } from './state-tree-snapshot.js';
-import { StoreError } from '../errors.js';
+import { InvariantError, StoreError } from '../errors.js';
 
 /** A computed but not yet applied state-tree update. */
 export interface PreparedStateUpdate {
@@ -57,11 +64,23 @@ const EMPTY_LEAF_VALUE = Buffer.alloc(0);
  * that set alone (history independence, LIP 0039), so the values are the durable record and the
  * tree is rebuilt from them when the store opens (`fromValues`).
  *
- * The tree moves to a new root only through `apply`, which StateDb calls once the LMDB
- * transaction that stored the block has committed: memory never runs ahead of the disk.
+ * The tree moves to a new root through `apply` (StateDb.transaction: once the LMDB transaction
+ * that stored the block has committed) or `advance` (StateDb.queueTransaction: as soon as the
+ * transaction is queued, so that the next block's update is computed while this one's writes run
+ * on LMDB's write thread). An advanced tree keeps the nodes of the root it left (`settledRoot`,
+ * the one proofs are against) until the block is visible (`settle`), or returns to it when the
+ * block failed (`rollBack`): at most one block is ever ahead of the disk.
  */
 export class StateTree {
   private readonly tree: SparseMerkleTree;
+  /** The update `advance` moved the tree by, and the root it left; undefined when settled. */
+  private ahead: { readonly update: PreparedStateUpdate; readonly settledRoot: Buffer } | undefined;
+  /**
+   * The nodes only a root left behind used, once settled (`settle`): dropped by the next change
+   * of the tree, in the same pass as that change's writes and before them, or when the whole
+   * tree is read (`size`, `writeSnapshot`). Until then nothing reaches them.
+   */
+  private stale: Buffer | readonly Buffer[] | undefined;
   /** How many stored values `fromValues` built the tree from (undefined for a snapshot). */
   rebuiltFromValues: number | undefined;
 
@@ -122,7 +141,9 @@ export class StateTree {
    * be the current root (the one fromSnapshot adopts).
    */
   writeSnapshot(path: string, stamp: Buffer): void {
+    if (this.ahead !== undefined) throw new InvariantError('A tree snapshot is not written while a block is ahead of the disk.');
     if (!snapshotStampRoot(stamp).equals(this.currentRoot)) throw new StoreError('A tree snapshot is stamped with the current root.');
+    this.dropStale();
     writeTreeSnapshot(this.store, path, stamp);
   }
 
@@ -131,13 +152,19 @@ export class StateTree {
     return this.store instanceof NativeSmtNodeStore ? this.store.memoryBytes : undefined;
   }
 
-  /** The root of the tree as it is now (the committed state's). */
+  /** The root the next update builds on: the last block's, visible or only queued (`advance`). */
   get root(): Buffer {
     return this.currentRoot;
   }
 
+  /** The root of the last block known to be visible: `root`, unless a block is ahead of it. */
+  get settledRoot(): Buffer {
+    return this.ahead?.settledRoot ?? this.currentRoot;
+  }
+
   /** Nodes held (for logs and tests). */
   get size(): number {
+    this.dropStale();
     return this.store.size;
   }
 
@@ -160,13 +187,66 @@ export class StateTree {
    * kept: proofs are always against the committed root).
    */
   apply(update: PreparedStateUpdate): void {
+    if (this.ahead !== undefined) throw new InvariantError('A state tree update is not applied while another one is ahead of the disk.');
+    this.dropStale();
     this.store.apply(update, true);
     this.currentRoot = update.root;
   }
 
-  /** Inclusion/non-inclusion multiproof of 38-byte SMT keys against the current root. */
+  /**
+   * Moves the tree to `update.root` while keeping every node of the root it leaves, which stays
+   * the settled root (proofs) until `settle` or `rollBack`. Nodes are addressed by hash and a
+   * node's hash fixes its leaves and its depth, so the two roots share exactly the subtrees the
+   * update did not touch: the nodes it writes are new, and those it removes are the old root's
+   * alone. That makes both ways out a plain deletion.
+   */
+  advance(update: PreparedStateUpdate): void {
+    if (this.ahead !== undefined) throw new InvariantError('A state tree update is not applied while another one is ahead of the disk.');
+    // The nodes the last settled block left go first, in the same pass: a node this update
+    // writes may be one of them (a value set back to what it was two blocks ago).
+    this.store.apply(withRemoved(update, this.stale), true);
+    this.stale = undefined;
+    this.ahead = { update, settledRoot: this.currentRoot };
+    this.currentRoot = update.root;
+  }
+
+  /**
+   * The advanced block is visible: its root is the settled one, and the nodes only the root it
+   * left used are stale. They are dropped with the next update's writes (`advance`), not now:
+   * the next block's transaction is waiting to be queued, and LMDB's write thread with it.
+   */
+  settle(): void {
+    const { ahead } = this;
+    if (ahead === undefined) return;
+    this.ahead = undefined;
+    const { update } = ahead;
+    this.stale = update instanceof PackedSmtUpdateResult ? update.removedHashes : update.removed;
+  }
+
+  /** The advanced block was not stored: its nodes are dropped and the tree is back at the settled root. */
+  rollBack(): void {
+    const { ahead } = this;
+    if (ahead === undefined) return;
+    this.ahead = undefined;
+    const { update } = ahead;
+    this.store.apply(removal(update instanceof PackedSmtUpdateResult ? update.writeHashes : update.writes.map(({ hash }) => hash)), true);
+    this.currentRoot = ahead.settledRoot;
+  }
+
+  /** Drops the stale nodes now (see `stale`). */
+  private dropStale(): void {
+    const { stale } = this;
+    if (stale === undefined) return;
+    this.stale = undefined;
+    this.store.apply(removal(stale), true);
+  }
+
+  /**
+   * Inclusion/non-inclusion multiproof of 38-byte SMT keys against the settled root: the state of
+   * the last block readers can see, never that of a block still being written.
+   */
   prove(queryKeys: readonly Uint8Array[]): SmtProof {
-    return this.tree.prove(this.currentRoot, queryKeys);
+    return this.tree.prove(this.settledRoot, queryKeys);
   }
 }
 
@@ -221,6 +301,26 @@ export function stateTreeLeaves(entries: readonly { key: Buffer; value?: Buffer 
   }
   return { keys, hashes };
 }
+
+/** A write set that only deletes the nodes of `hashes` (packed: 32 bytes each). */
+function removal(hashes: Buffer | readonly Buffer[]): SmtWriteSet {
+  if (Buffer.isBuffer(hashes)) return new PackedSmtUpdateResult(EMPTY_HASH, NO_BYTES, NO_BYTES, NO_ENDS, hashes);
+  return { writes: [], removed: hashes as readonly Buffer[] };
+}
+
+/**
+ * The writes of `update` with `removed` in place of its own removed nodes (none when undefined):
+ * applied with pruning, `removed` goes first. Kept in the flat form when both are.
+ */
+function withRemoved(update: PreparedStateUpdate, removed: Buffer | readonly Buffer[] | undefined): SmtWriteSet {
+  if (update instanceof PackedSmtUpdateResult && (removed === undefined || Buffer.isBuffer(removed))) {
+    return new PackedSmtUpdateResult(update.root, update.writeHashes, update.writeData, update.writeEnds, removed ?? NO_BYTES);
+  }
+  return { writes: update.writes, removed: removal(removed ?? NO_BYTES).removed };
+}
+
+const NO_BYTES = Buffer.alloc(0);
+const NO_ENDS = new Uint32Array(0);
 
 /** True when `data`, a stored state-tree node, hashes to `hash` (LIP 0039 leaf or branch hash). */
 function storedNodeHashes(data: Buffer | undefined, hash: Buffer): boolean {

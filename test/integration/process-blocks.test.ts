@@ -2,16 +2,22 @@
  * ChainProcessor.processBlocks executes each block while the one before it commits on LMDB's
  * write thread. What it stores, what it reports and where it stops must be what processBlock
  * one block at a time gives: the same tip and state root, listeners in order and only for stored
- * blocks, a failing block's error after every block before it is stored.
+ * blocks, a failing block's error after every block before it is stored. Block N+1's roots are
+ * checked on the state tree while N's transaction is still being written (the tree moved when N
+ * was queued): a commit of N that really fails (the store's file may not grow: RLIMIT_FSIZE on
+ * this test process, as a full disk does to the node) must leave the tree at the stored tip.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Block } from '../../src/chain/block.js';
+import { chainEnvPath } from '../../src/chain/lmdb-environment.js';
 import { InvalidBlockError, StoreWriteError } from '../../src/errors.js';
+import { smtKeyFromStateKey, STATE_KEY_LENGTH, verify } from '../../src/merkle/index.js';
 import { openChain, type OpenChain } from '../../src/node.js';
 import { devBlockLines, devChainConfig, devGenesisBlock } from '../support/dev-chain.js';
+import { limitOwnFileSize } from '../support/file-size-limit.js';
 
 describe('ChainProcessor.processBlocks', () => {
   let dataPath: string;
@@ -26,6 +32,7 @@ describe('ChainProcessor.processBlocks', () => {
   });
 
   afterEach(async () => {
+    limitOwnFileSize('unlimited');
     await chain?.close();
     rmSync(dataPath, { recursive: true, force: true });
   });
@@ -95,6 +102,40 @@ describe('ChainProcessor.processBlocks', () => {
     expect(reported).toHaveLength(1);
     expect(chain.chainStore.tipHeight()).toBe(2);
     expect(stateDb.root().equals(block(2).header.stateRoot)).toBe(true);
+  });
+
+  it('takes the tree back to the stored tip when a commit really fails while the next block is checked on it, and goes on from there', async () => {
+    const { processor, stateDb, chainStore } = chain;
+    const last = lines.length - 1;
+    expect(await processor.processBlocks(heights(1, 10).map(block))).toBe(true);
+    await stateDb.flushed();
+    const reported: StoreWriteError[] = [];
+    processor.onStoreWriteFailed((error) => reported.push(error));
+    const stored: number[] = [];
+
+    limitOwnFileSize(statSync(chainEnvPath(dataPath)).size + 64 * 1024);
+    const attempt = processor.processBlocks(heights(11, last).map(block), (processed) => stored.push(processed.block.header.height));
+    await expect(attempt).rejects.toThrow(StoreWriteError);
+    expect(reported).toHaveLength(1);
+    const tip = chainStore.tipHeight();
+    expect(tip).toBeLessThan(last);
+    expect(stored.at(-1) ?? 10).toBe(tip);
+
+    // The tree is where the store is: at the tip's root, which an empty update starts from, and
+    // proofs verify against it.
+    const root = stateDb.root();
+    expect(root.equals(block(tip).header.stateRoot)).toBe(true);
+    expect(stateDb.prepareUpdate([]).root.equals(root)).toBe(true);
+    const queryKeys = [...stateDb.moduleReader.iterate({ gte: Buffer.alloc(6), lte: Buffer.alloc(64, 0xff), limit: 20 })].map(({ key }) =>
+      smtKeyFromStateKey(key),
+    );
+    expect(queryKeys.length).toBeGreaterThan(0);
+    expect(verify(queryKeys, stateDb.prove(queryKeys), root, STATE_KEY_LENGTH)).toBe(true);
+
+    // With room again, the next blocks apply on that tree: every stateRoot checked on the way.
+    limitOwnFileSize('unlimited');
+    expect(await processor.processBlocks(heights(tip + 1, last).map(block))).toBe(true);
+    expect(stateDb.root().equals(block(last).header.stateRoot)).toBe(true);
   });
 
   it('reverts a block it stored, as processBlock would', async () => {

@@ -13,8 +13,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHAIN_ENV_OPTIONS } from '../../../src/chain/lmdb-environment.js';
 import {
   EMPTY_HASH,
-  InMemorySmtNodeStore,
-  SparseMerkleTree,
   smtKeyFromStateKey,
   smtValueFromStateValue,
   STATE_KEY_LENGTH,
@@ -27,17 +25,7 @@ import { StateDb } from '../../../src/state/state-db.js';
 import { packBytes } from '../../../src/workers/tasks/packed-bytes.js';
 import { stateReadProve } from '../../../src/workers/tasks/state-read-prove.js';
 import { stateTreeUpdate, type StateTreeUpdateOutput } from '../../../src/workers/tasks/state-tree-update.js';
-
-/** A raw state key as modules make them: 6-byte store prefix, then the entry's own key. */
-const stateKey = (): Buffer => Buffer.concat([Buffer.from('0000000a8000', 'hex'), randomBytes(20)]);
-
-/** The root of `entries` computed from scratch by the TypeScript tree (an independent witness). */
-function rootOf(entries: Map<string, Buffer>): Buffer {
-  if (entries.size === 0) return EMPTY_HASH;
-  const keys = [...entries.keys()].map((key) => smtKeyFromStateKey(Buffer.from(key, 'hex')));
-  const values = [...entries.values()].map((value) => smtValueFromStateValue(value));
-  return new SparseMerkleTree(new InMemorySmtNodeStore(), STATE_KEY_LENGTH).update(EMPTY_HASH, keys, values).root;
-}
+import { randomStateKey, rootOfEntries } from '../../support/state-entries.js';
 
 describe('StateDb', () => {
   let dir: string;
@@ -79,11 +67,11 @@ describe('StateDb', () => {
   });
 
   it('rebuilds the same tree from the stored values when the store is reopened', async () => {
-    const keys = Array.from({ length: 300 }, stateKey);
+    const keys = Array.from({ length: 300 }, randomStateKey);
     block(keys.map((key) => [key, randomBytes(40)]));
-    block([...keys.slice(0, 50).map((key): [Buffer, undefined] => [key, undefined]), [stateKey(), randomBytes(8)]]);
+    block([...keys.slice(0, 50).map((key): [Buffer, undefined] => [key, undefined]), [randomStateKey(), randomBytes(8)]]);
     const root = stateDb.root();
-    expect(root.equals(rootOf(expected))).toBe(true);
+    expect(root.equals(rootOfEntries(expected))).toBe(true);
     const query = keys.slice(60, 64).map(smtKeyFromStateKey);
     const proof = stateDb.prove(query);
 
@@ -93,11 +81,11 @@ describe('StateDb', () => {
     expect(verifyInclusionProof(query, proof, root, STATE_KEY_LENGTH)).toBe(true);
     // And it moves on from there like the tree it replaced.
     block([[keys[100] as Buffer, randomBytes(3)]]);
-    expect(stateDb.root().equals(rootOf(expected))).toBe(true);
+    expect(stateDb.root().equals(rootOfEntries(expected))).toBe(true);
   });
 
   it('answers "absent" for keys longer than LMDB can store, which lmdb-js would throw on', () => {
-    const key = stateKey();
+    const key = randomStateKey();
     block([[key, Buffer.from('01', 'hex')]]);
     for (const length of [LMDB_MAX_KEY_BYTES + 1, 5_000, 64 * 1024]) {
       const long = Buffer.concat([key, Buffer.alloc(length - key.length, 0xab)]);
@@ -111,7 +99,7 @@ describe('StateDb', () => {
   });
 
   it('leaves disk and tree at the previous block when the write transaction fails', () => {
-    const key = stateKey();
+    const key = randomStateKey();
     block([[key, Buffer.from('01', 'hex')]]);
     const before = stateDb.root();
     const changes: StateChange[] = [{ key, value: Buffer.from('02', 'hex'), previous: Buffer.from('01', 'hex') }];
@@ -126,13 +114,13 @@ describe('StateDb', () => {
     expect(stateDb.moduleReader.get(key)?.toString('hex')).toBe('01');
     // The tree did not move either: the next block is computed from the committed root.
     height = 1;
-    block([[stateKey(), Buffer.from('03', 'hex')]]);
-    expect(stateDb.root().equals(rootOf(expected))).toBe(true);
+    block([[randomStateKey(), Buffer.from('03', 'hex')]]);
+    expect(stateDb.root().equals(rootOfEntries(expected))).toBe(true);
   });
 
   it('commits a block on the write thread: visible, tree moved and reopened the same, then flushed', async () => {
-    block([[stateKey(), Buffer.from('01', 'hex')]]);
-    const key = stateKey();
+    block([[randomStateKey(), Buffer.from('01', 'hex')]]);
+    const key = randomStateKey();
     const changes: StateChange[] = [{ key, value: Buffer.from('02', 'hex'), previous: undefined }];
     const update = stateDb.prepareUpdate(changes);
     const pending = stateDb.transactionAsync(() => {
@@ -148,11 +136,11 @@ describe('StateDb', () => {
     await stateDb.flushed();
     expected.set(key.toString('hex'), Buffer.from('02', 'hex'));
     await reopen();
-    expect(stateDb.root().equals(rootOf(expected))).toBe(true);
+    expect(stateDb.root().equals(rootOfEntries(expected))).toBe(true);
   });
 
   it('queues nothing when the write of an asynchronous transaction throws half-way', async () => {
-    const key = stateKey();
+    const key = randomStateKey();
     block([[key, Buffer.from('01', 'hex')]]);
     const before = stateDb.root();
     const changes: StateChange[] = [{ key, value: Buffer.from('02', 'hex'), previous: Buffer.from('01', 'hex') }];
@@ -169,17 +157,17 @@ describe('StateDb', () => {
     expect(stateDb.root().equals(before)).toBe(true);
     expect(stateDb.moduleReader.get(key)?.toString('hex')).toBe('01');
     height = 1;
-    block([[stateKey(), Buffer.from('03', 'hex')]]);
-    expect(stateDb.root().equals(rootOf(expected))).toBe(true);
+    block([[randomStateKey(), Buffer.from('03', 'hex')]]);
+    expect(stateDb.root().equals(rootOfEntries(expected))).toBe(true);
   });
 
   it('reverts a block to the exact previous root and values', () => {
-    const kept = stateKey();
+    const kept = randomStateKey();
     block([[kept, Buffer.from('aa', 'hex')]]);
     const parentRoot = stateDb.root();
     block([
       [kept, undefined],
-      [stateKey(), Buffer.from('bb', 'hex')],
+      [randomStateKey(), Buffer.from('bb', 'hex')],
     ]);
     const update = stateDb.prepareRevert(2, parentRoot);
     stateDb.transaction(() => stateDb.revert(2, update));
@@ -189,31 +177,31 @@ describe('StateDb', () => {
   });
 
   it('refuses writes outside a transaction, which would leave the tree behind the disk', () => {
-    const changes: StateChange[] = [{ key: stateKey(), value: Buffer.from('01', 'hex'), previous: undefined }];
+    const changes: StateChange[] = [{ key: randomStateKey(), value: Buffer.from('01', 'hex'), previous: undefined }];
     const update = stateDb.prepareUpdate(changes);
     expect(() => env.transactionSync(() => stateDb.commit(1, changes, [], update))).toThrow(/StateDb.transaction/);
     expect(stateDb.root().equals(EMPTY_HASH)).toBe(true);
   });
 
   it('refuses to open values that do not give the committed root', async () => {
-    block([[stateKey(), Buffer.from('01', 'hex')]]);
+    block([[randomStateKey(), Buffer.from('01', 'hex')]]);
     const values = env.openDB<Buffer, Buffer>('state.values', { keyEncoding: 'binary', encoding: 'binary' });
-    await values.put(stateKey(), Buffer.from('ff', 'hex'));
+    await values.put(randomStateKey(), Buffer.from('ff', 'hex'));
     await expect(reopen()).rejects.toThrow(/Store inconsistency: the stored state values give root/);
   });
 
   it('drops the node table older stores kept in LMDB', async () => {
-    block([[stateKey(), Buffer.from('01', 'hex')]]);
+    block([[randomStateKey(), Buffer.from('01', 'hex')]]);
     const legacy = env.openDB<Buffer, Buffer>('state.smt', { keyEncoding: 'binary', encoding: 'binary' });
     await legacy.put(randomBytes(32), randomBytes(65));
     await reopen();
     expect([...env.getKeys()]).not.toContain('state.smt');
-    expect(stateDb.root().equals(rootOf(expected))).toBe(true);
+    expect(stateDb.root().equals(rootOfEntries(expected))).toBe(true);
   });
 
   describe.skipIf(!nativeAvailable)('proofs in another thread (state-read-prove)', () => {
     it('reads the shared tree at the root it is given, and says stale once that root is gone', () => {
-      const keys = Array.from({ length: 40 }, stateKey);
+      const keys = Array.from({ length: 40 }, randomStateKey);
       block(keys.map((key) => [key, randomBytes(10)]));
       const treeId = stateDb.treeShareId() as number;
       expect(treeId).toBeGreaterThan(0);
@@ -231,13 +219,13 @@ describe('StateDb', () => {
     });
 
     it('computes a block update on the shared tree as StateDb does, and refuses a root that is gone', () => {
-      const keys = Array.from({ length: 300 }, stateKey);
+      const keys = Array.from({ length: 300 }, randomStateKey);
       block(keys.map((key) => [key, randomBytes(10)]));
       const treeId = stateDb.treeShareId() as number;
       const oldRoot = stateDb.root();
       const changes: StateChange[] = [
         ...keys.slice(0, 20).map((key) => ({ key, value: undefined, previous: expected.get(key.toString('hex')) })),
-        ...Array.from({ length: 20 }, () => ({ key: stateKey(), value: randomBytes(5), previous: undefined })),
+        ...Array.from({ length: 20 }, () => ({ key: randomStateKey(), value: randomBytes(5), previous: undefined })),
       ];
       const packed = {
         treeId,
