@@ -17,7 +17,8 @@ import { RawJson } from '../raw-json.js';
 /**
  * Proofs over the committed state tree, meant to be provided by StateDb: the multiproof of the
  * given 38-byte SMT keys under the committed root, which is the tip header's stateRoot (block and
- * state are committed in one LMDB transaction, and the tree follows right after it).
+ * state are committed in one LMDB transaction; while the next block's transaction is still being
+ * written, the tree already holds its root but proves against this one, StateTree.settledRoot).
  */
 export interface StateTreeProver {
   prove(queryKeys: readonly Uint8Array[]): SmtProof;

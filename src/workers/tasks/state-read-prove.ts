@@ -3,9 +3,11 @@
  * thread's native memory (src/state/state-tree.ts); this thread attaches to that same store by
  * its share id and builds the proof and its JSON here, so the main thread only forwards text.
  *
- * The request carries the committed root the main thread saw. The store keeps only the current
- * tree: if blocks were committed since, the old root's nodes may be gone, the proof fails on a
- * missing node, and the answer is "stale" (the main thread then proves against its tree as it is).
+ * The request carries the committed root the main thread saw. The store keeps the current tree,
+ * and while a block's transaction is being written the nodes of the root before it too
+ * (StateTree.advance): if blocks were committed since, the old root's nodes may be gone, the proof
+ * fails on a missing node, and the answer is "stale" (the main thread then proves against its tree
+ * as it is).
  * A proof that completes is exact for that root, since nodes are addressed by their hash.
  */
 import { NotFoundError } from '../../errors.js';
